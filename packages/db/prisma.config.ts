@@ -13,5 +13,6 @@ export default defineConfig({
   experimental: { adapter: true },
   engine: 'js',
   schema: path.join('prisma', 'schema.prisma'),
-  adapter: async () => new PrismaPg({ connectionString: databaseUrl }),
+  // A short idle timeout lets the CLI exit as soon as it is done instead of waiting on the pool.
+  adapter: async () => new PrismaPg({ connectionString: databaseUrl, idleTimeoutMillis: 50 }),
 });

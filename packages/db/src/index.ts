@@ -1,0 +1,30 @@
+/**
+ * @ecf/db: the Prisma schema and client, SQL migrations and the migrator, named Prisma error
+ * codes, and the seed helpers shared by tests and the demo setup.
+ */
+export { createDatabaseClient, type TDatabase } from './client.ts';
+export { Prisma } from './generated/prisma/client.ts';
+export * from './generated/prisma/enums.ts';
+export type { Tenant, ApiKey, Document, DocumentEvent, DocumentFingerprint, Artifact, IdempotencyRecord } from './generated/prisma/client.ts';
+export { PRISMA_ERROR, isPrismaError, type TPrismaErrorCode } from './errors.ts';
+export {
+  API_KEY_SCOPES,
+  ALL_SCOPES,
+  STANDARD_SCOPES,
+  ENVIRONMENTS,
+  generateApiKey,
+  hashApiKey,
+  scopeFromDatabase,
+  type TScope,
+} from './api-keys.ts';
+export { seedTenant, seedApiKey } from './seed.ts';
+export {
+  migrate,
+  ensureDatabase,
+  getMigrationStatus,
+  readMigrationFiles,
+  MigrationHistoryError,
+  MIGRATIONS_DIRECTORY,
+  type TMigrationStatus,
+  type TMigrationFile,
+} from './migrate.ts';

@@ -1,0 +1,63 @@
+// Test support: every test file gets a database of its own, migrated from empty.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createDatabaseClient, type TDatabase } from './client.ts';
+import { migrate } from './migrate.ts';
+
+/** Base URL of the test server; the database name in it is replaced per test database. */
+export function testServerUrl(): string {
+  return process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+}
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function onAdminConnection<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: withDatabase(testServerUrl(), 'postgres') });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export type TTestDatabase = {
+  name: string;
+  url: string;
+  /** Drops the database (terminating leftover connections). */
+  drop: () => Promise<void>;
+};
+
+/** Creates an empty database with a unique name; `migrated: true` (default) applies all migrations. */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TTestDatabase> {
+  const name = `ecf_test_${randomBytes(6).toString('hex')}`;
+  await onAdminConnection((client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = withDatabase(testServerUrl(), name);
+  if (options.migrated ?? true) await migrate({ databaseUrl: url });
+  return {
+    name,
+    url,
+    drop: () =>
+      onAdminConnection(async (client) => {
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      }),
+  };
+}
+
+/** A migrated test database with a Prisma client on it; `close` disconnects and drops it. */
+export async function openTestDatabase(): Promise<TTestDatabase & { database: TDatabase; close: () => Promise<void> }> {
+  const testDatabase = await createTestDatabase();
+  const database = createDatabaseClient({ databaseUrl: testDatabase.url, maxConnections: 5 });
+  return {
+    ...testDatabase,
+    database,
+    close: async () => {
+      await database.$disconnect();
+      await testDatabase.drop();
+    },
+  };
+}
