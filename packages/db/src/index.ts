@@ -28,3 +28,4 @@ export {
   type TMigrationStatus,
   type TMigrationFile,
 } from './migrate.ts';
+export { JOB_CONTRACTS, JOB_NAMES, JOB_QUEUE_SCHEMA, type TJobName, type TJobPayload } from './jobs.ts';

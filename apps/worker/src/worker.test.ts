@@ -1,0 +1,96 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { pino } from 'pino';
+import { openTestDatabase } from '@ecf/db/testing';
+import { JOB_NAMES } from '@ecf/db';
+import { createWorker } from './worker.ts';
+
+let context: Awaited<ReturnType<typeof openTestDatabase>>;
+let worker: ReturnType<typeof createWorker>;
+before(async () => {
+  context = await openTestDatabase();
+  worker = createWorker({ databaseUrl: context.url, database: context.database, log: pino({ level: 'silent' }) });
+  await worker.start();
+});
+after(async () => {
+  await worker.stop();
+  await context.close();
+});
+
+async function waitForJob(name: string, id: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await worker.boss.getJobById(name, id);
+    if (job && ['completed', 'failed', 'cancelled'].includes(job.state)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${job?.state} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test('every job contract has a queue and the worker is healthy', async () => {
+  const health = worker.health();
+  assert.equal(health.ok, true);
+  assert.equal(health.status, 'running');
+  assert.deepEqual(Object.keys(health.queues).sort(), [...JOB_NAMES].sort());
+});
+
+test('the purge job deletes expired rate-limit windows and idempotency records, and nothing else', async () => {
+  const past = new Date(Date.now() - 60_000);
+  const future = new Date(Date.now() + 3_600_000);
+  await context.database.rateLimitCounter.createMany({
+    data: [
+      { bucket: 'key:expired', windowStart: past, count: 3, expiresAt: past },
+      { bucket: 'key:live', windowStart: past, count: 1, expiresAt: future },
+    ],
+  });
+  const id = await worker.boss.send('maintenance.purge-expired', {});
+  assert.ok(id);
+  const job = await waitForJob('maintenance.purge-expired', id);
+  assert.equal(job.state, 'completed');
+  const left = await context.database.rateLimitCounter.findMany();
+  assert.deepEqual(left.map((row) => row.bucket), ['key:live']);
+});
+
+test('a payload that breaks its contract fails before the handler runs', async () => {
+  await context.database.rateLimitCounter.create({
+    data: { bucket: 'key:untouched', windowStart: new Date(0), count: 1, expiresAt: new Date(0) },
+  });
+  const id = await worker.boss.send('maintenance.purge-expired', { before: 'not a date', extra: 1 }, { retryLimit: 0 });
+  assert.ok(id);
+  const job = await waitForJob('maintenance.purge-expired', id);
+  assert.equal(job.state, 'failed');
+  assert.match(JSON.stringify(job.output), /invalid payload for maintenance\.purge-expired/);
+  assert.equal(await context.database.rateLimitCounter.count({ where: { bucket: 'key:untouched' } }), 1);
+});
+
+test('the worker process serves /healthz and stops cleanly on SIGTERM', async () => {
+  const port = 41_000 + Math.floor(Math.random() * 4000);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')], {
+    env: { ...process.env, DATABASE_URL: context.url, WORKER_HEALTH_PORT: String(port), LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    const deadline = Date.now() + 20_000;
+    let health: { ok: boolean; status: string } | undefined;
+    while (!health?.ok) {
+      if (Date.now() > deadline) throw new Error(`worker never became healthy:\n${output}`);
+      health = await fetch(`http://127.0.0.1:${port}/healthz`)
+        .then((response) => response.json() as Promise<{ ok: boolean; status: string }>)
+        .catch(() => undefined);
+      if (!health?.ok) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.equal(health.status, 'running');
+    child.kill('SIGTERM');
+    const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 20_000))]);
+    assert.equal(code, 0, `exit code after SIGTERM; output:\n${output}`);
+    assert.match(output, /worker stopped/);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});

@@ -1,0 +1,91 @@
+import http from 'node:http';
+import { PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
+import { JOB_QUEUE_SCHEMA, type TDatabase } from '@ecf/db';
+import { JOB_REGISTRY, type TAnyJobDefinition, type TJobContext } from './jobs/registry.ts';
+
+export type TWorkerOptions = {
+  databaseUrl: string;
+  database: TDatabase;
+  log: Logger;
+  jobs?: TAnyJobDefinition[];
+  now?: () => Date;
+  shutdownTimeoutMs?: number;
+};
+
+/**
+ * The background worker: pg-boss on the application database, one queue per registered job,
+ * payloads parsed before handlers run, and a graceful stop that lets running jobs finish.
+ */
+export function createWorker(options: TWorkerOptions) {
+  const jobs = options.jobs ?? JOB_REGISTRY;
+  const now = options.now ?? (() => new Date());
+  const boss = new PgBoss({ connectionString: options.databaseUrl, schema: JOB_QUEUE_SCHEMA });
+  let state: 'starting' | 'running' | 'stopping' | 'stopped' = 'starting';
+  const startedAt = new Date();
+  const processed = new Map<string, { completed: number; failed: number }>();
+
+  boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
+
+  async function start(): Promise<void> {
+    await boss.start();
+    for (const job of jobs) {
+      await boss.createQueue(job.name);
+      processed.set(job.name, { completed: 0, failed: 0 });
+      await boss.work(job.name, { batchSize: 1 }, async ([queued]) => {
+        if (!queued) return;
+        const counts = processed.get(job.name) ?? { completed: 0, failed: 0 };
+        const log = options.log.child({ job: job.name, jobId: queued.id });
+        const parsed = job.schema.safeParse(queued.data ?? {});
+        if (!parsed.success) {
+          counts.failed += 1;
+          // A payload that breaks its contract will never succeed: fail it loudly, do not retry blindly.
+          throw new Error(`invalid payload for ${job.name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+        }
+        try {
+          // The payload was parsed by this job's own contract just above.
+          const handle = job.handle as (payload: unknown, context: TJobContext) => Promise<void>;
+          await handle(parsed.data, { database: options.database, log, now });
+          counts.completed += 1;
+        } catch (error) {
+          counts.failed += 1;
+          log.error({ err: error }, 'job failed');
+          throw error;
+        }
+      });
+      if (job.schedule) await boss.schedule(job.name, job.schedule, {});
+    }
+    state = 'running';
+    options.log.info({ queues: jobs.map((job) => job.name) }, 'worker started');
+  }
+
+  async function stop(): Promise<void> {
+    if (state === 'stopping' || state === 'stopped') return;
+    state = 'stopping';
+    await boss.stop({ graceful: true, timeout: options.shutdownTimeoutMs ?? 30_000, close: true });
+    state = 'stopped';
+    options.log.info('worker stopped');
+  }
+
+  function health() {
+    return {
+      ok: state === 'running',
+      status: state,
+      service: 'ecf-worker',
+      startedAt: startedAt.toISOString(),
+      queues: Object.fromEntries(processed),
+    };
+  }
+
+  /** A small HTTP server answering GET /healthz (200 while running, 503 otherwise). */
+  function createHealthServer(): http.Server {
+    return http.createServer((request, response) => {
+      const body = health();
+      const status = request.url === '/healthz' ? (body.ok ? 200 : 503) : 404;
+      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      response.end(JSON.stringify(status === 404 ? { ok: false, error: { code: 'ROUTE_NOT_FOUND', message: 'Only GET /healthz.', details: {} } } : body));
+    });
+  }
+
+  return { boss, start, stop, health, createHealthServer };
+}

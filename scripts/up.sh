@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# One command from a fresh clone to a running service: installs what is needed, creates and
+# migrates the database, seeds the demo tenant (printing its API keys) and runs the API, the
+# worker, the portal and the tax authority simulator together. Ctrl-C stops them all.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+bash scripts/setup.sh
+source <(bash scripts/node24.sh bash -c 'echo "export PATH=\"$(dirname "$(command -v node)"):\$PATH\""')
+if [ -f .env ]; then set -a; source .env; set +a; fi
+export API_PORT="${API_PORT:-3000}" WEB_PORT="${WEB_PORT:-3001}" WORKER_HEALTH_PORT="${WORKER_HEALTH_PORT:-3002}" SIM_PORT="${SIM_PORT:-4000}"
+export NEXT_PUBLIC_API_URL="${NEXT_PUBLIC_API_URL:-http://127.0.0.1:$API_PORT}" NEXT_TELEMETRY_DISABLED=1
+
+if [ -z "${DATABASE_URL:-}" ]; then bash scripts/ensure-postgres.sh; fi
+npm run --silent migrate -w @ecf/db
+demo_json="$(npm run --silent admin -w @ecf/api -- demo --json --keys-file "$root/.data/demo-keys.json")"
+
+# Every child is in this shell's process group: one signal stops them all.
+trap 'trap - INT TERM EXIT; echo; echo "stopping..."; kill 0 2>/dev/null; wait 2>/dev/null' INT TERM EXIT
+prefix() { sed -u "s/^/[$1] /"; }
+(npm run --silent start -w @ecf/api 2>&1 | prefix api) &
+(npm run --silent start -w @ecf/worker 2>&1 | prefix worker) &
+(npm run --silent start -w @ecf/taxauth-sim 2>&1 | prefix sim) &
+(npm run --silent dev -w @ecf/web 2>&1 | prefix web) &
+
+for _ in $(seq 1 60); do
+  curl -fsS "http://127.0.0.1:$API_PORT/healthz" >/dev/null 2>&1 && break
+  sleep 1
+done
+
+node -e '
+const demo = JSON.parse(process.argv[1]);
+const [api, web, worker, sim] = process.argv.slice(2);
+const rows = [
+  ["API (REST)", `http://127.0.0.1:${api}`, "GET /healthz, /readyz, /metrics"],
+  ["Portal", `http://127.0.0.1:${web}`, "placeholder page"],
+  ["Worker health", `http://127.0.0.1:${worker}/healthz`, "pg-boss jobs"],
+  ["Tax authority simulator", `http://127.0.0.1:${sim}`, "GET /_sim/health"],
+];
+console.log("\n  Service                   URL                              Notes");
+for (const [name, url, notes] of rows) console.log(`  ${name.padEnd(25)} ${url.padEnd(32)} ${notes}`);
+console.log(`\n  Demo tenant: ${demo.tenant.legalName} (RNC ${demo.tenant.rnc})`);
+for (const [environment, key] of Object.entries(demo.keys)) console.log(`  ${environment.padEnd(8)} X-API-KEY: ${key}`);
+console.log(`\n  Try: curl -H "X-API-KEY: ${demo.keys.TesteCF}" http://127.0.0.1:${api}/TesteCF/contingencia`);
+console.log("  Ctrl-C stops everything.\n");
+' "$demo_json" "$API_PORT" "$WEB_PORT" "$WORKER_HEALTH_PORT" "$SIM_PORT"
+wait
