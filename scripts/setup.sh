@@ -9,8 +9,12 @@ echo "setup: node $(node --version), npm $(npm --version)"
 
 # Install scripts of dependencies are not needed (Prisma engines are never downloaded; the
 # client is generated below) and are skipped so the install never reaches beyond the registry.
-if ! cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null; then
+# A stamp of the lock file's digest marks an install that completed, so reruns skip it.
+stamp=node_modules/.ecf-install-stamp
+digest="$(sha256sum package-lock.json | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$digest" ]; then
   npm ci --ignore-scripts --no-audit --no-fund
+  echo "$digest" > "$stamp"
 else
   echo "setup: npm packages up to date"
 fi
