@@ -1,0 +1,20 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { ECF_TYPES } from '../model/ecf-tree.ts';
+import { issuesOf, validate } from './test-support.ts';
+
+// The contract's documentation must never drift from what the service accepts.
+test('every example of docs/simplified-contract.md validates, one per type', async () => {
+  const markdown = readFileSync(new URL('../../docs/simplified-contract.md', import.meta.url), 'utf8');
+  const blocks = [...markdown.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+  const types: string[] = [];
+  for (const block of blocks) {
+    const result = await validate(block);
+    assert.ok(result.success, `${block.slice(0, 60)}: ${JSON.stringify(issuesOf(result))}`);
+    assert.equal(result.data.format, 'simplified');
+    assert.deepEqual(result.data.warnings, []);
+    types.push(result.data.type);
+  }
+  assert.deepEqual(types, [...ECF_TYPES]);
+});
