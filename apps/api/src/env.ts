@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readEnvironment } from '@ecf/services';
 
 const ZEnv = z.object({
   DATABASE_URL: z.url().default('postgresql://postgres@127.0.0.1:5432/ecf'),
@@ -18,11 +19,5 @@ export type TEnv = z.infer<typeof ZEnv>;
 
 /** Reads and validates the API's environment once. A failure names the variable, never its value. */
 export function readEnv(source: NodeJS.ProcessEnv = process.env): TEnv {
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
-  const parsed = ZEnv.safeParse(cleaned);
-  if (!parsed.success) {
-    const names = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
-    throw new Error(`invalid environment variables: ${names}`);
-  }
-  return parsed.data;
+  return readEnvironment(ZEnv, source);
 }

@@ -8,3 +8,4 @@ export { createTenant, ZCreateTenantInput, type TCreateTenantInput } from './cre
 export { createApiKey, revokeApiKey, findApiKeys, findTenants, getTenant } from './api-key-admin.ts';
 export { findContingencyDocuments } from './find-contingency-documents.ts';
 export { findDocumentStatuses, toStatusResult, printingStatusOf } from './find-document-statuses.ts';
+export { readEnvironment } from './read-environment.ts';
