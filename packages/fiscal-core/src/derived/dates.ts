@@ -7,28 +7,21 @@
  * this system. Should the country ever adopt DST, this is the one place to change.
  */
 
+import {
+  DOMINICAN_OFFSET_MS,
+  dominicanDateOf,
+  formatDominicanDateTime,
+  formatTaxauthDate,
+  isRealCalendarDate,
+} from '../input/dates.ts';
+
 /** The fixed offset of America/Santo_Domingo from UTC, in minutes. */
-export const DOMINICAN_UTC_OFFSET_MINUTES = -240;
-const OFFSET_MS = DOMINICAN_UTC_OFFSET_MINUTES * 60_000;
+export const DOMINICAN_UTC_OFFSET_MINUTES = DOMINICAN_OFFSET_MS / 60_000;
 
-function pad(value: number, width = 2): string {
-  return String(value).padStart(width, '0');
-}
-
-/** The wall-clock fields of an instant in Dominican time. */
-function dominicanFields(date: Date): { day: number; month: number; year: number; hour: number; minute: number; second: number } {
+function instantOf(date: Date): number {
   const time = date.getTime();
   if (Number.isNaN(time)) throw new TypeError('Invalid Date');
-  // Shift the instant, then read the UTC fields: those are the Dominican wall-clock fields.
-  const shifted = new Date(time + OFFSET_MS);
-  return {
-    day: shifted.getUTCDate(),
-    month: shifted.getUTCMonth() + 1,
-    year: shifted.getUTCFullYear(),
-    hour: shifted.getUTCHours(),
-    minute: shifted.getUTCMinutes(),
-    second: shifted.getUTCSeconds(),
-  };
+  return time;
 }
 
 /**
@@ -36,14 +29,12 @@ function dominicanFields(date: Date): { day: number; month: number; year: number
  * Throws a `TypeError` for an invalid `Date` (a programmer error).
  */
 export function formatSignatureDateTime(date: Date): string {
-  const f = dominicanFields(date);
-  return `${pad(f.day)}-${pad(f.month)}-${pad(f.year, 4)} ${pad(f.hour)}:${pad(f.minute)}:${pad(f.second)}`;
+  return formatDominicanDateTime(instantOf(date));
 }
 
 /** A plain date (`FechaEmision` ...) of an instant: `dd-MM-yyyy`, the Dominican calendar day. */
 export function formatDate(date: Date): string {
-  const f = dominicanFields(date);
-  return `${pad(f.day)}-${pad(f.month)}-${pad(f.year, 4)}`;
+  return formatTaxauthDate(dominicanDateOf(instantOf(date)));
 }
 
 /** A parsed plain date: calendar fields, no time zone (a fiscal date is a Dominican calendar day). */
@@ -56,12 +47,6 @@ export type TDateParseResult<TData> = { success: true; data: TData } | { success
 const DATE_PATTERN = /^(\d{2})-(\d{2})-(\d{4})$/;
 const DATE_TIME_PATTERN = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}):(\d{2})$/;
 
-function isRealDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return day <= daysInMonth;
-}
-
 /**
  * Parses `dd-MM-yyyy` strictly (two-digit day and month, four-digit year; the canonical form we
  * write) and rejects impossible dates such as `31-04-2025` or `29-02-2025`.
@@ -72,7 +57,7 @@ export function parseDate(text: string, path = ''): TDateParseResult<TDominicanD
   const day = Number(match[1]);
   const month = Number(match[2]);
   const year = Number(match[3]);
-  if (!isRealDate(year, month, day)) return { success: false, issues: [{ code: 'DATE_INVALID', path, message: `"${text}" is not a real calendar date.` }] };
+  if (!isRealCalendarDate(year, month, day)) return { success: false, issues: [{ code: 'DATE_INVALID', path, message: `"${text}" is not a real calendar date.` }] };
   return { success: true, data: { year, month, day } };
 }
 
@@ -86,8 +71,8 @@ export function parseSignatureDateTime(text: string, path = ''): TDateParseResul
     return { success: false, issues: [{ code: 'DATE_FORMAT_INVALID', path, message: `"${text}" is not a dd-MM-yyyy HH:mm:ss date-time.` }] };
   }
   const [day, month, year, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
-  if (!isRealDate(year, month, day) || hour > 23 || minute > 59 || second > 59) {
+  if (!isRealCalendarDate(year, month, day) || hour > 23 || minute > 59 || second > 59) {
     return { success: false, issues: [{ code: 'DATE_INVALID', path, message: `"${text}" is not a real date and time.` }] };
   }
-  return { success: true, data: new Date(Date.UTC(year, month - 1, day, hour, minute, second) - OFFSET_MS) };
+  return { success: true, data: new Date(Date.UTC(year, month - 1, day, hour, minute, second) - DOMINICAN_OFFSET_MS) };
 }

@@ -13,10 +13,16 @@ const TAXAUTH_DATE_TIME = /^(\d{2})-(\d{2})-(\d{4}) (\d{1,2}):(\d{1,2}):(\d{1,2}
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-function isRealDate(year: number, month: number, day: number): boolean {
-  if (year < 1900 || year > 2099 || month < 1 || month > 12 || day < 1) return false;
+/** True when the day exists in that month of that year (`31-04`, `29-02-2025` do not). */
+export function isRealCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   return day <= daysInMonth;
+}
+
+/** A real date within the years the tax authority's XSD admits (`(19|20)\d{2}`). */
+function isRealDate(year: number, month: number, day: number): boolean {
+  return year >= 1900 && year <= 2099 && isRealCalendarDate(year, month, day);
 }
 
 /** `DD-MM-YYYY` (the XSD also admits one-digit day and month) that exists; null otherwise (`31-02-2027`). */
@@ -87,7 +93,7 @@ export function formatDominicanDateTime(instantMs: number): string {
 
 /** `DD-MM-YYYY` with two-digit day and month. */
 export function formatTaxauthDate(date: TCalendarDate): string {
-  return `${String(date.day).padStart(2, '0')}-${String(date.month).padStart(2, '0')}-${date.year}`;
+  return `${String(date.day).padStart(2, '0')}-${String(date.month).padStart(2, '0')}-${String(date.year).padStart(4, '0')}`;
 }
 
 /** ISO `YYYY-MM-DD`. */
