@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { seedApiKey, seedTenant } from '@ecf/db';
+import { seedApiKey, seedDocument, seedTenant } from '@ecf/db';
 import { revokeApiKey } from '@ecf/services';
 import { ZContingencyResponse, ZErrorResponse } from './contract.ts';
 import { seedTenantWithKey, startTestApi, type TTestApi } from './testing/test-api.ts';
@@ -72,19 +72,11 @@ test('a key without the route scope is 403 INSUFFICIENT_SCOPE', async () => {
 test('a valid key reaches the route, sees only its own tenant, and its use is recorded', async () => {
   const mine = await seedTenantWithKey(api.database);
   const theirs = await seedTenantWithKey(api.database);
-  const document = await api.database.document.create({
-    data: {
-      tenantId: theirs.tenant.id,
-      environment: 'TesteCF',
-      type: 31,
-      encf: 'E310000000077',
-      status: 'contingency',
-      contingencySince: new Date('2026-11-20T10:00:00Z'),
-      format: 'simplified',
-      issueDate: new Date('2026-11-20'),
-      totalAmount: '100.00',
-      submittedPayload: {},
-    },
+  const document = await seedDocument(api.database, {
+    tenantId: theirs.tenant.id,
+    encf: 'E310000000077',
+    status: 'contingency',
+    contingencySince: new Date('2026-11-20T10:00:00Z'),
   });
   const response = await get('/TesteCF/contingencia', mine.key);
   assert.equal(response.statusCode, 200);

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { openTestDatabase } from './testing.ts';
-import { seedTenant } from './seed.ts';
+import { seedDocument, seedTenant } from './seed.ts';
 
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 before(async () => {
@@ -12,24 +12,13 @@ after(async () => {
   await context.close();
 });
 
-async function seedDocument() {
+async function seedTenantDocument() {
   const tenant = await seedTenant(context.database);
-  return context.database.document.create({
-    data: {
-      tenantId: tenant.id,
-      environment: 'TesteCF',
-      type: 31,
-      encf: 'E310000000001',
-      format: 'simplified',
-      issueDate: new Date('2026-11-20'),
-      totalAmount: '1180.00',
-      submittedPayload: { type: 'E31' },
-    },
-  });
+  return seedDocument(context.database, { tenantId: tenant.id, encf: 'E310000000001', totalAmount: '1180.00' });
 }
 
 test('document events can be appended but never changed or deleted', async () => {
-  const document = await seedDocument();
+  const document = await seedTenantDocument();
   const event = await context.database.documentEvent.create({
     data: { documentId: document.id, tenantId: document.tenantId, type: 'document.queued', toStatus: 'queued_for_signing' },
   });
@@ -64,33 +53,15 @@ test('artifacts are write-once and their digest must match their content', async
 });
 
 test('an eNCF is unique per tenant and environment', async () => {
-  const document = await seedDocument();
+  const document = await seedTenantDocument();
   await assert.rejects(
-    context.database.document.create({
-      data: {
-        tenantId: document.tenantId,
-        environment: 'TesteCF',
-        type: 31,
-        encf: document.encf,
-        format: 'simplified',
-        issueDate: new Date('2026-11-20'),
-        totalAmount: '1.00',
-        submittedPayload: {},
-      },
-    }),
+    seedDocument(context.database, { tenantId: document.tenantId, encf: document.encf, totalAmount: '1.00' }),
     (error: unknown) => (error as { code?: string }).code === 'P2002',
   );
-  const otherEnvironment = await context.database.document.create({
-    data: {
-      tenantId: document.tenantId,
-      environment: 'CerteCF',
-      type: 31,
-      encf: document.encf,
-      format: 'simplified',
-      issueDate: new Date('2026-11-20'),
-      totalAmount: '1.00',
-      submittedPayload: {},
-    },
+  const otherEnvironment = await seedDocument(context.database, {
+    tenantId: document.tenantId,
+    encf: document.encf,
+    environment: 'CerteCF',
   });
   assert.equal(otherEnvironment.encf, document.encf);
 });

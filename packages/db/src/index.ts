@@ -17,7 +17,7 @@ export {
   scopeFromDatabase,
   type TScope,
 } from './api-keys.ts';
-export { seedTenant, seedApiKey } from './seed.ts';
+export { seedTenant, seedApiKey, seedDocument } from './seed.ts';
 export {
   migrate,
   ensureDatabase,

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { TDatabase } from './client.ts';
-import type { Environment, ProductionState } from './generated/prisma/enums.ts';
+import type { Prisma } from './generated/prisma/client.ts';
+import type { DocumentStatus, Environment, ProductionState } from './generated/prisma/enums.ts';
 import { API_KEY_SCOPES, generateApiKey, STANDARD_SCOPES, type TScope } from './api-keys.ts';
 
 /** Creates a tenant (taxpayer account). Unspecified fields get plausible values; the RNC is random. */
@@ -53,4 +54,37 @@ export async function seedApiKey(
     },
   });
   return { key, record };
+}
+
+/**
+ * Creates an issued document directly (no validation, no jobs): for tests and fixtures that need
+ * a document in a given state. The type is read from the eNCF (`E31...` is 31).
+ */
+export async function seedDocument(
+  database: TDatabase,
+  input: {
+    tenantId: string;
+    encf: string;
+    environment?: Environment;
+    status?: DocumentStatus;
+    totalAmount?: string;
+    contingencySince?: Date | null;
+    lastError?: Prisma.InputJsonValue;
+  },
+) {
+  return database.document.create({
+    data: {
+      tenantId: input.tenantId,
+      environment: input.environment ?? 'TesteCF',
+      type: Number(input.encf.slice(1, 3)),
+      encf: input.encf,
+      status: input.status ?? 'queued_for_signing',
+      format: 'simplified',
+      issueDate: new Date('2026-11-20'),
+      totalAmount: input.totalAmount ?? '118.00',
+      submittedPayload: { encf: input.encf },
+      contingencySince: input.contingencySince ?? null,
+      ...(input.lastError === undefined ? {} : { lastError: input.lastError }),
+    },
+  });
 }

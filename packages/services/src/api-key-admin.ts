@@ -1,5 +1,6 @@
 import { ENVIRONMENTS, ALL_SCOPES, seedApiKey, scopeFromDatabase, type TDatabase, type TScope, type Environment } from '@ecf/db';
 import { AppError } from './errors.ts';
+import { isUuid } from './references.ts';
 
 /** Creates an API key for one environment; the clear key is returned once and never stored. */
 export async function createApiKey(options: {
@@ -31,9 +32,8 @@ export async function createApiKey(options: {
 
 /** Revokes a key (by id or visible prefix) of a tenant. Revoking twice is harmless. */
 export async function revokeApiKey(options: { database: TDatabase; tenantId: string; reference: string }) {
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(options.reference);
   const key = await options.database.apiKey.findFirst({
-    where: { tenantId: options.tenantId, ...(isUuid ? { id: options.reference } : { prefix: options.reference }) },
+    where: { tenantId: options.tenantId, ...(isUuid(options.reference) ? { id: options.reference } : { prefix: options.reference }) },
   });
   if (!key) throw new AppError('NOT_FOUND', 'API key not found for this tenant.');
   if (key.revokedAt) return key;
@@ -65,9 +65,8 @@ export async function findTenants(options: { database: TDatabase }) {
 
 /** One tenant by id or RNC; NOT_FOUND when absent. */
 export async function getTenant(options: { database: TDatabase; reference: string }) {
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(options.reference);
   const tenant = await options.database.tenant.findFirst({
-    where: isUuid ? { id: options.reference } : { rnc: options.reference },
+    where: isUuid(options.reference) ? { id: options.reference } : { rnc: options.reference },
   });
   if (!tenant) throw new AppError('NOT_FOUND', `Tenant ${options.reference} not found.`);
   return tenant;

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { seedTenant, type DocumentStatus } from '@ecf/db';
+import { seedDocument as seedDocumentRow, seedTenant, type DocumentStatus } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
 import { findDocumentStatuses } from './find-document-statuses.ts';
 
@@ -13,19 +13,11 @@ after(async () => {
 });
 
 async function seedDocument(tenantId: string, encf: string, status: DocumentStatus) {
-  return context.database.document.create({
-    data: {
-      tenantId,
-      environment: 'TesteCF',
-      type: Number(encf.slice(1, 3)),
-      encf,
-      status,
-      format: 'simplified',
-      issueDate: new Date('2026-11-20'),
-      totalAmount: '118.00',
-      submittedPayload: {},
-      lastError: { code: 'TAXAUTH_UNAVAILABLE', message: 'no answer' },
-    },
+  return seedDocumentRow(context.database, {
+    tenantId,
+    encf,
+    status,
+    lastError: { code: 'TAXAUTH_UNAVAILABLE', message: 'no answer' },
   });
 }
 

@@ -1,7 +1,7 @@
 import type { Document, DocumentStatus, Environment, TDatabase } from '@ecf/db';
+import { isUuid } from './references.ts';
 
 const FINAL_OR_CANCELLED: ReadonlySet<DocumentStatus> = new Set(['accepted', 'accepted_conditional', 'rejected', 'cancelled']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ENCF = /^E\d{12}$/;
 
 /**
@@ -56,7 +56,7 @@ export async function findDocumentStatuses(options: {
   references: string[];
 }) {
   const encfs = options.references.filter((reference) => ENCF.test(reference));
-  const ids = options.references.filter((reference) => UUID.test(reference)).map((id) => id.toLowerCase());
+  const ids = options.references.filter((reference) => isUuid(reference)).map((id) => id.toLowerCase());
   const documents =
     encfs.length + ids.length === 0
       ? []
@@ -75,7 +75,7 @@ export async function findDocumentStatuses(options: {
   const found: ReturnType<typeof toStatusResult>[] = [];
   const unfound: string[] = [];
   for (const reference of options.references) {
-    const document = byReference.get(UUID.test(reference) ? reference.toLowerCase() : reference);
+    const document = byReference.get(isUuid(reference) ? reference.toLowerCase() : reference);
     if (document) found.push(toStatusResult(document));
     else unfound.push(reference);
   }

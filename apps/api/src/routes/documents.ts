@@ -39,10 +39,12 @@ export function registerDocumentRoutes(app: FastifyInstance, options: { database
 
   // Emission and preflight arrive with the direct-account documents capability. Until then the
   // route authenticates like the real one and says plainly that it is not built.
+  const authenticatePreflight = requireApiKey(options.database, ['ecf:validate']);
+  const authenticateEmission = requireApiKey(options.database, ['ecf:create']);
   app.post('/:environment/documentos-ecf', {
-    preHandler: async (request, reply) => {
+    preHandler: async function authenticate(request, reply) {
       const isPreflight = (request.query as { validate?: string }).validate === 'true';
-      await requireApiKey(options.database, [isPreflight ? 'ecf:validate' : 'ecf:create']).call(app, request, reply);
+      await (isPreflight ? authenticatePreflight : authenticateEmission).call(this, request, reply);
     },
     handler: async () => {
       throw new AppError('NOT_IMPLEMENTED', 'e-CF preflight and emission are not available in this version yet.');
