@@ -15,6 +15,8 @@ export { buildRfceXml, type TRfceOptions } from './documents/rfce-document.ts';
 export { buildAcecfXml, type TAcecfInput } from './documents/acecf-document.ts';
 export { buildArecfXml, NOT_RECEIVED_REASONS, type TArecfInput, type TNotReceivedReason } from './documents/arecf-document.ts';
 export { buildAnecfXml, type TAnecfInput, type TAnnulmentRange } from './documents/anecf-document.ts';
+export { signEcfDocument, timbreUrlOf, type TSignedEcf, type TSignEcfResult } from './issuance/sign-ecf.ts';
+export { ANONYMOUS_CONSUMER_NAME } from './validation/validate-submission.ts';
 export { validateSubmission, type TValidationResult, type TValidSubmission } from './validation/validate-submission.ts';
 export type { TValidationContext, TAccountData, TReferencedDocument, TReferencedDocumentStatus, TRegisteredRange, TTaxpayerRecord, TMaybePromise } from './validation/context.ts';
 export { ERROR_CODES as SUBMISSION_ERROR_CODES, WARNING_CODES as SUBMISSION_WARNING_CODES, type TErrorCode as TSubmissionErrorCode, type TWarningCode as TSubmissionWarningCode, type TFieldError, type TWarning, type TIssueDetails } from './validation/issues.ts';

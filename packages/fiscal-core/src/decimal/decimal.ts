@@ -10,6 +10,11 @@ export type TDecimal = { readonly units: bigint; readonly scale: number };
 /** Plain decimal text: optional minus, digits, optional fraction. No exponent, no separators, no `+`. */
 const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 
+/** Whether `text` is strict decimal text, the test {@link parseDecimal} applies, without building the value. */
+export function isDecimalText(text: string): boolean {
+  return DECIMAL_TEXT.test(text);
+}
+
 /**
  * Reads strict decimal text (`"1000.00"`, `"-3"`, `"0.5"`). Returns null for anything else:
  * thousands separators (`"1,000.00"`), letters, empty text, exponents (`"1e3"`), a leading `+`
@@ -42,8 +47,10 @@ export function decimalFromInteger(value: number | bigint): TDecimal {
 /** Zero at scale 0. */
 export const ZERO: TDecimal = { units: 0n, scale: 0 };
 
+const POWERS_OF_TEN: bigint[] = Array.from({ length: 40 }, (_, exponent) => 10n ** BigInt(exponent));
+
 function pow10(exponent: number): bigint {
-  return 10n ** BigInt(exponent);
+  return POWERS_OF_TEN[exponent] ?? 10n ** BigInt(exponent);
 }
 
 /** The same value at a larger scale (exact). */

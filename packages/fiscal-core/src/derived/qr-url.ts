@@ -1,3 +1,5 @@
+import { compare, decimal, parseDecimal } from '../decimal/decimal.ts';
+
 /**
  * The timbre (QR) URLs printed on the printed representation (FACTS §3.5; DGII Descripción Técnica p.42–44, 63–64).
  */
@@ -10,6 +12,7 @@ export const ENVIRONMENT_PATH_SEGMENTS: Readonly<Record<TDgiiEnvironment, string
 
 /** Consumer invoices (type 32) strictly below this total use the RFCE summary and the FC timbre. */
 export const CONSUMER_INVOICE_SUMMARY_THRESHOLD = 250_000;
+const THRESHOLD = decimal(`${CONSUMER_INVOICE_SUMMARY_THRESHOLD}.00`);
 
 /** Values for the e-CF timbre; all strings exactly as written in the signed XML. */
 export type TEcfTimbre = {
@@ -95,9 +98,9 @@ export function buildConsumerTimbreUrl(timbre: TConsumerTimbre): string {
 
 /** True when a document is a consumer invoice (type 32) whose total is below RD$250,000. */
 export function isConsumerInvoiceBelowThreshold(eNcf: string, montoTotal: string): boolean {
-  const total = Number(montoTotal);
-  if (!Number.isFinite(total)) throw new TypeError(`isConsumerInvoiceBelowThreshold: "${montoTotal}" is not a number.`);
-  return typeOfEncf(eNcf) === '32' && total < CONSUMER_INVOICE_SUMMARY_THRESHOLD;
+  const total = parseDecimal(montoTotal);
+  if (total === null) throw new TypeError(`isConsumerInvoiceBelowThreshold: "${montoTotal}" is not a decimal.`);
+  return typeOfEncf(eNcf) === '32' && compare(total, THRESHOLD) < 0;
 }
 
 /** The QR URL a document prints: the FC form for type 32 below RD$250,000, the e-CF form otherwise. */

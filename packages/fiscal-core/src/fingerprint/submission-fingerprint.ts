@@ -32,39 +32,42 @@ export function fingerprintOfJson(value: TJsonValue): string {
 
 /** The `v1` canonical text. */
 export function canonicalJson(value: TJsonValue): string {
-  const parts: string[] = [];
-  const write = (node: TJsonValue): void => {
-    switch (node.kind) {
-      case 'null': parts.push('null'); return;
-      case 'boolean': parts.push(node.value ? 'true' : 'false'); return;
-      case 'number': parts.push(node.text); return;
-      case 'string': parts.push(JSON.stringify(node.value)); return;
-      case 'array':
-        parts.push('[');
-        node.items.forEach((item, index) => {
-          if (index > 0) parts.push(',');
-          write(item);
-        });
-        parts.push(']');
-        return;
-      case 'object': {
-        const keys = [...node.members.keys()].sort(compareCodeUnits);
-        parts.push('{');
-        keys.forEach((key, index) => {
-          if (index > 0) parts.push(',');
-          parts.push(JSON.stringify(key), ':');
-          const member = node.members.get(key);
-          if (member !== undefined) write(member);
-        });
-        parts.push('}');
-        return;
+  switch (value.kind) {
+    case 'null':
+      return 'null';
+    case 'boolean':
+      return value.value ? 'true' : 'false';
+    case 'number':
+      return value.text;
+    case 'string':
+      return quote(value.value);
+    case 'array': {
+      let text = '[';
+      for (let index = 0; index < value.items.length; index += 1) {
+        if (index > 0) text += ',';
+        text += canonicalJson(value.items[index] as TJsonValue);
       }
+      return `${text}]`;
     }
-  };
-  write(value);
-  return parts.join('');
+    case 'object': {
+      // Default sort order is UTF-16 code unit order, the order JCS prescribes.
+      const keys = [...value.members.keys()].sort();
+      let text = '{';
+      for (let index = 0; index < keys.length; index += 1) {
+        const key = keys[index] as string;
+        if (index > 0) text += ',';
+        text += `${quote(key)}:${canonicalJson(value.members.get(key) as TJsonValue)}`;
+      }
+      return `${text}}`;
+    }
+  }
 }
 
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+// Characters JSON.stringify escapes: quote, backslash, control characters and lone surrogates.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be found
+const NEEDS_JSON_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A string as `JSON.stringify` writes it (fast path for the common text with nothing to escape). */
+function quote(text: string): string {
+  return NEEDS_JSON_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }

@@ -1,4 +1,4 @@
-import { parseDecimal } from '../decimal/decimal.ts';
+import { isDecimalText } from '../decimal/decimal.ts';
 import type { TJsonObject, TJsonValue } from '../json/lossless-json.ts';
 import { ECF_TYPES, type TEcfType } from '../model/ecf-tree.ts';
 import { ERROR_CODES, type TIssueCollector } from '../validation/issues.ts';
@@ -44,39 +44,59 @@ function readTypeText(ecf: TMutableValue): string | undefined {
   return typeof type === 'string' ? type : undefined;
 }
 
+/**
+ * Tree paths and client paths are the same text in this format except inside a repeated element
+ * sent as one plain object (`...Item` for the tree's `...Item[0]`): only those differences are
+ * recorded in `paths`, and `clientPathOf` maps every other path to itself.
+ */
 function readObject(value: TJsonObject, treePath: string, clientPath: string, paths: Map<string, string>, issues: TIssueCollector): TMutableTree {
   const tree: TMutableTree = {};
   for (const [name, member] of value.members) {
-    const memberTreePath = `${treePath}.${name}`;
-    const memberClientPath = `${clientPath}.${name}`;
     if (member.kind === 'null') continue;
     if (REPEATED_ELEMENTS.has(name)) {
-      const occurrences = member.kind === 'array' ? member.items : [member];
+      const isArray = member.kind === 'array';
+      const occurrences = isArray ? member.items : [member];
       const list: Array<string | TMutableTree> = [];
-      occurrences.forEach((occurrence, index) => {
-        const itemTreePath = `${memberTreePath}[${index}]`;
-        const itemClientPath = member.kind === 'array' ? `${memberClientPath}[${index}]` : memberClientPath;
-        paths.set(itemTreePath, itemClientPath);
+      for (let index = 0; index < occurrences.length; index += 1) {
+        const occurrence = occurrences[index] as TJsonValue;
+        const itemTreePath = `${treePath}.${name}[${index}]`;
+        const itemClientPath = isArray ? `${clientPath}.${name}[${index}]` : `${clientPath}.${name}`;
+        if (itemTreePath !== itemClientPath) paths.set(itemTreePath, itemClientPath);
         const isLeaf = occurrence.kind === 'string' || occurrence.kind === 'number';
         if (isLeaf !== LEAF_REPEATED_ELEMENTS.has(name) && occurrence.kind !== 'null') {
           issues.error(itemClientPath, ERROR_CODES.FIELD_TYPE_INVALID, `Each ${name} must be ${isLeaf ? 'an object' : 'a string'}`, { expected: isLeaf ? 'object' : 'string' });
-          return;
+          continue;
         }
-        const item = readElement(name, occurrence, itemTreePath, itemClientPath, paths, issues);
+        const item = readValue(name, occurrence, itemTreePath, itemClientPath, paths, issues);
         if (item !== undefined && !Array.isArray(item)) list.push(item);
-      });
-      paths.set(memberTreePath, memberClientPath);
+      }
       tree[name] = list;
       continue;
     }
-    paths.set(memberTreePath, memberClientPath);
-    const element = readElement(name, member, memberTreePath, memberClientPath, paths, issues);
+    const element = readElement(name, member, treePath, clientPath, paths, issues);
     if (element !== undefined) tree[name] = element;
   }
   return tree;
 }
 
+/** Reads a member of an object, building its paths only where they are needed (objects, issues). */
 function readElement(
+  name: string,
+  value: TJsonValue,
+  parentTreePath: string,
+  parentClientPath: string,
+  paths: Map<string, string>,
+  issues: TIssueCollector,
+): TMutableValue | undefined {
+  if (value.kind === 'string' || value.kind === 'number') {
+    const text = value.kind === 'number' ? value.text : value.value;
+    if (DECIMAL_ELEMENTS.has(name) || DATE_ELEMENTS.has(name)) checkLeaf(name, text, `${parentClientPath}.${name}`, issues);
+    return text;
+  }
+  return readValue(name, value, `${parentTreePath}.${name}`, `${parentClientPath}.${name}`, paths, issues);
+}
+
+function readValue(
   name: string,
   value: TJsonValue,
   treePath: string,
@@ -105,7 +125,7 @@ function readElement(
 }
 
 function checkLeaf(name: string, text: string, clientPath: string, issues: TIssueCollector): void {
-  if (DECIMAL_ELEMENTS.has(name) && parseDecimal(text) === null) {
+  if (DECIMAL_ELEMENTS.has(name) && !isDecimalText(text)) {
     issues.error(clientPath, ERROR_CODES.DECIMAL_FORMAT_INVALID, `${name} must be a decimal with a point and no separators, got ${JSON.stringify(text)}`, { value: text });
     return;
   }

@@ -50,6 +50,7 @@ export function createRuleKit(draft: TDocumentDraft, issues: TIssueCollector): T
     },
     pathOf,
     hasErrorAt: (treePath) => {
+      if (issues.errors.length === 0) return false;
       const path = pathOf(treePath);
       return issues.errors.some((error) => error.path === path);
     },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ECF_TYPES } from '../model/ecf-tree.ts';
 import { computeSubmissionFingerprint } from '../fingerprint/submission-fingerprint.ts';
-import { example, getPath, issuesOf, setPath, SIMPLIFIED_EXAMPLES, taxauthExample, validate } from './test-support.ts';
+import { example, getPath, issuesOf, setPath, SIMPLIFIED_EXAMPLES, taxauthExample, TEST_ACCOUNT, validate } from './test-support.ts';
 
 describe('validateSubmission: simplified contract, one realistic document per type', () => {
   for (const type of ECF_TYPES) {
@@ -202,6 +202,14 @@ describe('validateSubmission: placeholders', () => {
     const taxauth = await taxauthExample('31');
     setPath(taxauth, 'ECF.DetallesItems.Item[1].NombreItem', 'Flete {{RUTA}}');
     assert.deepEqual(issuesOf(await validate(taxauth)).errors, ['UNRESOLVED_PLACEHOLDER@ECF.DetallesItems.Item[1].NombreItem']);
+  });
+
+  test('a placeholder spelled with JSON escapes is still a placeholder', async () => {
+    const text = JSON.stringify(setPath(example('31'), 'issuer.legalName', 'RAZON')).replace('"RAZON"', '"\\u007b{RAZON_SOCIAL}\\u007D"');
+    assert.ok(text.includes('\\u007b{RAZON_SOCIAL}'));
+    const result = await validate(text);
+    assert.ok(result.success, JSON.stringify(!result.success && result.errors));
+    assert.ok(JSON.stringify(result.data.document).includes(`"RazonSocialEmisor":"${TEST_ACCOUNT.legalName}"`));
   });
 });
 

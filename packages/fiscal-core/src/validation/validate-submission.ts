@@ -12,6 +12,9 @@ import { applyDocumentRules, createRuleKit } from './document-rules.ts';
 import { createIssueCollector, ERROR_CODES, type TFieldError, type TIssueCollector, type TWarning } from './issues.ts';
 import { checkSquaring } from './squaring.ts';
 
+
+/** `RazonSocialComprador` of an E32 sent without any buyer data (see docs/validation.md). */
+export const ANONYMOUS_CONSUMER_NAME = 'CONSUMIDOR FINAL';
 /** A submission that passed validation, ready to be stored, serialized and signed. */
 export type TValidSubmission = {
   /** The complete tax-authority tree (placeholders filled, amounts computed for the simplified contract). */
@@ -66,7 +69,11 @@ export async function validateSubmission(rawJsonText: string, context: TValidati
   if (format === null) return failure(issues);
 
   // Placeholders are completed after fingerprinting: the fingerprint is of the body as the ERP sent it.
-  const completed = completePlaceholders(parsed.value, placeholderValues(context.account, context.now));
+  // A body whose text has no `{{` (nor an escaped brace that could spell one) has no placeholder.
+  const mayHavePlaceholders = rawJsonText.includes('{{') || /\\u007b/i.test(rawJsonText);
+  const completed = mayHavePlaceholders
+    ? completePlaceholders(parsed.value, placeholderValues(context.account, context.now))
+    : { value: parsed.value, unresolved: [] };
   for (const { path, placeholder } of completed.unresolved) {
     issues.error(path, ERROR_CODES.UNRESOLVED_PLACEHOLDER, `Placeholder ${placeholder} cannot be filled`, { placeholder });
   }
@@ -111,10 +118,13 @@ function success(draft: TDocumentDraft, fingerprint: string, issues: TIssueColle
   // Rule 6: a sent Paginacion was checked; the emitted document never declares it.
   delete ecf['Paginacion'];
   pruneEmpty(root);
-  // The E32 XSD requires a Comprador even for an anonymous consumer (all its children are optional),
-  // so that one element stays, empty, while every other empty element is dropped.
+  // The E32 XSD requires a Comprador even for an anonymous consumer (all its children are optional)
+  // while the tax authority rejects empty tags: an E32 without any buyer data names the buyer
+  // ANONYMOUS_CONSUMER_NAME, the label Dominican receipts print for an unidentified consumer.
   const header = ecf['Encabezado'];
-  if (draft.type === '32' && header !== undefined && typeof header === 'object' && !Array.isArray(header) && header['Comprador'] === undefined) header['Comprador'] = {};
+  if (draft.type === '32' && header !== undefined && typeof header === 'object' && !Array.isArray(header) && header['Comprador'] === undefined) {
+    header['Comprador'] = { RazonSocialComprador: ANONYMOUS_CONSUMER_NAME };
+  }
   const text = (path: string): string | undefined => textAt(root, path);
   const encf = text('ECF.Encabezado.IdDoc.eNCF');
   const issueDate = parseTaxauthDate(text('ECF.Encabezado.Emisor.FechaEmision') ?? '');

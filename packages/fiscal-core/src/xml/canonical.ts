@@ -8,6 +8,7 @@
 
 /** Escapes character data as Canonical XML 1.0 does: `&`, `<`, `>` and carriage return. */
 export function escapeText(value: string): string {
+  if (!TEXT_NEEDS_ESCAPE.test(value)) return value;
   return value.replace(/[&<>\r]/g, (character) => TEXT_ESCAPES[character] ?? character);
 }
 
@@ -16,6 +17,7 @@ export function escapeAttribute(value: string): string {
   return value.replace(/[&<"\t\n\r]/g, (character) => ATTRIBUTE_ESCAPES[character] ?? character);
 }
 
+const TEXT_NEEDS_ESCAPE = /[&<>\r]/;
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#xD;' };
 const ATTRIBUTE_ESCAPES: Record<string, string> = {
   '&': '&amp;',

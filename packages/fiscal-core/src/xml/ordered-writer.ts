@@ -7,9 +7,8 @@
  * caller's rules say otherwise (for example `Paginacion`, which the service never emits).
  */
 import type { TEcfTree, TEcfValue } from '../model/ecf-tree.ts';
-import { element, writeXml } from './canonical.ts';
-import type { TXmlNode } from './canonical.ts';
-import type { TXsdOrderTable } from './xsd-order-types.ts';
+import { escapeText } from './canonical.ts';
+import type { TXsdChild, TXsdOrderTable } from './xsd-order-types.ts';
 import { XML_ISSUE_CODES } from './xml-issues.ts';
 import type { TXmlIssue, TXmlIssueCode } from './xml-issues.ts';
 
@@ -35,119 +34,165 @@ function describeValue(value: unknown): string {
   return typeof value === 'object' ? 'child elements' : `a ${typeof value}`;
 }
 
-function writeComplex(
-  context: TContext,
-  schemaPath: string,
-  name: string,
-  tree: TEcfTree,
-  issuePath: string,
-): TXmlNode | undefined {
+/** One declared child with everything the writer needs precomputed (paths, tags, its rule). */
+type TCompiledChild = {
+  readonly child: TXsdChild;
+  readonly schemaPath: string;
+  readonly rule: TElementRule | undefined;
+  readonly open: string;
+  readonly close: string;
+};
+
+/** A complex element of one table under one rule set, compiled on first use and cached. */
+type TCompiledElement = {
+  readonly declared: ReadonlyArray<TXsdChild>;
+  readonly children: ReadonlyArray<TCompiledChild>;
+  readonly declaredNames: ReadonlySet<string>;
+  /** Rules of child names at this path, declared or not. */
+  readonly rules: ReadonlyMap<string, TElementRule>;
+};
+
+const EMPTY_RULES: TElementRules = {};
+const compiledElements = new WeakMap<TXsdOrderTable, WeakMap<TElementRules, Map<string, TCompiledElement>>>();
+
+function compiledElement(context: TContext, schemaPath: string): TCompiledElement {
+  let byRules = compiledElements.get(context.table);
+  if (byRules === undefined) compiledElements.set(context.table, (byRules = new WeakMap<TElementRules, Map<string, TCompiledElement>>()));
+  let byPath = byRules.get(context.rules);
+  if (byPath === undefined) byRules.set(context.rules, (byPath = new Map<string, TCompiledElement>()));
+  const cached = byPath.get(schemaPath);
+  if (cached !== undefined) return cached;
+
   const declared = context.table.elements[schemaPath];
   // The tables are generated from the same schemas the caller picked: a gap is a programming error.
   if (declared === undefined) throw new Error(`No XSD order for ${schemaPath} in ${context.table.file}`);
-  const declaredNames = new Set(declared.map((child) => child.name));
+  const rules = new Map<string, TElementRule>();
+  for (const [rulePath, rule] of Object.entries(context.rules)) {
+    const slash = rulePath.lastIndexOf('/');
+    if (rulePath.slice(0, slash) === schemaPath) rules.set(rulePath.slice(slash + 1), rule);
+  }
+  const compiled: TCompiledElement = {
+    declared,
+    declaredNames: new Set(declared.map((child) => child.name)),
+    rules,
+    children: declared.map((child) => ({
+      child,
+      schemaPath: `${schemaPath}/${child.name}`,
+      rule: rules.get(child.name),
+      open: `<${child.name}>`,
+      close: `</${child.name}>`,
+    })),
+  };
+  byPath.set(schemaPath, compiled);
+  return compiled;
+}
 
-  for (const [key, value] of Object.entries(tree)) {
-    if (value === undefined) continue;
-    const rule = context.rules[`${schemaPath}/${key}`];
+/** Writes a complex element's content and tags, or `''` when nothing in it is written. */
+function writeComplex(context: TContext, schemaPath: string, name: string, tree: TEcfTree, issuePath: string): string {
+  const compiled = compiledElement(context, schemaPath);
+
+  for (const key of Object.keys(tree)) {
+    if (tree[key] === undefined) continue;
+    const rule = compiled.rules.get(key);
     if (rule !== undefined) {
       if (rule.action === 'reject') context.issues.push({ code: rule.code, path: `${issuePath}.${key}`, message: rule.message });
       continue;
     }
-    if (!declaredNames.has(key)) {
+    if (!compiled.declaredNames.has(key)) {
       context.issues.push({
         code: XML_ISSUE_CODES.ELEMENT_NOT_IN_XSD,
         path: `${issuePath}.${key}`,
         message: `${key} is not an element of ${issuePath} in ${context.table.file}.`,
-        details: { allowed: declared.map((child) => child.name) },
+        details: { allowed: compiled.declared.map((child) => child.name) },
       });
     }
   }
 
-  const children: TXmlNode[] = [];
-  const missing: TXmlIssue[] = [];
-  for (const child of declared) {
-    const childSchemaPath = `${schemaPath}/${child.name}`;
-    const childIssuePath = `${issuePath}.${child.name}`;
-    const value: TEcfValue | undefined = context.rules[childSchemaPath] === undefined ? tree[child.name] : undefined;
-    const isList = Array.isArray(value);
-    const occurrences: ReadonlyArray<unknown> = value === undefined ? [] : isList ? value : [value];
-    if (occurrences.length > child.maxOccurs) {
-      context.issues.push({
-        code: XML_ISSUE_CODES.ELEMENT_OCCURS_EXCEEDED,
-        path: childIssuePath,
-        message: `${child.name} may occur at most ${child.maxOccurs} time(s) here; ${occurrences.length} given.`,
-        details: { maxOccurs: child.maxOccurs, given: occurrences.length },
-      });
-    }
+  let inner = '';
+  let missing: TXmlIssue[] | undefined;
+  for (const entry of compiled.children) {
+    // A child with a rule was handled above (dropped or reported), never written nor missing.
+    if (entry.rule !== undefined) continue;
+    const { child } = entry;
+    const value: TEcfValue | undefined = tree[child.name];
+    // Issues recorded from here on belong to this child: none means a missing one is reported missing.
+    const issuesBefore = context.issues.length;
     let written = 0;
-    occurrences.forEach((occurrence, index) => {
-      const occurrencePath = isList ? `${childIssuePath}[${index}]` : childIssuePath;
-      const node = child.isComplex
-        ? writeComplexOccurrence(context, childSchemaPath, child.name, occurrence, occurrencePath)
-        : writeLeafOccurrence(context, child.name, occurrence, occurrencePath);
-      if (node !== undefined) {
-        children.push(node);
-        written += 1;
+    if (value !== undefined) {
+      const isList = Array.isArray(value);
+      const occurrences: ReadonlyArray<unknown> = isList ? value : [value];
+      if (occurrences.length > child.maxOccurs) {
+        context.issues.push({
+          code: XML_ISSUE_CODES.ELEMENT_OCCURS_EXCEEDED,
+          path: `${issuePath}.${child.name}`,
+          message: `${child.name} may occur at most ${child.maxOccurs} time(s) here; ${occurrences.length} given.`,
+          details: { maxOccurs: child.maxOccurs, given: occurrences.length },
+        });
       }
-    });
+      for (let index = 0; index < occurrences.length; index += 1) {
+        const occurrence = occurrences[index];
+        const xml = child.isComplex
+          ? writeComplexOccurrence(context, entry.schemaPath, child.name, occurrence, isList ? `${issuePath}.${child.name}[${index}]` : `${issuePath}.${child.name}`)
+          : writeLeafOccurrence(context, entry, occurrence, issuePath, isList ? index : undefined);
+        if (xml !== '') {
+          inner += xml;
+          written += 1;
+        }
+      }
+    }
     // An element already reported (wrong shape, bad characters...) is not reported missing as well.
-    if (written < child.minOccurs && !hasIssueUnder(context, childIssuePath)) {
-      missing.push({
+    if (written < child.minOccurs && context.issues.length === issuesBefore) {
+      (missing ??= []).push({
         code: XML_ISSUE_CODES.REQUIRED_ELEMENT_MISSING,
-        path: childIssuePath,
+        path: `${issuePath}.${child.name}`,
         message: `${child.name} is required in ${issuePath} by ${context.table.file}.`,
         details: { minOccurs: child.minOccurs },
       });
     }
   }
-  if (children.length === 0) return undefined;
+  if (inner === '') return '';
   // A required child only matters when its parent is written; an omitted optional parent needs none.
-  context.issues.push(...missing);
-  return element(name, ...children);
+  if (missing !== undefined) context.issues.push(...missing);
+  return `<${name}>${inner}</${name}>`;
 }
 
-function hasIssueUnder(context: TContext, path: string): boolean {
-  return context.issues.some((issue) => issue.path === path || issue.path.startsWith(`${path}.`) || issue.path.startsWith(`${path}[`));
-}
-
-function writeComplexOccurrence(
-  context: TContext,
-  schemaPath: string,
-  name: string,
-  occurrence: unknown,
-  issuePath: string,
-): TXmlNode | undefined {
+function writeComplexOccurrence(context: TContext, schemaPath: string, name: string, occurrence: unknown, issuePath: string): string {
   if (!isEcfTree(occurrence)) {
     context.issues.push({
       code: XML_ISSUE_CODES.ELEMENT_SHAPE_INVALID,
       path: issuePath,
       message: `${name} holds child elements; ${describeValue(occurrence)} was given.`,
     });
-    return undefined;
+    return '';
   }
   return writeComplex(context, schemaPath, name, occurrence, issuePath);
 }
 
-function writeLeafOccurrence(context: TContext, name: string, occurrence: unknown, issuePath: string): TXmlNode | undefined {
+function writeLeafOccurrence(context: TContext, entry: TCompiledChild, occurrence: unknown, parentPath: string, index: number | undefined): string {
+  const name = entry.child.name;
   if (typeof occurrence !== 'string') {
     context.issues.push({
       code: XML_ISSUE_CODES.ELEMENT_SHAPE_INVALID,
-      path: issuePath,
+      path: leafPath(parentPath, name, index),
       message: `${name} holds text; ${describeValue(occurrence)} was given.`,
     });
-    return undefined;
+    return '';
   }
+  // No empty tags, ever: the tax authority rejects them (Descripción Técnica p.64).
+  if (occurrence === '') return '';
   if (INVALID_XML_CHARACTER.test(occurrence)) {
     context.issues.push({
       code: XML_ISSUE_CODES.XML_CHARACTER_INVALID,
-      path: issuePath,
+      path: leafPath(parentPath, name, index),
       message: `${name} contains a character that XML cannot carry.`,
     });
-    return undefined;
+    return '';
   }
-  // No empty tags, ever: the tax authority rejects them (Descripción Técnica p.64).
-  return occurrence === '' ? undefined : { name, text: occurrence };
+  return entry.open + escapeText(occurrence) + entry.close;
+}
+
+function leafPath(parentPath: string, name: string, index: number | undefined): string {
+  return index === undefined ? `${parentPath}.${name}` : `${parentPath}.${name}[${index}]`;
 }
 
 /**
@@ -157,17 +202,17 @@ function writeLeafOccurrence(context: TContext, name: string, occurrence: unknow
 export function writeOrderedXml(
   table: TXsdOrderTable,
   tree: TEcfTree,
-  rules: TElementRules = {},
+  rules: TElementRules = EMPTY_RULES,
 ): { success: true; data: string } | { success: false; issues: TXmlIssue[] } {
   const context: TContext = { table, rules, issues: [] };
-  const node = writeComplexOccurrence(context, table.root, table.root, tree, table.root);
-  if (node === undefined && context.issues.length === 0) {
+  const xml = writeComplexOccurrence(context, table.root, table.root, tree, table.root);
+  if (xml === '' && context.issues.length === 0) {
     context.issues.push({
       code: XML_ISSUE_CODES.REQUIRED_ELEMENT_MISSING,
       path: table.root,
       message: `${table.root} has no content.`,
     });
   }
-  if (context.issues.length > 0 || node === undefined) return { success: false, issues: context.issues };
-  return { success: true, data: writeXml(node) };
+  if (context.issues.length > 0 || xml === '') return { success: false, issues: context.issues };
+  return { success: true, data: xml };
 }
