@@ -28,4 +28,4 @@ export {
   type TMigrationStatus,
   type TMigrationFile,
 } from './migrate.ts';
-export { JOB_CONTRACTS, JOB_NAMES, JOB_QUEUE_SCHEMA, type TJobName, type TJobPayload } from './jobs.ts';
+export { JOB_CONTRACTS, JOB_NAMES, JOB_QUEUE_SCHEMA, DOCUMENT_STATUS_CHANNEL, type TDocumentStatusNotification, type TJobName, type TJobPayload } from './jobs.ts';

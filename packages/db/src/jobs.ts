@@ -10,7 +10,17 @@ export const JOB_CONTRACTS = {
     /** Purge what expired before this instant (ISO 8601); default: now. */
     before: z.iso.datetime({ offset: true }).optional(),
   }),
+  /**
+   * Signs a stored e-CF with its tenant's certificate (the first step after a 202). Enqueued in the
+   * same transaction that stores the document; the handler is idempotent (a signed document is
+   * left as it is), so a redelivered job never signs twice.
+   */
+  'document.sign': z.strictObject({ documentId: z.uuid() }),
 } as const;
+
+/** Channel of the `documents` status trigger (migration 0002); payload {@link TDocumentStatusNotification}. */
+export const DOCUMENT_STATUS_CHANNEL = 'ecf_document_status';
+export type TDocumentStatusNotification = { documentId: string; tenantId: string; environment: string; status: string };
 
 export type TJobName = keyof typeof JOB_CONTRACTS;
 export type TJobPayload<TName extends TJobName> = z.infer<(typeof JOB_CONTRACTS)[TName]>;
