@@ -16,6 +16,13 @@ export const JOB_CONTRACTS = {
    * left as it is), so a redelivered job never signs twice.
    */
   'document.sign': z.strictObject({ documentId: z.uuid() }),
+  /**
+   * Sends a signed e-CF (or the RFCE of an E32 below RD$250,000) to the tax authority, resolving an
+   * unknown earlier outcome (trackIds by eNCF) before any resend. Retried on the contingency schedule.
+   */
+  'document.transmit': z.strictObject({ documentId: z.uuid() }),
+  /** Asks the tax authority for the result of a sent document's trackId until it is final. */
+  'document.poll-status': z.strictObject({ documentId: z.uuid() }),
 } as const;
 
 /** Channel of the `documents` status trigger (migration 0002); payload {@link TDocumentStatusNotification}. */
