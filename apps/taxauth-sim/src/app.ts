@@ -1,22 +1,124 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-
 /**
- * The tax authority simulator. This first version only answers its own health route: the
- * tax authority's services (seed, token, reception, status, RFCE, ANECF, ACECF, directory)
- * answer 501 until the simulator capability lands, so nothing pretends to have been accepted.
+ * The tax authority (DGII) simulator: every host's routes in one Fastify app, matched
+ * case-insensitively, persisting in its own PostgreSQL schema.
  */
-export function buildSimulator(options: { logLevel: string }): FastifyInstance {
-  const app = Fastify({ logger: { level: options.logLevel } });
-  app.get('/_sim/health', async () => ({ ok: true, status: 'ok', service: 'taxauth-sim' }));
-  app.setNotFoundHandler(async (request, reply) =>
-    reply.code(501).send({
-      ok: false,
-      error: {
-        code: 'NOT_IMPLEMENTED',
-        message: `The simulator does not implement ${request.method} ${request.url.split('?')[0]} yet.`,
-        details: {},
-      },
-    }),
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { createXsdValidators } from '@ecf/fiscal-core';
+import type { TSimContext } from './context.ts';
+import { registerFaults } from './faults.ts';
+import {
+  DEFAULT_PROCESSING_DELAY_MS,
+  DEFAULT_SCHEMA,
+  DEFAULT_TOKEN_SECRET,
+  DEFAULT_TOKEN_TTL_SECONDS,
+  type TSimulatorOptions,
+} from './options.ts';
+import { registerAdminRoutes } from './routes/admin.ts';
+import { registerAuthenticationRoutes } from './routes/authentication.ts';
+import { registerDirectoryAndStatusRoutes } from './routes/directory-and-status.ts';
+import { registerDocumentRoutes } from './routes/documents.ts';
+import { registerQueryRoutes } from './routes/queries.ts';
+import { registerReceptionRoutes } from './routes/reception.ts';
+import { openStore } from './store.ts';
+
+/** Largest accepted upload: a 10,000-line e-CF 33/34 stays well below it. */
+const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+
+async function loadSchemas(directory: string | URL): Promise<Record<string, string>> {
+  const path = directory instanceof URL ? fileURLToPath(directory) : directory;
+  const names = (await readdir(path)).filter((name) => name.toLowerCase().endsWith('.xsd'));
+  const schemas: Record<string, string> = {};
+  for (const name of names) schemas[name] = await readFile(`${path.replace(/\/$/, '')}/${name}`, 'utf8');
+  return schemas;
+}
+
+/** Builds the simulator (schema created, XSDs compiled), ready to listen. */
+export async function buildSimulator(options: TSimulatorOptions): Promise<FastifyInstance> {
+  const compiled = createXsdValidators(await loadSchemas(options.xsdDirectory));
+  if (!compiled.success)
+    throw new Error(
+      `the XSDs in ${String(options.xsdDirectory)} do not compile: ${compiled.issues.map((issue) => issue.path).join(', ')}`,
+    );
+  const validators = compiled.data;
+  let store: Awaited<ReturnType<typeof openStore>>;
+  try {
+    store = await openStore({ databaseUrl: options.databaseUrl, schema: options.schema ?? DEFAULT_SCHEMA });
+  } catch (error) {
+    validators.dispose();
+    throw error;
+  }
+  const context: TSimContext = {
+    store,
+    validators,
+    tokenSecret: options.tokenSecret ?? DEFAULT_TOKEN_SECRET,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS,
+    processingDelayMs: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
+    loadTest: options.loadTest ?? false,
+    directory: options.directory ?? [],
+    now: options.now ?? (() => new Date()),
+  };
+
+  const app = Fastify({
+    logger: { level: options.logLevel ?? 'info' },
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    bodyLimit: MAX_UPLOAD_BYTES,
+    return503OnClosing: true,
+  });
+  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 5, fields: 20, parts: 25 } });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status =
+      error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode
+        : 500;
+    if (status === 500) request.log.error({ err: error }, 'unexpected simulator error');
+    else request.log.info({ code: error.code }, error.message);
+    // Client errors keep their status with ASP.NET's problem shape; nothing internal leaks.
+    return reply
+      .code(status)
+      .type('application/problem+json; charset=utf-8')
+      .send({
+        title: status === 500 ? 'An error occurred while processing your request.' : error.message,
+        status,
+      });
+  });
+  app.setNotFoundHandler(async (_request, reply) =>
+    reply.code(404).type('application/problem+json; charset=utf-8').send({ title: 'Not Found', status: 404 }),
   );
+
+  registerFaults(app, store);
+  registerAdminRoutes(app, context);
+  registerAuthenticationRoutes(app, context);
+  registerReceptionRoutes(app, context);
+  registerQueryRoutes(app, context);
+  registerDocumentRoutes(app, context);
+  registerDirectoryAndStatusRoutes(app, context);
+
+  app.addHook('onClose', async () => {
+    validators.dispose();
+    await store.close();
+  });
+  await app.ready();
   return app;
+}
+
+/** Builds and listens; port 0 picks a free port. `baseUrl` has no trailing slash. */
+export async function startSimulator(
+  options: TSimulatorOptions & { host?: string; port?: number },
+): Promise<{ baseUrl: string; app: FastifyInstance; close(): Promise<void> }> {
+  const app = await buildSimulator(options);
+  const host = options.host ?? '127.0.0.1';
+  try {
+    await app.listen({ host, port: options.port ?? 0 });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 0);
+  const hostPart = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return { baseUrl: `http://${hostPart}:${port}`, app, close: () => app.close() };
 }

@@ -1,0 +1,184 @@
+/**
+ * Documents other than e-CF: commercial approval (ACECF, FACTS §1.8) and range annulment (ANECF, §1.9).
+ * Both answer synchronously with the tax authority's verbatim messages.
+ */
+import { verifyXmlSignature } from '@ecf/fiscal-core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authorize, type TSimContext } from '../context.ts';
+import { answer, isEnvironment, parseDayMonthYear, readXmlPart } from '../http.ts';
+import { ANNULMENT_MESSAGES, APPROVAL_MESSAGES, STATES, fill } from '../messages.ts';
+import { blocksOf, leafText, rootNameOf } from '../xml.ts';
+import { visibleState } from './queries.ts';
+
+type TEnvParams = { environment: string };
+
+/** Types whose commercial approval is never required (FACTS §2). */
+const APPROVAL_NOT_REQUIRED = ['32', '41', '43', '46', '47'];
+const ENCF_PATTERN = /^E(31|32|33|34|41|43|44|45|46|47)(\d{10})$/;
+
+type TChecked =
+  | { ok: true; xml: string; signerId: string | undefined }
+  | { ok: false; problem: 'file' | 'structure' | 'signature'; detail?: string };
+
+/** File type, root, XSD and signature checks shared by both documents. */
+async function readSignedDocument(
+  context: TSimContext,
+  request: FastifyRequest,
+  root: 'ACECF' | 'ANECF',
+): Promise<TChecked> {
+  const part = await readXmlPart(request);
+  if (!part.ok || rootNameOf(part.xml) === undefined) return { ok: false, problem: 'file' };
+  if (rootNameOf(part.xml) !== root)
+    return { ok: false, problem: 'structure', detail: `Se esperaba el elemento raíz ${root}` };
+  if (context.loadTest) return { ok: true, xml: part.xml, signerId: undefined };
+  const structure = context.validators.validateXml(part.xml, root);
+  if (!structure.success)
+    return {
+      ok: false,
+      problem: 'structure',
+      detail: structure.issues
+        .slice(0, 3)
+        .map((issue) => issue.message)
+        .join(' | '),
+    };
+  const signature = verifyXmlSignature(part.xml);
+  if (!signature.valid) return { ok: false, problem: 'signature' };
+  return { ok: true, xml: part.xml, signerId: signature.certificate.holderId };
+}
+
+export function registerDocumentRoutes(app: FastifyInstance, context: TSimContext): void {
+  app.post<{ Params: TEnvParams }>(
+    '/:environment/aprobacioncomercial/api/aprobacioncomercial',
+    async (request, reply) => {
+      const environment = request.params.environment.toLowerCase();
+      if (!isEnvironment(environment)) return reply.callNotFound();
+      const claims = await authorize(context, request, reply, environment);
+      if (claims === undefined) return reply;
+      const refuse = (text: string): FastifyReply =>
+        answer(request, reply, 400, 'RespuestaAprobacionComercial', {
+          mensaje: [text],
+          estado: APPROVAL_MESSAGES.rejected,
+          codigo: '2',
+        });
+
+      const document = await readSignedDocument(context, request, 'ACECF');
+      if (!document.ok) {
+        if (document.problem === 'file') return refuse(APPROVAL_MESSAGES.fileTypeInvalid);
+        if (document.problem === 'signature') return refuse(APPROVAL_MESSAGES.signatureInvalid);
+        return refuse(`${APPROVAL_MESSAGES.xsdInvalid}. ${document.detail ?? ''}`.trim());
+      }
+      const xml = document.xml;
+      const rncEmisor = leafText(xml, 'RNCEmisor') ?? '';
+      const encf = leafText(xml, 'eNCF') ?? '';
+      const rncComprador = leafText(xml, 'RNCComprador') ?? '';
+      if (
+        claims.rnc !== rncComprador ||
+        (document.signerId !== undefined && document.signerId !== rncComprador)
+      ) {
+        return refuse(fill(APPROVAL_MESSAGES.notDelegated, { rnc: rncComprador }));
+      }
+      const type = ENCF_PATTERN.exec(encf)?.[1];
+      if (type !== undefined && APPROVAL_NOT_REQUIRED.includes(type))
+        return refuse(APPROVAL_MESSAGES.notRequiredForType);
+      const tracks = await context.store.tracksOf(environment, rncEmisor, encf, 'ECF');
+      if (tracks.length === 0) return refuse(APPROVAL_MESSAGES.invoiceNotFound);
+      const now = context.now();
+      const accepted = tracks.filter((track) => {
+        const state = visibleState(track, now);
+        return (
+          state.codigo === STATES.accepted.codigo || state.codigo === STATES.acceptedConditionally.codigo
+        );
+      });
+      const issued = parseDayMonthYear(leafText(xml, 'FechaEmision'))?.getTime();
+      const total = Number(leafText(xml, 'MontoTotal'));
+      const matching = accepted.find(
+        (track) =>
+          track.rncComprador === rncComprador &&
+          Number(track.montoTotal) === total &&
+          parseDayMonthYear(track.fechaEmision ?? undefined)?.getTime() === issued,
+      );
+      if (matching === undefined) return refuse(APPROVAL_MESSAGES.noValidEcf);
+      await context.store.recordApproval({
+        environment,
+        rncEmisor,
+        encf,
+        rncComprador,
+        estado: leafText(xml, 'Estado') ?? '',
+        receivedAt: now,
+      });
+      return answer(request, reply, 200, 'RespuestaAprobacionComercial', {
+        mensaje: [],
+        estado: APPROVAL_MESSAGES.approved,
+        codigo: '1',
+      });
+    },
+  );
+
+  app.post<{ Params: TEnvParams }>(
+    '/:environment/anulacionrangos/api/operaciones/anularrango',
+    async (request, reply) => {
+      const environment = request.params.environment.toLowerCase();
+      if (!isEnvironment(environment)) return reply.callNotFound();
+      const claims = await authorize(context, request, reply, environment);
+      if (claims === undefined) return reply;
+      let rnc: string = claims.rnc;
+      const refuse = (mensajes: string[]): FastifyReply =>
+        answer(request, reply, 400, 'RespuestaAnulacionRango', {
+          rnc,
+          codigo: '2',
+          nombre: 'Rechazado',
+          mensajes,
+        });
+
+      const document = await readSignedDocument(context, request, 'ANECF');
+      if (!document.ok) {
+        if (document.problem === 'file') return refuse([ANNULMENT_MESSAGES.fileTypeInvalid]);
+        if (document.problem === 'signature') return refuse([ANNULMENT_MESSAGES.signatureInvalid]);
+        return refuse([`${ANNULMENT_MESSAGES.xsdInvalid}. ${document.detail ?? ''}`.trim()]);
+      }
+      const xml = document.xml;
+      rnc = leafText(xml, 'RncEmisor') ?? '';
+      if (claims.rnc !== rnc || (document.signerId !== undefined && document.signerId !== rnc))
+        return refuse([ANNULMENT_MESSAGES.notDelegated]);
+
+      const ranges: Array<{ from: string; to: string }> = [];
+      const problems: string[] = [];
+      blocksOf(xml, 'Anulacion').forEach((annulment, index) => {
+        if (leafText(annulment, 'NoLinea') !== String(index + 1)) problems.push(ANNULMENT_MESSAGES.lineOrder);
+        const type = leafText(annulment, 'TipoeCF') ?? '';
+        for (const sequence of blocksOf(annulment, 'Secuencias')) {
+          const from = (leafText(sequence, 'SecuenciaeNCFDesde') ?? '').toUpperCase();
+          const to = (leafText(sequence, 'SecuenciaeNCFHasta') ?? '').toUpperCase();
+          const fromMatch = ENCF_PATTERN.exec(from);
+          const toMatch = ENCF_PATTERN.exec(to);
+          if (fromMatch?.[1] !== type || toMatch?.[1] !== type)
+            problems.push(`${ANNULMENT_MESSAGES.typeInvalid}: ${from} - ${to}`);
+          else if (from > to) problems.push(`${ANNULMENT_MESSAGES.fromAfterTo}: ${from} - ${to}`);
+          else ranges.push({ from, to });
+        }
+      });
+      if (problems.length > 0) return refuse([...new Set(problems)]);
+      if (ranges.length === 0) return refuse([ANNULMENT_MESSAGES.typeInvalid]);
+
+      const outcomes = await context.store.annulRanges(environment, rnc, ranges, context.now());
+      const refused = ranges
+        .filter((_range, index) => outcomes[index] === 'used')
+        .map((range) => `${range.from} - ${range.to}`);
+      if (refused.length === 0)
+        return answer(request, reply, 200, 'RespuestaAnulacionRango', {
+          rnc,
+          codigo: '1',
+          nombre: 'Aceptado',
+          mensajes: [ANNULMENT_MESSAGES.done],
+        });
+      if (refused.length === ranges.length)
+        return refuse([`${ANNULMENT_MESSAGES.failed}: ${refused.join(', ')}`, ANNULMENT_MESSAGES.used]);
+      return answer(request, reply, 200, 'RespuestaAnulacionRango', {
+        rnc,
+        codigo: '3',
+        nombre: 'Aceptado Parcialmente',
+        mensajes: [ANNULMENT_MESSAGES.partial, `${ANNULMENT_MESSAGES.used}: ${refused.join(', ')}`],
+      });
+    },
+  );
+}

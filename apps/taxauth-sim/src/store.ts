@@ -1,0 +1,484 @@
+/**
+ * The simulator's persistence: its own PostgreSQL schema, created at start. Everything that must
+ * survive a restart or be shared by two simulator processes lives here: received documents
+ * (trackIds), used and annulled e-NCF, commercial approvals, injected faults and the reset epoch
+ * that invalidates earlier tokens. Uniqueness of a used e-NCF is enforced by the primary key and an
+ * advisory lock per issuer, so concurrent processes cannot both accept the same e-NCF.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { TMessage, TStateCode } from './messages.ts';
+
+export const FAULT_KINDS = [
+  'connection_reset',
+  'http_503',
+  'timeout',
+  'slow',
+  'auth_down',
+  'not_delegated',
+  'reject',
+  'accept_conditional',
+  'lose_answer',
+] as const;
+export type TFaultKind = (typeof FAULT_KINDS)[number];
+
+export type TFault = {
+  id: string;
+  environment: string;
+  service: string;
+  fault: TFaultKind;
+  delayMs: number | null;
+  /** Applications left; null = unlimited. */
+  remaining: number | null;
+  createdAt: string;
+};
+
+export type TTrack = {
+  trackId: string;
+  environment: string;
+  kind: 'ECF' | 'RFCE';
+  submitterRnc: string | null;
+  rncEmisor: string | null;
+  encf: string | null;
+  rncComprador: string | null;
+  idExtranjero: string | null;
+  montoTotal: string | null;
+  totalItbis: string | null;
+  fechaEmision: string | null;
+  fechaFirma: string | null;
+  codigoSeguridad: string | null;
+  codigo: TStateCode;
+  estado: string;
+  secuenciaUtilizada: boolean;
+  mensajes: TMessage[];
+  receivedAt: Date;
+  /** When the final state becomes visible; null = stays "En Proceso". */
+  finalAt: Date | null;
+};
+
+export type TBurnOutcome = 'burned' | 'used' | 'annulled';
+
+export type TAnnulRangeOutcome = 'annulled' | 'used';
+
+const EPOCH_CACHE_MS = 1000;
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+function ddl(schema: string): string {
+  const s = `"${schema}"`;
+  return `
+    CREATE SCHEMA IF NOT EXISTS ${s};
+    CREATE TABLE IF NOT EXISTS ${s}.meta (key text PRIMARY KEY, value text NOT NULL);
+    INSERT INTO ${s}.meta (key, value) VALUES ('token_epoch', '0') ON CONFLICT (key) DO NOTHING;
+    CREATE TABLE IF NOT EXISTS ${s}.tracks (
+      track_id uuid PRIMARY KEY,
+      environment text NOT NULL,
+      kind text NOT NULL,
+      submitter_rnc text,
+      rnc_emisor text,
+      encf text,
+      rnc_comprador text,
+      id_extranjero text,
+      monto_total text,
+      total_itbis text,
+      fecha_emision text,
+      fecha_firma text,
+      codigo_seguridad text,
+      codigo integer NOT NULL,
+      estado text NOT NULL,
+      secuencia_utilizada boolean NOT NULL,
+      mensajes jsonb NOT NULL,
+      received_at timestamptz NOT NULL,
+      final_at timestamptz
+    );
+    CREATE INDEX IF NOT EXISTS tracks_by_encf ON ${s}.tracks (environment, rnc_emisor, encf, received_at);
+    CREATE TABLE IF NOT EXISTS ${s}.used_encf (
+      environment text NOT NULL,
+      rnc_emisor text NOT NULL,
+      encf text NOT NULL,
+      track_id uuid NOT NULL,
+      used_at timestamptz NOT NULL,
+      PRIMARY KEY (environment, rnc_emisor, encf)
+    );
+    CREATE TABLE IF NOT EXISTS ${s}.annulled_ranges (
+      id bigserial PRIMARY KEY,
+      environment text NOT NULL,
+      rnc_emisor text NOT NULL,
+      encf_from text NOT NULL,
+      encf_to text NOT NULL,
+      annulled_at timestamptz NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS annulled_by_issuer ON ${s}.annulled_ranges (environment, rnc_emisor);
+    CREATE TABLE IF NOT EXISTS ${s}.approvals (
+      environment text NOT NULL,
+      rnc_emisor text NOT NULL,
+      encf text NOT NULL,
+      rnc_comprador text NOT NULL,
+      estado text NOT NULL,
+      received_at timestamptz NOT NULL,
+      PRIMARY KEY (environment, rnc_emisor, encf)
+    );
+    CREATE TABLE IF NOT EXISTS ${s}.faults (
+      id uuid PRIMARY KEY,
+      seq bigserial,
+      environment text NOT NULL,
+      service text NOT NULL,
+      fault text NOT NULL,
+      delay_ms integer,
+      remaining integer,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+  `;
+}
+
+type TTrackRow = {
+  track_id: string;
+  environment: string;
+  kind: 'ECF' | 'RFCE';
+  submitter_rnc: string | null;
+  rnc_emisor: string | null;
+  encf: string | null;
+  rnc_comprador: string | null;
+  id_extranjero: string | null;
+  monto_total: string | null;
+  total_itbis: string | null;
+  fecha_emision: string | null;
+  fecha_firma: string | null;
+  codigo_seguridad: string | null;
+  codigo: number;
+  estado: string;
+  secuencia_utilizada: boolean;
+  mensajes: TMessage[];
+  received_at: Date;
+  final_at: Date | null;
+};
+
+function trackOf(row: TTrackRow): TTrack {
+  return {
+    trackId: row.track_id,
+    environment: row.environment,
+    kind: row.kind,
+    submitterRnc: row.submitter_rnc,
+    rncEmisor: row.rnc_emisor,
+    encf: row.encf,
+    rncComprador: row.rnc_comprador,
+    idExtranjero: row.id_extranjero,
+    montoTotal: row.monto_total,
+    totalItbis: row.total_itbis,
+    fechaEmision: row.fecha_emision,
+    fechaFirma: row.fecha_firma,
+    codigoSeguridad: row.codigo_seguridad,
+    codigo: row.codigo as TStateCode,
+    estado: row.estado,
+    secuenciaUtilizada: row.secuencia_utilizada,
+    mensajes: row.mensajes,
+    receivedAt: row.received_at,
+    finalAt: row.final_at,
+  };
+}
+
+type TFaultRow = {
+  id: string;
+  environment: string;
+  service: string;
+  fault: TFaultKind;
+  delay_ms: number | null;
+  remaining: number | null;
+  created_at: Date;
+};
+
+function faultOf(row: TFaultRow): TFault {
+  return {
+    id: row.id,
+    environment: row.environment,
+    service: row.service,
+    fault: row.fault,
+    delayMs: row.delay_ms,
+    remaining: row.remaining,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export type TStore = Awaited<ReturnType<typeof openStore>>;
+
+/** Connects, creates the schema and its tables when missing, and returns the queries. */
+export async function openStore(options: { databaseUrl: string; schema: string }) {
+  if (!SCHEMA_NAME.test(options.schema))
+    throw new TypeError(`invalid simulator schema name: ${options.schema}`);
+  const s = `"${options.schema}"`;
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+  // An idle client losing its connection must not crash the simulator; the next query reconnects.
+  pool.on('error', () => undefined);
+
+  const setup = await pool.connect();
+  try {
+    // Two processes starting together would race on CREATE SCHEMA IF NOT EXISTS.
+    await setup.query('SELECT pg_advisory_lock(hashtext($1))', [`taxauth-sim:${options.schema}`]);
+    try {
+      await setup.query(ddl(options.schema));
+    } finally {
+      await setup.query('SELECT pg_advisory_unlock(hashtext($1))', [`taxauth-sim:${options.schema}`]);
+    }
+  } finally {
+    setup.release();
+  }
+
+  let epochCache: { value: number; readAt: number } | undefined;
+
+  async function inTransaction<T>(run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await run(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async function lockIssuer(client: pg.PoolClient, environment: string, rnc: string): Promise<void> {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+      `taxauth-sim:${options.schema}:${environment}:${rnc}`,
+    ]);
+  }
+
+  async function insertTrack(client: pg.PoolClient | pg.Pool, track: TTrack): Promise<void> {
+    await client.query(
+      `INSERT INTO ${s}.tracks (track_id, environment, kind, submitter_rnc, rnc_emisor, encf, rnc_comprador, id_extranjero, monto_total,
+         total_itbis, fecha_emision, fecha_firma, codigo_seguridad, codigo, estado, secuencia_utilizada, mensajes, received_at, final_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)`,
+      [
+        track.trackId,
+        track.environment,
+        track.kind,
+        track.submitterRnc,
+        track.rncEmisor,
+        track.encf,
+        track.rncComprador,
+        track.idExtranjero,
+        track.montoTotal,
+        track.totalItbis,
+        track.fechaEmision,
+        track.fechaFirma,
+        track.codigoSeguridad,
+        track.codigo,
+        track.estado,
+        track.secuenciaUtilizada,
+        JSON.stringify(track.mensajes),
+        track.receivedAt,
+        track.finalAt,
+      ],
+    );
+  }
+
+  return {
+    async close(): Promise<void> {
+      await pool.end();
+    },
+
+    /**
+     * The reset epoch tokens must carry. Read at most once a second per process (a reset made by
+     * another process sharing the schema reaches this one within that second; a local reset at once).
+     */
+    async tokenEpoch(): Promise<number> {
+      const now = Date.now();
+      if (epochCache !== undefined && now - epochCache.readAt < EPOCH_CACHE_MS) return epochCache.value;
+      const result = await pool.query<{ value: string }>(
+        `SELECT value FROM ${s}.meta WHERE key = 'token_epoch'`,
+      );
+      epochCache = { value: Number(result.rows[0]?.value ?? '0'), readAt: now };
+      return epochCache.value;
+    },
+
+    /** Clears every table and moves the token epoch on (earlier tokens stop being accepted). */
+    async reset(): Promise<void> {
+      await inTransaction(async (client) => {
+        await client.query(
+          `TRUNCATE ${s}.tracks, ${s}.used_encf, ${s}.annulled_ranges, ${s}.approvals, ${s}.faults`,
+        );
+        await client.query(
+          `UPDATE ${s}.meta SET value = (value::bigint + 1)::text WHERE key = 'token_epoch'`,
+        );
+      });
+      epochCache = undefined;
+    },
+
+    async addFault(fault: Omit<TFault, 'id' | 'createdAt'>): Promise<TFault> {
+      const result = await pool.query<TFaultRow>(
+        `INSERT INTO ${s}.faults (id, environment, service, fault, delay_ms, remaining) VALUES ($1,$2,$3,$4,$5,$6) RETURNING *`,
+        [randomUUID(), fault.environment, fault.service, fault.fault, fault.delayMs, fault.remaining],
+      );
+      return faultOf(result.rows[0] as TFaultRow);
+    },
+
+    async listFaults(): Promise<TFault[]> {
+      const result = await pool.query<TFaultRow>(`SELECT * FROM ${s}.faults ORDER BY seq`);
+      return result.rows.map(faultOf);
+    },
+
+    async clearFaults(): Promise<void> {
+      await pool.query(`DELETE FROM ${s}.faults`);
+    },
+
+    async deleteFault(id: string): Promise<boolean> {
+      const result = await pool.query(`DELETE FROM ${s}.faults WHERE id::text = $1`, [id]);
+      return (result.rowCount ?? 0) > 0;
+    },
+
+    /** Whether any fault with applications left exists at all (one cheap query per request). */
+    async hasActiveFaults(): Promise<boolean> {
+      const result = await pool.query(
+        `SELECT 1 FROM ${s}.faults WHERE remaining IS NULL OR remaining > 0 LIMIT 1`,
+      );
+      return (result.rowCount ?? 0) > 0;
+    },
+
+    /** Faults of the given kinds that apply to (environment, service), without consuming them. */
+    async matchingFaults(
+      environment: string,
+      service: string,
+      kinds: readonly TFaultKind[],
+    ): Promise<TFault[]> {
+      const result = await pool.query<TFaultRow>(
+        `SELECT * FROM ${s}.faults WHERE environment IN ($1, '*') AND service IN ($2, '*') AND fault = ANY($3)
+           AND (remaining IS NULL OR remaining > 0) ORDER BY seq`,
+        [environment, service, kinds],
+      );
+      return result.rows.map(faultOf);
+    },
+
+    /** Consumes one application of the oldest matching fault of these kinds, atomically across processes. */
+    async takeFault(
+      environment: string,
+      service: string,
+      kinds: readonly TFaultKind[],
+    ): Promise<TFault | undefined> {
+      const result = await pool.query<TFaultRow>(
+        `UPDATE ${s}.faults SET remaining = remaining - 1 WHERE id = (
+           SELECT id FROM ${s}.faults WHERE environment IN ($1, '*') AND service IN ($2, '*') AND fault = ANY($3)
+             AND (remaining IS NULL OR remaining > 0) ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+         RETURNING *`,
+        [environment, service, kinds],
+      );
+      const row = result.rows[0];
+      return row === undefined ? undefined : faultOf(row);
+    },
+
+    /**
+     * Records a received document. With `burn`, the e-NCF is marked used in the same transaction;
+     * when it was already used or annulled the track is recorded with the outcome's rejection instead,
+     * which `onConflict` builds.
+     */
+    async recordSubmission(
+      track: TTrack,
+      options: { burn: boolean; onConflict: (outcome: Exclude<TBurnOutcome, 'burned'>) => TTrack },
+    ): Promise<TTrack> {
+      if (!options.burn || track.rncEmisor === null || track.encf === null) {
+        await insertTrack(pool, track);
+        return track;
+      }
+      const rnc = track.rncEmisor;
+      const encf = track.encf;
+      return inTransaction(async (client) => {
+        await lockIssuer(client, track.environment, rnc);
+        const annulled = await client.query(
+          `SELECT 1 FROM ${s}.annulled_ranges WHERE environment = $1 AND rnc_emisor = $2 AND $3 BETWEEN encf_from AND encf_to LIMIT 1`,
+          [track.environment, rnc, encf],
+        );
+        let final = track;
+        if ((annulled.rowCount ?? 0) > 0) {
+          final = options.onConflict('annulled');
+        } else {
+          const used = await client.query(
+            `INSERT INTO ${s}.used_encf (environment, rnc_emisor, encf, track_id, used_at) VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING`,
+            [track.environment, rnc, encf, track.trackId, track.receivedAt],
+          );
+          if ((used.rowCount ?? 0) === 0) final = options.onConflict('used');
+        }
+        await insertTrack(client, final);
+        return final;
+      });
+    },
+
+    async isEncfUsed(environment: string, rnc: string, encf: string): Promise<boolean> {
+      const result = await pool.query(
+        `SELECT 1 FROM ${s}.used_encf WHERE environment = $1 AND rnc_emisor = $2 AND encf = $3`,
+        [environment, rnc, encf],
+      );
+      return (result.rowCount ?? 0) > 0;
+    },
+
+    async getTrack(environment: string, trackId: string): Promise<TTrack | undefined> {
+      const result = await pool.query<TTrackRow>(
+        `SELECT * FROM ${s}.tracks WHERE environment = $1 AND track_id::text = lower($2)`,
+        [environment, trackId],
+      );
+      const row = result.rows[0];
+      return row === undefined ? undefined : trackOf(row);
+    },
+
+    /** Every submission of one e-NCF, oldest first (ConsultaTrackIds). */
+    async tracksOf(environment: string, rnc: string, encf: string, kind?: 'ECF' | 'RFCE'): Promise<TTrack[]> {
+      const result = await pool.query<TTrackRow>(
+        `SELECT * FROM ${s}.tracks WHERE environment = $1 AND rnc_emisor = $2 AND upper(encf) = upper($3) AND ($4::text IS NULL OR kind = $4)
+         ORDER BY received_at, track_id`,
+        [environment, rnc, encf, kind ?? null],
+      );
+      return result.rows.map(trackOf);
+    },
+
+    /** Annuls each range unless one of its e-NCF was used; each range is decided atomically. */
+    async annulRanges(
+      environment: string,
+      rnc: string,
+      ranges: ReadonlyArray<{ from: string; to: string }>,
+      now: Date,
+    ): Promise<TAnnulRangeOutcome[]> {
+      return inTransaction(async (client) => {
+        await lockIssuer(client, environment, rnc);
+        const outcomes: TAnnulRangeOutcome[] = [];
+        for (const range of ranges) {
+          const used = await client.query(
+            `SELECT 1 FROM ${s}.used_encf WHERE environment = $1 AND rnc_emisor = $2 AND encf BETWEEN $3 AND $4 LIMIT 1`,
+            [environment, rnc, range.from, range.to],
+          );
+          if ((used.rowCount ?? 0) > 0) {
+            outcomes.push('used');
+            continue;
+          }
+          await client.query(
+            `INSERT INTO ${s}.annulled_ranges (environment, rnc_emisor, encf_from, encf_to, annulled_at) VALUES ($1,$2,$3,$4,$5)`,
+            [environment, rnc, range.from, range.to, now],
+          );
+          outcomes.push('annulled');
+        }
+        return outcomes;
+      });
+    },
+
+    async recordApproval(approval: {
+      environment: string;
+      rncEmisor: string;
+      encf: string;
+      rncComprador: string;
+      estado: string;
+      receivedAt: Date;
+    }): Promise<void> {
+      await pool.query(
+        `INSERT INTO ${s}.approvals (environment, rnc_emisor, encf, rnc_comprador, estado, received_at) VALUES ($1,$2,$3,$4,$5,$6)
+         ON CONFLICT (environment, rnc_emisor, encf) DO UPDATE SET rnc_comprador = EXCLUDED.rnc_comprador, estado = EXCLUDED.estado, received_at = EXCLUDED.received_at`,
+        [
+          approval.environment,
+          approval.rncEmisor,
+          approval.encf,
+          approval.rncComprador,
+          approval.estado,
+          approval.receivedAt,
+        ],
+      );
+    },
+  };
+}
