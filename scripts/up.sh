@@ -13,6 +13,14 @@ export API_PORT="${API_PORT:-3000}" WEB_PORT="${WEB_PORT:-3001}" WORKER_HEALTH_P
 export NEXT_PUBLIC_API_URL="${NEXT_PUBLIC_API_URL:-http://127.0.0.1:$API_PORT}" NEXT_TELEMETRY_DISABLED=1
 
 if [ -z "${DATABASE_URL:-}" ]; then bash scripts/ensure-postgres.sh; fi
+# Tenant certificates are encrypted under CERTIFICATE_MASTER_KEY: a development key is generated
+# once into .data/ (gitignored) unless one is configured. Production sets its own.
+if [ -z "${CERTIFICATE_MASTER_KEY:-}" ]; then
+  mkdir -p .data
+  [ -s .data/certificate-master-key ] || (umask 077; node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64"))' > .data/certificate-master-key)
+  CERTIFICATE_MASTER_KEY="$(cat .data/certificate-master-key)"
+fi
+export CERTIFICATE_MASTER_KEY
 npm run --silent migrate -w @ecf/db
 demo_json="$(npm run --silent admin -w @ecf/api -- demo --json --keys-file "$root/.data/demo-keys.json")"
 

@@ -10,6 +10,20 @@ import { createReadinessProbe } from './readiness.ts';
 import { registerOperationalRoutes } from './routes/operational.ts';
 import { registerContingencyRoutes } from './routes/contingency.ts';
 import { registerDocumentRoutes } from './routes/documents.ts';
+import { createDocumentWaiter } from './document-waiter.ts';
+import { createJobQueue } from './job-queue.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import { loadXsdValidators } from '@ecf/services';
+import type { TXsdValidators } from '@ecf/fiscal-core';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Requests waiting on documents (`Prefer: wait`), over one shared LISTEN connection. */
+    documentWaiter: ReturnType<typeof createDocumentWaiter>;
+    /** Method and path of every registered route (the OpenAPI test compares them with the contract). */
+    registeredRoutes: Array<{ method: string; url: string }>;
+  }
+}
 
 /** Headers that carry credentials: never written to logs. */
 export const REDACTED_HEADERS = ['x-api-key', 'x-partner-key', 'authorization'] as const;
@@ -19,6 +33,8 @@ export type TAppOptions = {
   database: TDatabase;
   /** Where logs go (tests capture them); defaults to stdout. */
   logDestination?: DestinationStream;
+  /** Compiled schemas to reuse (tests, benchmarks); loaded from XSD_DIRECTORY otherwise and disposed on close. */
+  xsd?: TXsdValidators;
 };
 
 /** Builds the API without listening, so tests can `inject` or listen on an ephemeral port. */
@@ -46,10 +62,29 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
   });
 
-  const readiness = createReadinessProbe(env.DATABASE_URL);
-  app.addHook('onClose', async () => {
-    await readiness.close();
+  const registeredRoutes: Array<{ method: string; url: string }> = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url });
   });
+
+  const readiness = createReadinessProbe(env.DATABASE_URL);
+  const xsd = options.xsd ?? (await loadXsdValidators(env.XSD_DIRECTORY));
+  const jobQueue = createJobQueue({ databaseUrl: env.DATABASE_URL, log: app.log });
+  const waiter = createDocumentWaiter({ databaseUrl: env.DATABASE_URL, log: app.log });
+  app.decorate('documentWaiter', waiter);
+  app.addHook('onReady', async () => {
+    // Warm the job queue; a database that is down now is retried at the first emission.
+    jobQueue.start().catch((error: unknown) => app.log.warn({ err: error }, 'job queue not started yet'));
+  });
+  app.addHook('onClose', async () => {
+    await waiter.close();
+    await jobQueue.close();
+    await readiness.close();
+    if (!options.xsd) xsd.dispose();
+  });
+  const requestsPerMinute = (plan: string) => env.API_RATE_LIMIT_PLANS[plan] ?? env.API_RATE_LIMIT_PER_MINUTE;
+  const authentication = { database, requestsPerMinute };
 
   registerCorrelationId(app);
   registerErrorHandler(app, { bodyLimitBytes: env.API_BODY_LIMIT_BYTES });
@@ -57,7 +92,9 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const metrics = registerMetrics(app);
 
   registerOperationalRoutes(app, { readiness: readiness.check, metrics, startedAt: new Date() });
-  registerContingencyRoutes(app, { database });
-  registerDocumentRoutes(app, { database });
+  const openApiDocument = buildOpenApiDocument();
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(openApiDocument)));
+  registerContingencyRoutes(app, authentication);
+  registerDocumentRoutes(app, { ...authentication, xsd, enqueue: jobQueue.enqueue, waiter, cursorSecret: env.API_CURSOR_SECRET });
   return app;
 }

@@ -1,6 +1,8 @@
-// The REST contract: response shapes shared by the routes and their tests. The OpenAPI
-// document will be generated from this file (issue: direct account API).
+// The REST contract: every route's method, path, parameters, body and a response schema per
+// status. Handlers parse requests with these schemas and `/openapi.json` is generated from them
+// (openapi.ts), so the document cannot drift from what the API enforces.
 import { z } from 'zod';
+import { ECF_TYPES } from '@ecf/fiscal-core';
 
 export const ZEnvironment = z.enum(['TesteCF', 'CerteCF', 'eCF']);
 
@@ -50,3 +52,326 @@ export const ZContingencyResponse = z.object({
   items: z.array(ZContingencyItem),
   correlationId: z.string().min(1),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Documents
+
+export const DOCUMENT_STATUSES = [
+  'queued_for_signing',
+  'signed',
+  'sent',
+  'contingency',
+  'accepted',
+  'accepted_conditional',
+  'rejected',
+  'cancelled',
+  'transmission_failed',
+] as const;
+export const ZDocumentStatus = z.enum(DOCUMENT_STATUSES);
+
+/** Status batch: at most 100 references per request (50 recommended). */
+export const STATUS_BATCH_MAX = 100;
+/** `Prefer: wait=N` is honoured up to this many seconds (spec Limits). */
+export const PREFER_WAIT_MAX_SECONDS = 15;
+/** `Retry-After` of a 202: when a status query is first worth making. */
+export const SUBMIT_RETRY_AFTER_SECONDS = 2;
+
+export const ZEnvironmentParams = z.object({ environment: ZEnvironment });
+export const ZDocumentReferenceParams = z.object({
+  environment: ZEnvironment,
+  documentReference: z.string().max(64).describe('documentId (UUID) or eNCF (E + 12 digits)'),
+});
+
+export const ZStatusBatchRequest = z
+  .strictObject({
+    encfs: z.array(z.string().min(1).max(64)).optional().describe('eNCF of the documents'),
+    documentReferences: z.array(z.string().min(1).max(64)).optional().describe('documentIds or eNCF, under the same limit'),
+  })
+  .refine((body) => (body.encfs?.length ?? 0) + (body.documentReferences?.length ?? 0) > 0, {
+    message: 'send at least one eNCF in encfs (or a documentId in documentReferences)',
+  })
+  .refine((body) => (body.encfs?.length ?? 0) + (body.documentReferences?.length ?? 0) <= STATUS_BATCH_MAX, {
+    message: `at most ${STATUS_BATCH_MAX} references per request (50 recommended)`,
+  });
+
+const ZIssue = z.object({
+  path: z.string().describe('field path with the names the client sent: dots and [i]'),
+  code: z.string(),
+  message: z.string(),
+  details: z.object({ code: z.string() }).catchall(z.unknown()),
+});
+
+export const ZPrinting = z
+  .object({
+    pdfUrl: z.string().nullable().describe('path of the PDF route, relative to the service base address; null in CerteCF'),
+    securityCode: z.string().nullable(),
+    qrUrl: z.string().nullable(),
+    signatureDate: z.string().nullable(),
+  })
+  .nullable();
+
+export const ZSubmitResponse = z.object({
+  ok: z.literal(true),
+  documentId: z.uuid().optional().describe('absent in a preflight (200)'),
+  encf: z.string(),
+  environment: ZEnvironment,
+  status: z.union([ZDocumentStatus, z.literal('validated')]).describe('`validated` in a preflight'),
+  warnings: z.array(ZIssue),
+  errors: z.array(ZIssue),
+  result: z.object({
+    securityCode: z.string().nullable(),
+    qrUrl: z.string().nullable(),
+    printing: ZPrinting,
+    trackId: z.string().nullable(),
+  }),
+  correlationId: z.string().min(1),
+});
+
+/** A 422 of the submission: ErrorResponse and SubmitResponse at once (clarification 1). */
+export const ZSubmitValidationError = ZErrorResponse.extend({ errors: z.array(ZIssue), warnings: z.array(ZIssue) });
+
+export const ZSubmitQuery = z.object({
+  validate: z.enum(['true', 'false']).optional().describe('true: preflight only (scope ecf:validate); nothing stored, signed or sent'),
+});
+
+export const ZSubmitHeaders = z.object({
+  prefer: z
+    .string()
+    .optional()
+    .describe(`RFC 7240; \`wait=N\` waits up to N seconds (at most ${PREFER_WAIT_MAX_SECONDS}) for the printed representation to be deliverable`),
+});
+
+/** Documentation of the two submission formats; fiscal-core validates the body itself (422 on any field). */
+export const ZSubmissionBody = z.union([
+  z.looseObject({ ECF: z.looseObject({}) }).describe('A. Tax-authority-shaped JSON (root ECF)'),
+  z
+    .looseObject({
+      type: z.string(),
+      encf: z.string(),
+      sequenceExpirationDate: z.string().optional(),
+      issueDate: z.string(),
+      issuer: z.looseObject({}).optional(),
+      buyer: z.looseObject({}).optional(),
+      paymentType: z.string().optional(),
+      lines: z.array(z.looseObject({})),
+    })
+    .describe('B. Simplified contract (packages/fiscal-core/docs/simplified-contract.md)'),
+]);
+
+export const ZStatusResult = z.object({
+  documentId: z.uuid(),
+  encf: z.string(),
+  type: z.string(),
+  status: ZDocumentStatus,
+  trackId: z.string().nullable(),
+  securityCode: z.string().nullable(),
+  printing: ZPrinting,
+  printingStatus: z.string(),
+  lastError: z.record(z.string(), z.unknown()).nullable().describe('last send failure; null in final states and cancelled'),
+  updatedAt: z.string(),
+});
+
+export const ZStatusBatchResponse = z.object({
+  ok: z.literal(true),
+  found: z.array(ZStatusResult),
+  unfound: z.array(z.string()).describe('references as sent, in request order'),
+  correlationId: z.string().min(1),
+});
+
+const ZIsoDate = z.iso.date().describe('YYYY-MM-DD, a Dominican Republic calendar date');
+const ECF_TYPE_PATTERN = new RegExp(`^E?(${ECF_TYPES.join('|')})$`);
+
+export const ZIssuedListQuery = z
+  .strictObject({
+    issueDateFrom: ZIsoDate.optional().describe('FechaEmision on or after (YYYY-MM-DD)'),
+    issueDateTo: ZIsoDate.optional().describe('FechaEmision on or before (YYYY-MM-DD)'),
+    type: z
+      .string()
+      .regex(ECF_TYPE_PATTERN, 'an e-CF type: E31 or 31, ...')
+      .transform((type) => Number(type.replace('E', '')))
+      .optional(),
+    status: ZDocumentStatus.optional(),
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/, 'an integer from 1 to 100')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(100))
+      .optional()
+      .describe('1 to 100, default 50'),
+    cursor: z.string().min(1).max(512).optional().describe('nextCursor of the previous page, unmodified; filters must stay the same'),
+  })
+  .refine((query) => !query.issueDateFrom || !query.issueDateTo || query.issueDateFrom <= query.issueDateTo, {
+    message: 'issueDateFrom must not be after issueDateTo',
+    path: ['issueDateFrom'],
+  });
+
+export const ZIssuedDocument = z.object({
+  documentId: z.uuid(),
+  encf: z.string(),
+  type: z.string(),
+  status: ZDocumentStatus,
+  format: z.enum(['taxauth_json', 'simplified']),
+  issueDate: z.string(),
+  totalAmount: z.string().describe('decimal text, two decimals'),
+  buyerRnc: z.string().nullable(),
+  trackId: z.string().nullable(),
+  securityCode: z.string().nullable(),
+  printing: ZPrinting,
+  printingStatus: z.string(),
+  submittedAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const ZIssuedListResponse = z.object({
+  ok: z.literal(true),
+  items: z.array(ZIssuedDocument),
+  nextCursor: z.string().nullable(),
+  correlationId: z.string().min(1),
+});
+
+export const ZDownloadHeaders = z.object({
+  accept: z.string().optional().describe('application/xml (or application/pdf), */*; error answers are JSON'),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Route table: the single source of the OpenAPI document.
+
+type TResponse = { description: string; schema?: z.ZodType; contentType?: string; headers?: Record<string, string> };
+export type TRouteContract = {
+  method: 'GET' | 'POST';
+  /** Fastify path syntax (`:param`). */
+  path: string;
+  summary: string;
+  description?: string;
+  /** Scopes of which the API key needs one; undefined: public. */
+  scopes?: readonly string[];
+  params?: z.ZodObject;
+  query?: z.ZodType;
+  headers?: z.ZodObject;
+  body?: z.ZodType;
+  responses: Record<number, TResponse>;
+};
+
+const error = (description: string): TResponse => ({ description, schema: ZErrorResponse });
+const AUTH_ERRORS = {
+  401: error('X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID)'),
+  403: error('INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (details.reason environment_mismatch)'),
+  404: error('ROUTE_NOT_FOUND: unknown environment segment'),
+  429: { description: 'RATE_LIMIT_EXCEEDED; Retry-After in seconds', schema: ZErrorResponse, headers: { 'Retry-After': 'seconds' } },
+} satisfies Record<number, TResponse>;
+
+export const ROUTES = {
+  health: {
+    method: 'GET',
+    path: '/healthz',
+    summary: 'Liveness',
+    responses: { 200: { description: 'alive', schema: ZHealthResponse } },
+  },
+  readiness: {
+    method: 'GET',
+    path: '/readyz',
+    summary: 'Readiness: storage, migrations, rate-limit store',
+    responses: { 200: { description: 'ready', schema: ZReadinessResponse }, 503: { description: 'not ready', schema: ZReadinessResponse } },
+  },
+  metrics: {
+    method: 'GET',
+    path: '/metrics',
+    summary: 'Prometheus text exposition',
+    responses: { 200: { description: 'metrics', contentType: 'text/plain' } },
+  },
+  openapi: {
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This contract (OpenAPI 3.1)',
+    responses: { 200: { description: 'the OpenAPI document', contentType: 'application/json' } },
+  },
+  submitDocument: {
+    method: 'POST',
+    path: '/:environment/documentos-ecf',
+    summary: 'Preflight (validate=true) or issue an e-CF',
+    description:
+      'Preflight (200): the full validation, nothing stored or signed. Emission: validated like preflight, then stored with its signing job in one transaction (202, Retry-After), or 201 with printing data when `Prefer: wait=N` sees it deliverable in time (Preference-Applied). ' +
+      'The same eNCF with the same JSON is a replay (the original document; 201 at once when printable); with other content 409 ENCF_CONFLICT (details.conflicts[]). eCF without active production: 423.',
+    scopes: ['ecf:validate', 'ecf:create'],
+    params: ZEnvironmentParams,
+    query: ZSubmitQuery,
+    headers: ZSubmitHeaders,
+    body: ZSubmissionBody,
+    responses: {
+      200: { description: 'preflight passed (warnings listed)', schema: ZSubmitResponse },
+      201: { description: 'printable: result.securityCode, result.qrUrl, result.printing', schema: ZSubmitResponse, headers: { 'Preference-Applied': 'wait=N' } },
+      202: { description: 'stored and queued for signing', schema: ZSubmitResponse, headers: { 'Retry-After': 'seconds' } },
+      400: error('INVALID_JSON, INVALID_REQUEST, BODY_TOO_LARGE, UNSUPPORTED_CONTENT_TYPE'),
+      ...AUTH_ERRORS,
+      409: error('ENCF_CONFLICT: the eNCF exists with other content'),
+      422: { description: 'VALIDATION_FAILED: errors[] and warnings[]; nothing stored', schema: ZSubmitValidationError },
+      423: error('PRODUCTION_NOT_ACTIVE'),
+    },
+  },
+  listDocuments: {
+    method: 'GET',
+    path: '/:environment/documentos-ecf',
+    summary: 'Issued e-CF, newest submission first',
+    scopes: ['ecf:read'],
+    params: ZEnvironmentParams,
+    query: ZIssuedListQuery,
+    responses: {
+      200: { description: 'a page; follow nextCursor until null', schema: ZIssuedListResponse },
+      400: error('INVALID_ISSUED_DOCUMENTS_QUERY: bad filter, limit or cursor'),
+      ...AUTH_ERRORS,
+      423: error('PRODUCTION_NOT_ACTIVE'),
+    },
+  },
+  statusBatch: {
+    method: 'POST',
+    path: '/:environment/documentos-ecf/status/batch',
+    summary: 'Status of up to 100 documents (50 recommended)',
+    scopes: ['status:read'],
+    params: ZEnvironmentParams,
+    body: ZStatusBatchRequest,
+    responses: {
+      200: { description: 'found and unfound', schema: ZStatusBatchResponse },
+      400: error('INVALID_REQUEST: empty or more than 100 references'),
+      ...AUTH_ERRORS,
+    },
+  },
+  documentXml: {
+    method: 'GET',
+    path: '/:environment/documentos-ecf/:documentReference/xml',
+    summary: 'Signed XML, byte for byte as stored; file <RNCEmisor><eNCF>.xml',
+    scopes: ['ecf:read'],
+    params: ZDocumentReferenceParams,
+    headers: ZDownloadHeaders,
+    responses: {
+      200: { description: 'the signed XML', contentType: 'application/xml', headers: { 'Content-Disposition': 'attachment; filename=<RNCEmisor><eNCF>.xml' } },
+      400: error('INVALID_DOCUMENT_REFERENCE'),
+      ...AUTH_ERRORS,
+      404: error('NOT_FOUND: no such document in this account and environment (or transmission_failed and never signed)'),
+      409: error('DOCUMENT_NOT_SIGNED'),
+    },
+  },
+  documentPdf: {
+    method: 'GET',
+    path: '/:environment/documentos-ecf/:documentReference/pdf',
+    summary: 'Printed representation (PDF)',
+    scopes: ['ecf:read'],
+    params: ZDocumentReferenceParams,
+    headers: ZDownloadHeaders,
+    responses: {
+      200: { description: 'the PDF (not built yet)', contentType: 'application/pdf' },
+      400: error('INVALID_DOCUMENT_REFERENCE'),
+      ...AUTH_ERRORS,
+      404: error('NOT_FOUND'),
+      409: error('DOCUMENT_NOT_SIGNED, RI_AWAITING_TAXAUTH_RESPONSE, RI_NOT_DELIVERABLE_REJECTED, RI_NOT_DELIVERABLE_NOT_TRANSMITTED, RI_NOT_DELIVERABLE_CANCELLED'),
+      501: error('NOT_IMPLEMENTED: rendering arrives with the printed-representation issue'),
+    },
+  },
+  contingency: {
+    method: 'GET',
+    path: '/:environment/contingencia',
+    summary: 'Documents currently in contingency',
+    scopes: ['ecf:read', 'status:read'],
+    params: ZEnvironmentParams,
+    responses: { 200: { description: 'in contingency, longest waiting first', schema: ZContingencyResponse }, ...AUTH_ERRORS },
+  },
+} as const satisfies Record<string, TRouteContract>;

@@ -1,5 +1,16 @@
+import { fileURLToPath } from 'node:url';
+import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { readEnvironment } from '@ecf/services';
+
+/** Relative paths in the environment are relative to the repository root. */
+const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** `plan=requestsPerMinute` pairs separated by commas, e.g. `standard=600,professional=3000`. */
+const ZPlanLimits = z
+  .string()
+  .regex(/^\s*[A-Za-z0-9_-]+\s*=\s*\d+\s*(,\s*[A-Za-z0-9_-]+\s*=\s*\d+\s*)*$/)
+  .transform((text) => Object.fromEntries(text.split(',').map((pair) => pair.split('=').map((part) => part.trim())).map(([plan, limit]) => [plan, Number(limit)])) as Record<string, number>);
 
 const ZEnv = z.object({
   DATABASE_URL: z.url().default('postgresql://postgres@127.0.0.1:5432/ecf'),
@@ -13,6 +24,25 @@ const ZEnv = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
+  /** Directory of the official XSD schemas, loaded once at start (relative: to the repository root). */
+  XSD_DIRECTORY: z
+    .string()
+    .min(1)
+    .default('config/xsd')
+    .transform((directory) => (isAbsolute(directory) ? directory : resolve(REPOSITORY_ROOT, directory))),
+  /** HMAC key of list cursors (tamper-evident, bound to the filters). Set a long random value in production. */
+  API_CURSOR_SECRET: z.string().min(32).default('local-development-cursor-secret-change-me-0000'),
+  /** Direct-account API requests per minute per API key, for plans not listed in API_RATE_LIMIT_PLANS. */
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Requests per minute per API key by tenant plan: `plan=limit,...`. */
+  API_RATE_LIMIT_PLANS: ZPlanLimits.default({ standard: 600, professional: 3000, enterprise: 12000 }),
+  /**
+   * Master key (32 bytes, base64) that encrypts tenant certificates at rest (admin CLI `certificate`
+   * and `demo`). Production sets its own; scripts/up.sh generates a development one in .data/.
+   */
+  CERTIFICATE_MASTER_KEY: z.string().min(1).optional(),
+  /** Earlier master keys, comma-separated, still able to decrypt certificates stored before a rotation. */
+  CERTIFICATE_MASTER_KEYS: z.string().optional(),
 });
 
 export type TEnv = z.infer<typeof ZEnv>;
@@ -20,4 +50,13 @@ export type TEnv = z.infer<typeof ZEnv>;
 /** Reads and validates the API's environment once. A failure names the variable, never its value. */
 export function readEnv(source: NodeJS.ProcessEnv = process.env): TEnv {
   return readEnvironment(ZEnv, source);
+}
+
+/**
+ * The value of a variable the operator names at run time (the admin CLI's `--password-env`), so a
+ * secret never travels on the command line. Undefined when unset or empty.
+ */
+export function readNamedVariable(name: string, source: NodeJS.ProcessEnv = process.env): string | undefined {
+  const value = source[name];
+  return value === undefined || value === '' ? undefined : value;
 }

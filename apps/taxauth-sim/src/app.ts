@@ -2,11 +2,10 @@
  * The tax authority (DGII) simulator: every host's routes in one Fastify app, matched
  * case-insensitively, persisting in its own PostgreSQL schema.
  */
-import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { createXsdValidators } from '@ecf/fiscal-core';
+import { loadXsdValidators } from '@ecf/services';
 import type { TSimContext } from './context.ts';
 import { registerFaults } from './faults.ts';
 import {
@@ -27,22 +26,10 @@ import { openStore } from './store.ts';
 /** Largest accepted upload: a 10,000-line e-CF 33/34 stays well below it. */
 const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
-async function loadSchemas(directory: string | URL): Promise<Record<string, string>> {
-  const path = directory instanceof URL ? fileURLToPath(directory) : directory;
-  const names = (await readdir(path)).filter((name) => name.toLowerCase().endsWith('.xsd'));
-  const schemas: Record<string, string> = {};
-  for (const name of names) schemas[name] = await readFile(`${path.replace(/\/$/, '')}/${name}`, 'utf8');
-  return schemas;
-}
-
 /** Builds the simulator (schema created, XSDs compiled), ready to listen. */
 export async function buildSimulator(options: TSimulatorOptions): Promise<FastifyInstance> {
-  const compiled = createXsdValidators(await loadSchemas(options.xsdDirectory));
-  if (!compiled.success)
-    throw new Error(
-      `the XSDs in ${String(options.xsdDirectory)} do not compile: ${compiled.issues.map((issue) => issue.path).join(', ')}`,
-    );
-  const validators = compiled.data;
+  const directory = options.xsdDirectory instanceof URL ? fileURLToPath(options.xsdDirectory) : options.xsdDirectory;
+  const validators = await loadXsdValidators(directory);
   let store: Awaited<ReturnType<typeof openStore>>;
   try {
     store = await openStore({ databaseUrl: options.databaseUrl, schema: options.schema ?? DEFAULT_SCHEMA });

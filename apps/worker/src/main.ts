@@ -1,12 +1,30 @@
 import { pino } from 'pino';
 import { createDatabaseClient } from '@ecf/db';
+import { createCertificateKeyring, loadXsdValidators, resolveXsdDirectory } from '@ecf/services';
 import { readEnv } from './env.ts';
 import { createWorker } from './worker.ts';
 
 const env = readEnv();
 const log = pino({ level: env.LOG_LEVEL, base: { service: 'ecf-worker' } });
+// A malformed key stops the start (the message names the variable, never the value).
+const certificateKeyring = env.CERTIFICATE_MASTER_KEY
+  ? createCertificateKeyring({ currentKey: env.CERTIFICATE_MASTER_KEY, previousKeys: env.CERTIFICATE_MASTER_KEYS })
+  : undefined;
+if (!certificateKeyring) log.warn('CERTIFICATE_MASTER_KEY is not set: document.sign jobs fail until it is configured');
+const xsdValidators = await loadXsdValidators(resolveXsdDirectory(env.XSD_DIRECTORY));
 const database = createDatabaseClient({ databaseUrl: env.DATABASE_URL });
-const worker = createWorker({ databaseUrl: env.DATABASE_URL, database, log, shutdownTimeoutMs: env.WORKER_SHUTDOWN_TIMEOUT_MS });
+const worker = createWorker({
+  databaseUrl: env.DATABASE_URL,
+  database,
+  log,
+  shutdownTimeoutMs: env.WORKER_SHUTDOWN_TIMEOUT_MS,
+  ...(certificateKeyring ? { certificateKeyring } : {}),
+  xsdValidators,
+  taxauth: {
+    baseUrls: { ecf: env.TAXAUTH_ECF_BASE_URL, fc: env.TAXAUTH_FC_BASE_URL, status: env.TAXAUTH_STATUS_BASE_URL },
+    timeoutMs: env.TAXAUTH_TIMEOUT_MS,
+  },
+});
 const healthServer = worker.createHealthServer();
 
 let stopping = false;

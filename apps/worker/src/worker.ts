@@ -2,7 +2,10 @@ import http from 'node:http';
 import { PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 import { JOB_QUEUE_SCHEMA, type TDatabase } from '@ecf/db';
+import type { TCertificateKeyring } from '@ecf/services';
+import type { TXsdValidators } from '@ecf/fiscal-core';
 import { JOB_REGISTRY, type TAnyJobDefinition, type TJobContext } from './jobs/registry.ts';
+import { createTaxauthClient, type TTaxauthBaseUrls, type TTaxauthClient, type TTaxauthEnvironment } from '@ecf/taxauth-client';
 
 export type TWorkerOptions = {
   databaseUrl: string;
@@ -11,6 +14,14 @@ export type TWorkerOptions = {
   jobs?: TAnyJobDefinition[];
   now?: () => Date;
   shutdownTimeoutMs?: number;
+  /** Needed by `document.sign`; without it signing jobs fail (and are retried). */
+  certificateKeyring?: TCertificateKeyring;
+  /** The tax authority's hosts and timeout; transmission jobs fail (and are retried) without them. */
+  taxauth?: { baseUrls: TTaxauthBaseUrls; timeoutMs?: number };
+  /** Overrides the clients built from `taxauth` (tests). */
+  taxauthClientFor?: (environment: TTaxauthEnvironment) => TTaxauthClient;
+  /** Official XSDs: signed documents are checked before they are stored. */
+  xsdValidators?: TXsdValidators;
 };
 
 /**
@@ -26,11 +37,28 @@ export function createWorker(options: TWorkerOptions) {
   const processed = new Map<string, { completed: number; failed: number }>();
 
   boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
+  // One client per environment for the process: each holds its tenants' tokens until they expire.
+  const taxauthClients = new Map<TTaxauthEnvironment, TTaxauthClient>();
+  const taxauth = options.taxauth;
+  const taxauthClientFor =
+    options.taxauthClientFor ??
+    (taxauth === undefined
+      ? undefined
+      : (environment: TTaxauthEnvironment): TTaxauthClient => {
+          let client = taxauthClients.get(environment);
+          if (!client) {
+            client = createTaxauthClient({ environment, baseUrls: taxauth.baseUrls, ...(taxauth.timeoutMs === undefined ? {} : { timeoutMs: taxauth.timeoutMs }) });
+            taxauthClients.set(environment, client);
+          }
+          return client;
+        });
 
   async function start(): Promise<void> {
     await boss.start();
     for (const job of jobs) {
-      await boss.createQueue(job.name);
+      await boss.createQueue(job.name, job.queue ?? {});
+      // createQueue leaves an existing queue as it was: apply the current retry policy.
+      if (job.queue) await boss.updateQueue(job.name, job.queue);
       processed.set(job.name, { completed: 0, failed: 0 });
       await boss.work(job.name, { batchSize: 1 }, async ([queued]) => {
         if (!queued) return;
@@ -45,7 +73,18 @@ export function createWorker(options: TWorkerOptions) {
         try {
           // The payload was parsed by this job's own contract just above.
           const handle = job.handle as (payload: unknown, context: TJobContext) => Promise<void>;
-          await handle(parsed.data, { database: options.database, log, now });
+          await handle(parsed.data, {
+            database: options.database,
+            log,
+            now,
+            ...(options.certificateKeyring ? { certificateKeyring: options.certificateKeyring } : {}),
+            send: (name, data, sendOptions) => boss.send(name, data, sendOptions ?? {}),
+            enqueue: async (name, payload, executor) => {
+              await boss.send(name, payload, { db: executor });
+            },
+            ...(options.xsdValidators ? { xsdValidators: options.xsdValidators } : {}),
+            ...(taxauthClientFor ? { taxauthClientFor } : {}),
+          });
           counts.completed += 1;
         } catch (error) {
           counts.failed += 1;

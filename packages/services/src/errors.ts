@@ -11,6 +11,10 @@ export const ERROR_STATUS = {
   UNSUPPORTED_CONTENT_TYPE: 400,
   /** The body exceeds the configured size limit (400 rather than 413: the spec's status set). */
   BODY_TOO_LARGE: 400,
+  /** A `documentReference` that is neither a documentId (UUID) nor an eNCF (`E` + 12 digits). */
+  INVALID_DOCUMENT_REFERENCE: 400,
+  /** Bad filter, limit or cursor on `GET /{environment}/documentos-ecf` (a cursor of another filter set included). */
+  INVALID_ISSUED_DOCUMENTS_QUERY: 400,
   /** No `X-API-KEY` header on a private route. */
   API_KEY_MISSING: 401,
   /** The `X-API-KEY` is unknown or revoked. */
@@ -21,6 +25,22 @@ export const ERROR_STATUS = {
   ROUTE_NOT_FOUND: 404,
   /** A tenant-scoped resource does not exist for this tenant (other tenants' ids included). */
   NOT_FOUND: 404,
+  /** The submission's eNCF already belongs to a document with other content (`details.conflicts[]`). */
+  ENCF_CONFLICT: 409,
+  /** The document has no signed XML yet (XML and PDF downloads). */
+  DOCUMENT_NOT_SIGNED: 409,
+  /** Signed, but the tax authority has not answered yet (no TrackID): no printed representation. */
+  RI_AWAITING_TAXAUTH_RESPONSE: 409,
+  /** The tax authority rejected the document (or the RFCE summary of a consumer invoice): no printed representation. */
+  RI_NOT_DELIVERABLE_REJECTED: 409,
+  /** The document is `transmission_failed`: no printed representation. */
+  RI_NOT_DELIVERABLE_NOT_TRANSMITTED: 409,
+  /** The document was cancelled by an accepted ANECF: no printed representation. */
+  RI_NOT_DELIVERABLE_CANCELLED: 409,
+  /** The submission failed validation (fields in `errors`, see SubmitResponse); nothing was stored. */
+  VALIDATION_FAILED: 422,
+  /** Emission in `eCF` before the account's production authorization is active. */
+  PRODUCTION_NOT_ACTIVE: 423,
   /** The API key's rate limit is used up; `Retry-After` says when to retry. */
   RATE_LIMIT_EXCEEDED: 429,
   /** The route is part of the contract but not built yet. */
@@ -29,6 +49,29 @@ export const ERROR_STATUS = {
   SERVICE_UNAVAILABLE: 503,
   /** Anything unexpected; the answer reveals nothing but the correlationId. */
   INTERNAL_ERROR: 500,
+  /** The tenant has no active signing certificate (install one with `certificate upload`). */
+  CERTIFICATE_NOT_ACTIVE: 409,
+  /** The certificate's holder (subject `serialNumber`) is not the tenant's RNC. */
+  CERTIFICATE_RNC_MISMATCH: 422,
+  /** The PKCS#12 integrity check or key decryption failed with the given password. */
+  CERTIFICATE_PASSWORD_INVALID: 422,
+  /** The file is not a readable PKCS#12 certificate, or its key is not RSA (`details.reason`). */
+  CERTIFICATE_FILE_INVALID: 422,
+  /** The PKCS#12 file holds no private key. */
+  CERTIFICATE_PRIVATE_KEY_MISSING: 422,
+  /** The PKCS#12 file holds no certificate belonging to its private key. */
+  CERTIFICATE_KEY_PAIR_NOT_FOUND: 422,
+  /** The certificate subject carries no holder id (`serialNumber` with the RNC, cédula or passport). */
+  CERTIFICATE_HOLDER_ID_MISSING: 422,
+  /** The certificate's validity ended before now. */
+  CERTIFICATE_EXPIRED: 422,
+  /** The certificate's validity starts after now. */
+  CERTIFICATE_NOT_YET_VALID: 422,
+  /**
+   * A stored certificate cannot be decrypted: the master key that encrypted it (its `keyId`) is
+   * not in the configured keyring, or the ciphertext fails authentication. An operator problem.
+   */
+  CERTIFICATE_DECRYPTION_FAILED: 500,
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_STATUS;
@@ -39,16 +82,19 @@ export class AppError extends Error {
   readonly details: Record<string, unknown>;
   /** Extra response headers, such as `Retry-After`. */
   readonly headers: Record<string, string>;
+  /** Extra top-level members of the ErrorResponse (a 422 submission also carries `errors` and `warnings`). */
+  readonly body: Record<string, unknown>;
 
   constructor(
     code: TErrorCode,
     message: string,
-    options: { details?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
+    options: { details?: Record<string, unknown>; headers?: Record<string, string>; body?: Record<string, unknown>; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
     this.code = code;
     this.details = options.details ?? {};
     this.headers = options.headers ?? {};
+    this.body = options.body ?? {};
   }
 
   get status(): number {

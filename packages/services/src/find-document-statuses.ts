@@ -1,14 +1,16 @@
 import type { Document, DocumentStatus, Environment, TDatabase } from '@ecf/db';
+import { isPrintable, printingOf } from './document-references.ts';
 import { isUuid } from './references.ts';
 
 const FINAL_OR_CANCELLED: ReadonlySet<DocumentStatus> = new Set(['accepted', 'accepted_conditional', 'rejected', 'cancelled']);
 const ENCF = /^E\d{12}$/;
 
 /**
- * Why the printed representation is or is not deliverable yet. `printing` itself (the PDF link)
- * arrives with the printed-representation capability; until then it is always null.
+ * Why the printed representation is or is not deliverable yet: `deliverable` once the tax
+ * authority returned the TrackID, accepted, or the document is in contingency (rule 22).
  */
-export function printingStatusOf(status: DocumentStatus): string {
+export function printingStatusOf(status: DocumentStatus, trackId: string | null = null): string {
+  if (trackId !== null && isPrintable({ status, trackId })) return 'deliverable';
   switch (status) {
     case 'queued_for_signing':
       return 'awaiting_signature';
@@ -36,8 +38,8 @@ export function toStatusResult(document: Document) {
     status: document.status,
     trackId: document.trackId,
     securityCode: document.securityCode,
-    printing: null,
-    printingStatus: printingStatusOf(document.status),
+    printing: printingOf(document),
+    printingStatus: printingStatusOf(document.status, document.trackId),
     // The last send failure matters only while the document can still move.
     lastError: FINAL_OR_CANCELLED.has(document.status) ? null : (document.lastError ?? null),
     updatedAt: document.updatedAt.toISOString(),

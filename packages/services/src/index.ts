@@ -9,3 +9,42 @@ export { createApiKey, revokeApiKey, findApiKeys, findTenants, getTenant } from 
 export { findContingencyDocuments } from './find-contingency-documents.ts';
 export { findDocumentStatuses, toStatusResult, printingStatusOf } from './find-document-statuses.ts';
 export { readEnvironment } from './read-environment.ts';
+export {
+  createCertificateKeyring,
+  masterKeyIdOf,
+  storeTenantCertificate,
+  loadActiveCertificate,
+  findTenantCertificates,
+  reencryptTenantCertificates,
+  type TCertificateKeyring,
+  type TTenantCertificateMetadata,
+} from './certificate-store.ts';
+export {
+  signQueuedDocument,
+  accountDataOf,
+  SIGNING_ERROR_CODES,
+  type TSignQueuedDocumentResult,
+  type TSigningError,
+  type TSigningErrorCode,
+} from './sign-document.ts';
+export { getDocument, isPrintable, printingOf, ENCF_PATTERN } from './document-references.ts';
+export { validateDocumentSubmission, type TSubmissionContext, type TSubmissionIssue, type TSubmissionValidation } from './validate-document-submission.ts';
+export { preflightDocument } from './preflight-document.ts';
+export { issueDocument, type TIssueOutcome } from './issue-document.ts';
+export { findIssuedDocuments, toIssuedDocument, encodeCursor, type TIssuedDocumentFilters } from './find-issued-documents.ts';
+export { getSignedDocumentXml } from './get-signed-document-xml.ts';
+export { getDocumentPdf } from './get-document-pdf.ts';
+export { transmitSignedDocument, type TTransmissionOptions, type TTransmissionNext, type TTransmissionReport } from './transmit-document.ts';
+export { pollDocumentStatus } from './poll-document-status.ts';
+export {
+  TRANSMISSION_ERROR_CODES,
+  NOT_DELEGATED_HINT,
+  CONTINGENCY_OPERATOR_NOTIFICATION_KIND,
+  contingencyWaitSeconds,
+  type TTransmissionError,
+  type TTransmissionErrorCode,
+} from './transmission-rules.ts';
+export { TRANSMISSION_EVENT_TYPES, type TOperatorNotification } from './transmission-records.ts';
+export { authenticateApiRequest, RATE_LIMIT_WINDOW_SECONDS, type TApiRequestPrincipal, type TTenantProfile } from './authenticate-api-request.ts';
+export { loadXsdValidators, resolveXsdDirectory } from './load-xsd-validators.ts';
+export { executorOf, type TEnqueueJob, type TJobExecutor } from './job-executor.ts';

@@ -1,10 +1,24 @@
-// Operator command line: tenants and API keys. `npm run admin -- help` lists the commands.
+// Operator command line: tenants, API keys and signing certificates. `npm run admin -- help` lists the commands.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ALL_SCOPES, createDatabaseClient, ENVIRONMENTS, hashApiKey, type Environment, type TDatabase, type TScope } from '@ecf/db';
-import { AppError, createApiKey, createTenant, findApiKeys, findTenants, getTenant, revokeApiKey } from '@ecf/services';
-import { readEnv } from '../env.ts';
+import { createTestCertificate } from '@ecf/fiscal-core';
+import {
+  AppError,
+  createApiKey,
+  createCertificateKeyring,
+  createTenant,
+  findApiKeys,
+  findTenantCertificates,
+  findTenants,
+  getTenant,
+  reencryptTenantCertificates,
+  revokeApiKey,
+  storeTenantCertificate,
+  type TCertificateKeyring,
+} from '@ecf/services';
+import { readEnv, readNamedVariable, type TEnv } from '../env.ts';
 
 const HELP = `usage: npm run admin -- <command> [options]
 
@@ -15,10 +29,18 @@ const HELP = `usage: npm run admin -- <command> [options]
              (default scopes: ecf:validate,ecf:create,ecf:read,status:read; all: ${ALL_SCOPES.join(',')})
   key list --tenant <id|RNC>
   key revoke --tenant <id|RNC> --key <id|prefix>
-  demo [--keys-file <path>]   create (once) the demo tenant and its TesteCF and CerteCF keys
+  certificate upload --tenant <id|RNC> --p12 <file> --password-env <VARIABLE> [--delegated]
+             install the tenant's signing certificate (replaces the active one); the password is read
+             from the named environment variable, never from the command line; --delegated accepts a
+             holder other than the tenant's RNC (a person's certificate delegated for it)
+  certificate list --tenant <id|RNC>
+  certificate reencrypt [--tenant <id|RNC>]   after a master-key rotation, move certificates to the current key
+  demo [--keys-file <path>]   create (once) the demo tenant, its TesteCF and CerteCF keys and a
+                              generated test certificate (when CERTIFICATE_MASTER_KEY is set)
 
   --json   print JSON instead of text
-The clear API key is printed once, at creation; only its SHA-256 is stored.`;
+The clear API key is printed once, at creation; only its SHA-256 is stored.
+Certificates are stored encrypted under CERTIFICATE_MASTER_KEY (older keys: CERTIFICATE_MASTER_KEYS).`;
 
 const DEMO_TENANT = {
   rnc: '131880738',
@@ -52,8 +74,28 @@ function parseScopes(value: string | undefined): TScope[] {
   return scopes as TScope[];
 }
 
-/** The demo tenant and one key per test environment; keys are kept in a local file so restarts reuse them. */
-async function seedDemo(database: TDatabase, keysFile: string) {
+/** The certificate keyring from the environment; commands that need it fail clearly without it. */
+function keyringOf(env: TEnv): TCertificateKeyring {
+  if (!env.CERTIFICATE_MASTER_KEY) {
+    throw new AppError('INVALID_REQUEST', 'CERTIFICATE_MASTER_KEY is not set: certificates are stored encrypted under it (32 random bytes, base64).');
+  }
+  return createCertificateKeyring({ currentKey: env.CERTIFICATE_MASTER_KEY, previousKeys: env.CERTIFICATE_MASTER_KEYS });
+}
+
+function readP12(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch {
+    throw new AppError('INVALID_REQUEST', `--p12: cannot read the file ${file}.`);
+  }
+}
+
+/**
+ * The demo tenant and one key per test environment; keys are kept in a local file so restarts reuse
+ * them. With a keyring, the tenant also gets a generated test certificate (never valid for real
+ * issuance) when it has no active one, so documents can be signed locally.
+ */
+async function seedDemo(database: TDatabase, keysFile: string, keyring: TCertificateKeyring | undefined) {
   const tenant =
     (await database.tenant.findUnique({ where: { rnc: DEMO_TENANT.rnc } })) ??
     (await createTenant({ database, input: DEMO_TENANT }));
@@ -70,10 +112,17 @@ async function seedDemo(database: TDatabase, keysFile: string) {
   }
   mkdirSync(path.dirname(keysFile), { recursive: true });
   writeFileSync(keysFile, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
-  return { tenant, keys };
+
+  let certificate = (await findTenantCertificates(database, tenant.id)).find((row) => row.active) ?? null;
+  if (!certificate && keyring) {
+    const generated = createTestCertificate({ rnc: tenant.rnc, commonName: `${tenant.legalName} (certificado de prueba)` });
+    certificate = await storeTenantCertificate(database, { tenantId: tenant.id, p12: generated.p12, password: generated.password }, keyring);
+  }
+  if (!certificate && !keyring) console.error('admin: CERTIFICATE_MASTER_KEY is not set; the demo tenant gets no signing certificate.');
+  return { tenant, keys, certificate };
 }
 
-async function run(database: TDatabase, argv: string[]): Promise<unknown> {
+async function run(database: TDatabase, argv: string[], env: TEnv): Promise<unknown> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -91,6 +140,9 @@ async function run(database: TDatabase, argv: string[]): Promise<unknown> {
       name: { type: 'string' },
       key: { type: 'string' },
       'keys-file': { type: 'string' },
+      p12: { type: 'string' },
+      'password-env': { type: 'string' },
+      delegated: { type: 'boolean' },
       json: { type: 'boolean' },
     },
   });
@@ -130,8 +182,28 @@ async function run(database: TDatabase, argv: string[]): Promise<unknown> {
       const key = await revokeApiKey({ database, tenantId: tenant.id, reference: required(values, 'key') });
       return { id: key.id, prefix: key.prefix, revokedAt: key.revokedAt };
     }
+    case 'certificate upload': {
+      const tenant = await getTenant({ database, reference: required(values, 'tenant') });
+      const p12 = readP12(required(values, 'p12'));
+      const variable = required(values, 'password-env');
+      const password = readNamedVariable(variable);
+      if (password === undefined) throw new AppError('INVALID_REQUEST', `--password-env: the variable ${variable} is not set.`);
+      return storeTenantCertificate(database, { tenantId: tenant.id, p12, password, allowDelegatedHolder: values.delegated === true }, keyringOf(env));
+    }
+    case 'certificate list': {
+      const tenant = await getTenant({ database, reference: required(values, 'tenant') });
+      return findTenantCertificates(database, tenant.id);
+    }
+    case 'certificate reencrypt': {
+      const tenant = values.tenant ? await getTenant({ database, reference: values.tenant }) : undefined;
+      return reencryptTenantCertificates(database, keyringOf(env), tenant ? { tenantId: tenant.id } : {});
+    }
     case 'demo':
-      return seedDemo(database, values['keys-file'] ?? path.join(process.cwd(), '.data', 'demo-keys.json'));
+      return seedDemo(
+        database,
+        values['keys-file'] ?? path.join(process.cwd(), '.data', 'demo-keys.json'),
+        env.CERTIFICATE_MASTER_KEY ? keyringOf(env) : undefined,
+      );
     case '':
     case 'help':
       return HELP;
@@ -142,9 +214,10 @@ async function run(database: TDatabase, argv: string[]): Promise<unknown> {
 
 const argv = process.argv.slice(2);
 const asJson = argv.includes('--json');
-const database = createDatabaseClient({ databaseUrl: readEnv().DATABASE_URL, maxConnections: 2 });
+const env = readEnv();
+const database = createDatabaseClient({ databaseUrl: env.DATABASE_URL, maxConnections: 2 });
 try {
-  const result = await run(database, argv);
+  const result = await run(database, argv, env);
   if (typeof result === 'string') console.log(result);
   else console.log(asJson ? JSON.stringify(result, null, 2) : formatHuman(result));
 } catch (error) {

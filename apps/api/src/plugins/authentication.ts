@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { ENVIRONMENTS, type Environment, type TDatabase, type TScope } from '@ecf/db';
-import { AppError, authenticateApiKey, type TApiKeyPrincipal } from '@ecf/services';
+import { AppError, authenticateApiRequest, type TApiRequestPrincipal } from '@ecf/services';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    principal?: TApiKeyPrincipal;
+    principal?: TApiRequestPrincipal;
   }
 }
 
@@ -12,11 +12,16 @@ function isEnvironment(value: unknown): value is Environment {
   return typeof value === 'string' && (ENVIRONMENTS as readonly string[]).includes(value);
 }
 
+/** What authentication needs: the database and, when rate limiting is on, requests per minute per plan. */
+export type TAuthenticationContext = { database: TDatabase; requestsPerMinute?: (plan: string) => number };
+
 /**
  * preHandler of every `/{environment}/...` route: an unknown environment is 404, then the
- * `X-API-KEY` is checked for that environment and for one of `scopes`.
+ * `X-API-KEY` is checked for that environment and for one of `scopes`, then the key's request is
+ * counted against its plan's rate limit (429 `RATE_LIMIT_EXCEEDED`).
  */
-export function requireApiKey(database: TDatabase, scopes: readonly TScope[]): preHandlerAsyncHookHandler {
+export function requireApiKey(context: TAuthenticationContext, scopes: readonly TScope[]): preHandlerAsyncHookHandler {
+  const { database } = context;
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
     const environment = (request.params as { environment?: unknown }).environment;
     if (!isEnvironment(environment)) {
@@ -25,17 +30,19 @@ export function requireApiKey(database: TDatabase, scopes: readonly TScope[]): p
       });
     }
     const header = request.headers['x-api-key'];
-    request.principal = await authenticateApiKey({
+    // Key, tenant and the rate-limit count in one round trip.
+    request.principal = await authenticateApiRequest({
       database,
       key: Array.isArray(header) ? header[0] : header,
       environment,
       requiredScopes: scopes,
+      requestsPerMinute: context.requestsPerMinute,
     });
   };
 }
 
 /** The authenticated principal of a request that went through `requireApiKey`. */
-export function principalOf(request: FastifyRequest): TApiKeyPrincipal {
+export function principalOf(request: FastifyRequest): TApiRequestPrincipal {
   if (!request.principal) throw new Error('route is missing the requireApiKey preHandler');
   return request.principal;
 }

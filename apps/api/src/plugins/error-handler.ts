@@ -12,6 +12,7 @@ export type TErrorResponse = {
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   const body: TErrorResponse = {
+    ...error.body,
     ok: false,
     error: { code: error.code, message: error.message, details: { code: error.code, ...error.details } },
     correlationId: request.id,

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { TDatabase } from '@ecf/db';
 import { findContingencyDocuments } from '@ecf/services';
-import { principalOf, requireApiKey } from '../plugins/authentication.ts';
+import { principalOf, requireApiKey, type TAuthenticationContext } from '../plugins/authentication.ts';
 
 /** GET /{environment}/contingencia: documents waiting for the tax authority to answer again. */
-export function registerContingencyRoutes(app: FastifyInstance, options: { database: TDatabase }): void {
+export function registerContingencyRoutes(app: FastifyInstance, options: TAuthenticationContext): void {
   app.get(
     '/:environment/contingencia',
-    { preHandler: requireApiKey(options.database, ['ecf:read', 'status:read']) },
+    { preHandler: requireApiKey(options, ['ecf:read', 'status:read']) },
     async (request) => {
       const principal = principalOf(request);
       const items = await findContingencyDocuments({

@@ -1,8 +1,30 @@
 import { JOB_CONTRACTS, type TDatabase, type TJobName, type TJobPayload } from '@ecf/db';
+import type { TCertificateKeyring, TEnqueueJob } from '@ecf/services';
+import type { TXsdValidators } from '@ecf/fiscal-core';
+import type { QueueOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 import { purgeExpired } from './purge-expired.ts';
+import { signDocument } from './sign-document.ts';
+import type { SendOptions } from 'pg-boss';
+import type { TTaxauthClient } from '@ecf/taxauth-client';
+import { transmitDocument } from './transmit-document.ts';
+import { pollDocumentStatusJob } from './poll-document-status.ts';
 
-export type TJobContext = { database: TDatabase; log: Logger; now: () => Date };
+export type TJobContext = {
+  database: TDatabase;
+  log: Logger;
+  now: () => Date;
+  /** Master keys of the tenant certificates; absent when CERTIFICATE_MASTER_KEY is not configured. */
+  certificateKeyring?: TCertificateKeyring;
+  /** Enqueues a follow-up job (pg-boss `send`); handlers that chain jobs need it. */
+  send?: (name: TJobName, data: object, options?: SendOptions) => Promise<string | null>;
+  /** The tax authority client of an environment (one per environment for the process: it caches tokens). */
+  taxauthClientFor?: (environment: 'TesteCF' | 'CerteCF' | 'eCF') => TTaxauthClient;
+  /** Enqueues a job inside a use-case's transaction (pg-boss `send` with `db`). */
+  enqueue?: TEnqueueJob;
+  /** Official XSDs (from XSD_DIRECTORY): signed XML is checked before it is stored. */
+  xsdValidators?: TXsdValidators;
+};
 
 /** A job: its queue name, the payload contract, and the handler that runs a parsed payload. */
 export type TJobDefinition<TName extends TJobName = TJobName> = {
@@ -11,6 +33,8 @@ export type TJobDefinition<TName extends TJobName = TJobName> = {
   handle: (payload: TJobPayload<TName>, context: TJobContext) => Promise<void>;
   /** Cron schedule (UTC), for jobs that run periodically. */
   schedule?: string;
+  /** Retry policy of the queue, inherited by every job sent to it (pg-boss defaults otherwise). */
+  queue?: Pick<QueueOptions, 'retryLimit' | 'retryDelay' | 'retryBackoff' | 'retryDelayMax' | 'expireInSeconds'>;
 };
 
 /** Any registered job, whatever its name. */
@@ -23,4 +47,9 @@ function defineJob<TName extends TJobName>(definition: Omit<TJobDefinition<TName
 /** Every job the worker runs. Adding a job means adding its contract in @ecf/db and a line here. */
 export const JOB_REGISTRY: TAnyJobDefinition[] = [
   defineJob({ name: 'maintenance.purge-expired', handle: purgeExpired, schedule: '*/10 * * * *' }),
+  // Deferred signing (no usable certificate yet) is retried with backoff for about seven hours.
+  defineJob({ name: 'document.sign', handle: signDocument, queue: { retryLimit: 20, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800 } }),
+  // Transmission: retries on the contingency schedule are jobs the handler sends; these cover crashes and bugs.
+  defineJob({ name: 'document.transmit', handle: transmitDocument, queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
+  defineJob({ name: 'document.poll-status', handle: pollDocumentStatusJob, queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
 ];

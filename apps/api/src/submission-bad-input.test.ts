@@ -1,0 +1,76 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { ZErrorResponse, ZSubmitValidationError } from './contract.ts';
+import { seedTenantWithKey, startTestApi, type TTestApi } from './testing/test-api.ts';
+import { simplifiedE31 } from './testing/submissions.ts';
+
+let api: TTestApi;
+let key: string;
+let tenantId: string;
+before(async () => {
+  api = await startTestApi();
+  const seeded = await seedTenantWithKey(api.database);
+  key = seeded.key;
+  tenantId = seeded.tenant.id;
+});
+after(async () => {
+  // Nothing any of these requests sent may have been stored.
+  assert.equal(await api.database.document.count({ where: { tenantId } }), 0);
+  await api.close();
+});
+
+const post = (payload: string | Buffer | undefined, headers: Record<string, string> = { 'content-type': 'application/json' }, query = '') =>
+  api.app.inject({ method: 'POST', url: `/TesteCF/documentos-ecf${query}`, headers: { 'x-api-key': key, ...headers }, ...(payload === undefined ? {} : { payload }) });
+
+function assertError(response: { statusCode: number; json: () => unknown; body: string }, status: number, code: string) {
+  assert.equal(response.statusCode, status, response.body);
+  const body = ZErrorResponse.parse(response.json());
+  assert.equal(body.error.code, code);
+  return body;
+}
+
+function assertFieldError(response: { statusCode: number; json: () => unknown; body: string }, path: string, code: string) {
+  assertError(response, 422, 'VALIDATION_FAILED');
+  const body = ZSubmitValidationError.parse(response.json());
+  assert.ok(body.errors.some((error) => error.path === path && error.code === code), `${path}:${code} in ${JSON.stringify(body.errors)}`);
+}
+
+test('malformed JSON, an empty body or no body: 400 INVALID_JSON', async () => {
+  for (const query of ['', '?validate=true']) {
+    assertError(await post('{"type": "E31",', undefined, query), 400, 'INVALID_JSON');
+    assertError(await post(''), 400, 'INVALID_JSON');
+    assertError(await post(undefined, {}, query), 400, 'INVALID_JSON');
+  }
+});
+
+test('a body that is not JSON: 400 UNSUPPORTED_CONTENT_TYPE', async () => {
+  assertError(await post('type=E31', { 'content-type': 'application/x-www-form-urlencoded' }), 400, 'UNSUPPORTED_CONTENT_TYPE');
+  assertError(await post('<ECF/>', { 'content-type': 'application/xml' }), 400, 'UNSUPPORTED_CONTENT_TYPE');
+});
+
+test('a 10 MB body: 400 BODY_TOO_LARGE', async () => {
+  const huge = JSON.stringify(simplifiedE31({ internalInvoiceNumber: 'x'.repeat(10 * 1024 * 1024) }));
+  const body = assertError(await post(huge), 400, 'BODY_TOO_LARGE');
+  assert.equal(typeof body.error.details.limitBytes, 'number');
+});
+
+test('not an object, both formats, neither format: 422 on the body', async () => {
+  for (const payload of ['[]', '"E31"', '42', 'null', 'true']) assertFieldError(await post(payload), '', 'SUBMISSION_FORMAT_UNRECOGNIZED');
+  assertFieldError(await post(JSON.stringify({ colour: 'blue' })), '', 'SUBMISSION_FORMAT_UNRECOGNIZED');
+  assertFieldError(await post(JSON.stringify({ ...simplifiedE31(), ECF: { Encabezado: {} } })), '', 'SUBMISSION_FORMAT_AMBIGUOUS');
+  assertFieldError(await post('{"type":"E31","type":"E32"}'), 'type', 'JSON_DUPLICATE_KEY');
+});
+
+test('wrong types and unknown fields: 422 on the field', async () => {
+  assertFieldError(await post(JSON.stringify(simplifiedE31({ lines: 'many' }))), 'lines', 'FIELD_TYPE_INVALID');
+  assertFieldError(await post(JSON.stringify(simplifiedE31({ buyer: { rnc: 101672919, name: 'X' } }))), 'buyer.rnc', 'FIELD_TYPE_INVALID');
+  assertFieldError(await post(JSON.stringify(simplifiedE31({ colour: 'blue' }))), 'colour', 'UNKNOWN_FIELD');
+  const badDecimal = simplifiedE31();
+  (badDecimal['lines'] as Array<Record<string, unknown>>)[1]!['unitPrice'] = '1,500.00';
+  assertFieldError(await post(JSON.stringify(badDecimal)), 'lines[1].unitPrice', 'DECIMAL_FORMAT_INVALID');
+  assertFieldError(await post(JSON.stringify({ ECF: 'yes' })), 'ECF', 'FIELD_TYPE_INVALID');
+});
+
+test('a bad validate flag is 400 INVALID_REQUEST', async () => {
+  assertError(await post(JSON.stringify(simplifiedE31()), undefined, '?validate=yes'), 400, 'INVALID_REQUEST');
+});

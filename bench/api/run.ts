@@ -1,0 +1,142 @@
+/**
+ * Direct account API benchmark: requests per second and p50/p99 latency of preflight (10-line E31),
+ * emission (202 path, distinct eNCFs) and a status batch of 50, against a bare Fastify route
+ * returning a fixed JSON body measured in the same run (the ceiling).
+ *
+ * Run from the repository root:  bash scripts/node24.sh npx tsx bench/api/run.ts
+ * Optional: BENCH_SECONDS (per measurement, default 10), BENCH_CONNECTIONS (default 16).
+ *
+ * Goals: preflight >= 1/4 of the bare route's rate, emission >= 1/10, no error responses.
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '10');
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? '16');
+
+type TServers = { apiUrl: string; bareUrl: string; key: string; encfs: string[] };
+
+async function startServers(): Promise<{ servers: TServers; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./server.ts', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return {
+    servers: JSON.parse(first) as TServers,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function dominicanToday(): string {
+  return new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10);
+}
+
+function e31(encf: string): string {
+  const year = Number(dominicanToday().slice(0, 4));
+  return JSON.stringify({
+    type: 'E31',
+    encf,
+    sequenceExpirationDate: `31-12-${year + 1}`,
+    issueDate: dominicanToday(),
+    buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL' },
+    paymentType: 'credit',
+    dueDate: dominicanToday(),
+    incomeType: '01',
+    lines: Array.from({ length: 10 }, (_, index) => ({
+      name: `Artículo ${index + 1}`,
+      quantity: index + 1,
+      unitPrice: '125.50',
+      itbisRate: index % 3 === 0 ? 'exempt' : 18,
+      itemKind: index % 2 === 0 ? 'good' : 'service',
+    })),
+  });
+}
+
+type TResult = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; total: number; statuses: Record<string, number> };
+
+async function measure(name: string, options: autocannon.Options): Promise<TResult> {
+  const statuses: Record<string, number> = {};
+  const instance = autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+  instance.on('response', (_client: unknown, statusCode: number) => {
+    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+  });
+  const result = await instance;
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+    statuses,
+  };
+}
+
+const { servers, stop } = await startServers();
+const json = { 'content-type': 'application/json', 'x-api-key': servers.key };
+try {
+  // Warm-up (JIT, connection pools, the job queue).
+  await measure('warm-up', { url: `${servers.apiUrl}/TesteCF/documentos-ecf?validate=true`, method: 'POST', headers: json, body: e31('E310000000001'), duration: 2 });
+  await measure('warm-up', { url: `${servers.bareUrl}/bare`, duration: 2 });
+
+  const bare = await measure('bare Fastify route (ceiling)', { url: `${servers.bareUrl}/bare` });
+  const preflight = await measure('preflight, 10-line E31', {
+    url: `${servers.apiUrl}/TesteCF/documentos-ecf?validate=true`,
+    method: 'POST',
+    headers: json,
+    body: e31('E310000000001'),
+  });
+  let sequence = 0;
+  const emission = await measure('emission (202), distinct eNCFs', {
+    url: `${servers.apiUrl}/TesteCF/documentos-ecf`,
+    method: 'POST',
+    headers: json,
+    requests: [
+      {
+        setupRequest: (request) => {
+          sequence += 1;
+          return { ...request, body: e31(`E31${String(sequence).padStart(10, '0')}`) };
+        },
+      },
+    ],
+  });
+  const batch = await measure('status batch of 50', {
+    url: `${servers.apiUrl}/TesteCF/documentos-ecf/status/batch`,
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ encfs: servers.encfs }),
+  });
+
+  const rows = [bare, preflight, emission, batch];
+  console.log(`\nAPI benchmark: ${SECONDS} s per measurement, ${CONNECTIONS} connections, autocannon in its own process\n`);
+  console.log('measurement'.padEnd(34), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'x bare'.padStart(8), '  statuses');
+  for (const row of rows) {
+    console.log(
+      row.name.padEnd(34),
+      row.rps.toFixed(0).padStart(9),
+      String(row.p50).padStart(8),
+      String(row.p99).padStart(8),
+      (row.rps / bare.rps).toFixed(3).padStart(8),
+      ' ',
+      JSON.stringify(row.statuses),
+      row.errors ? `errors=${row.errors}` : '',
+    );
+  }
+  const goals = [
+    { name: 'preflight >= 1/4 of bare', ok: preflight.rps >= bare.rps / 4 },
+    { name: 'emission >= 1/10 of bare', ok: emission.rps >= bare.rps / 10 },
+    { name: 'no error responses', ok: rows.every((row) => row.errors === 0 && row.non2xx === 0) },
+  ];
+  console.log('');
+  for (const goal of goals) console.log(`${goal.ok ? 'MET    ' : 'NOT MET'} ${goal.name}`);
+} finally {
+  await stop();
+}

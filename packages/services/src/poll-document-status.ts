@@ -1,0 +1,81 @@
+/**
+ * Follows a `sent` document at the tax authority (Consulta Resultado by trackId) until its answer
+ * is final: `accepted`, `accepted_conditional` or `rejected`, with the tax authority's messages
+ * kept and the answer stored as evidence. Says when to ask again otherwise; the job handler only
+ * schedules it.
+ */
+import type { TDatabase } from '@ecf/db';
+import type { TSigningCertificate } from '@ecf/fiscal-core';
+import { isTaxauthError } from '@ecf/taxauth-client';
+import { loadActiveCertificate } from './certificate-store.ts';
+import { AppError } from './errors.ts';
+import { applyFinalAnswer, appendEvent, closeEpisode, findSentAt, openEpisode, TRANSMISSION_EVENT_TYPES } from './transmission-records.ts';
+import { CONTINGENCY_MAX_WAIT_SECONDS, episodeCodeOf, keptMessages, pollFailureWaitSeconds, pollWaitSeconds, rejectionErrorOf } from './transmission-rules.ts';
+import type { TTransmissionOptions, TTransmissionReport } from './transmit-document.ts';
+
+/** Asks once for the result of a sent document's trackId. Any status but `sent` is left as it is. */
+export async function pollDocumentStatus(database: TDatabase, documentId: string, options: TTransmissionOptions): Promise<TTransmissionReport> {
+  const now = options.now ?? (() => new Date());
+  const document = await database.document.findUnique({ where: { id: documentId } });
+  if (!document) return { documentId, next: 'done', status: 'not_found', outcome: 'not_found' };
+  if (document.status !== 'sent') return { documentId, next: 'done', status: document.status, outcome: 'not_sent' };
+  if (document.trackId === null) throw new Error(`document ${document.id} is sent without a trackId`);
+  const sentAt = (await findSentAt(database, document.id)) ?? document.updatedAt;
+  const elapsedMs = Math.max(0, now().getTime() - sentAt.getTime());
+
+  let certificate: TSigningCertificate;
+  try {
+    certificate = options.loadCertificate
+      ? await options.loadCertificate(document.tenantId)
+      : await loadActiveCertificate(database, document.tenantId, requireKeyring(options));
+  } catch (error) {
+    // The document reached the tax authority; its answer waits there until a certificate is back.
+    if (error instanceof AppError && error.code === 'CERTIFICATE_NOT_ACTIVE') {
+      return { documentId, next: 'poll', afterSeconds: CONTINGENCY_MAX_WAIT_SECONDS, outcome: 'certificate_not_active' };
+    }
+    throw error;
+  }
+  const taxpayer = options.clientFor(document.environment).forTaxpayer({ cacheKey: document.tenantId, certificate });
+
+  try {
+    const result = await taxpayer.getResult({ trackId: document.trackId });
+    const restored = await closeEpisode(database, document.environment, now());
+    const episode = restored ? ({ episode: 'restored' } as const) : {};
+    if (result.status === 'accepted' || result.status === 'accepted_conditional' || result.status === 'rejected') {
+      const messages = keptMessages(result.mensajes);
+      const applied = await applyFinalAnswer(database, document, {
+        from: ['sent'],
+        status: result.status,
+        messages,
+        lastError: result.status === 'rejected' ? rejectionErrorOf(messages) : null,
+        answer: result,
+        at: now(),
+      });
+      return { documentId, next: 'done', status: applied ? result.status : document.status, outcome: applied ? result.status : 'moved_elsewhere', ...episode };
+    }
+    // "En Proceso", or not (yet) found under this trackId: ask again, less and less often.
+    return { documentId, next: 'poll', afterSeconds: pollWaitSeconds(elapsedMs), outcome: result.status, ...episode };
+  } catch (error) {
+    if (!isTaxauthError(error)) throw error;
+    if (error.isTransient) {
+      const degraded = await openEpisode(database, document.environment, episodeCodeOf(error), now());
+      return { documentId, next: 'poll', afterSeconds: pollFailureWaitSeconds(elapsedMs), outcome: `poll_${error.reason}`, ...(degraded ? { episode: 'degraded' as const } : {}) };
+    }
+    // A definite refusal of the query itself (the document is at the tax authority): keep it, ask again later.
+    const at = now();
+    await database.$transaction((transaction) =>
+      appendEvent(transaction, document, {
+        type: TRANSMISSION_EVENT_TYPES.POLL_FAILED,
+        data: { trackId: document.trackId, reason: error.reason, ...(error.status === undefined ? {} : { httpStatus: error.status }), message: error.message, at: at.toISOString() },
+        at,
+      }),
+    );
+    if (error.status !== undefined) await closeEpisode(database, document.environment, at);
+    return { documentId, next: 'poll', afterSeconds: CONTINGENCY_MAX_WAIT_SECONDS, outcome: `poll_${error.reason}` };
+  }
+}
+
+function requireKeyring(options: TTransmissionOptions) {
+  if (!options.keyring) throw new TypeError('pollDocumentStatus: give keyring or loadCertificate');
+  return options.keyring;
+}
