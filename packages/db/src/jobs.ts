@@ -23,6 +23,13 @@ export const JOB_CONTRACTS = {
   'document.transmit': z.strictObject({ documentId: z.uuid() }),
   /** Asks the tax authority for the result of a sent document's trackId until it is final. */
   'document.poll-status': z.strictObject({ documentId: z.uuid() }),
+  /** Delivers an accepted e-CF to the buyer's reception URL (directory) and stores its ARECF. */
+  'document.deliver-to-receiver': z.strictObject({ documentId: z.uuid() }),
+  /**
+   * Finds documents no job is moving (queued or signed with no pending job, contingency past its
+   * next attempt) and enqueues their next step. Scheduled every minute; the safety net under pg-boss.
+   */
+  'maintenance.sweep-documents': z.strictObject({}),
 } as const;
 
 /** Channel of the `documents` status trigger (migration 0002); payload {@link TDocumentStatusNotification}. */
