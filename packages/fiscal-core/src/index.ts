@@ -26,3 +26,4 @@ export { parseDecimal, decimal, formatDecimal, formatDecimalTrimmed, add as addD
 export { computeLineAmount, computeTotals, ITBIS_PERCENT, ITBIS_RATE, type TBillingIndicator, type TTotals, type TTotalsInput } from './calculation/totals.ts';
 export { PAYMENT_TYPES, SIMPLIFIED_TOP_LEVEL_PROPERTIES } from './input/simplified-contract.ts';
 export { parseTaxauthDate, parseTaxauthDateTime, formatTaxauthDate, formatDominicanDateTime, dominicanDateOf, type TCalendarDate } from './input/dates.ts';
+export { readEcfXml } from './xml/ecf-reader.ts';

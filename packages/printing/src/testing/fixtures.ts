@@ -1,0 +1,169 @@
+/**
+ * Fixtures for the printing tests and the benchmark: realistic simplified submissions, taken through
+ * the same path the worker follows (validate, sign, store the XML) and then read back from the signed
+ * XML as the PDF endpoint does.
+ */
+import { createTestCertificate, loadCertificate, readEcfXml, signEcfDocument, timbreUrlOf, validateSubmission } from '@ecf/fiscal-core';
+import type { TDgiiEnvironment, TSigningCertificate, TValidationContext } from '@ecf/fiscal-core';
+import type { TPrintInput } from '../print-model.ts';
+
+export const FIXTURE_NOW = new Date('2026-11-21T15:00:00Z');
+
+const context: TValidationContext = {
+  now: FIXTURE_NOW,
+  account: {
+    rnc: '131880738',
+    legalName: 'Distribuidora Caribe Digital SRL',
+    tradeName: 'Caribe Digital',
+    address: 'Av. Winston Churchill 1099, Piantini, Santo Domingo',
+    phones: ['809-555-0101'],
+    deferredSendAuthorized: false,
+    paymentTermDays: 30,
+  },
+};
+
+const issuer = {
+  rnc: '131880738',
+  legalName: 'Distribuidora Caribe Digital SRL',
+  tradeName: 'Caribe Digital',
+  branch: 'Sucursal Piantini',
+  address: 'Av. Winston Churchill 1099, Piantini, Santo Domingo',
+  phone: ['809-555-0101', '809-555-0102'],
+};
+
+type TBody = Record<string, unknown>;
+
+function line(index: number): TBody {
+  const price = `${100 + ((index * 37) % 900)}.${String((index * 13) % 100).padStart(2, '0')}`;
+  return index % 7 === 0
+    ? { name: `Libro técnico volumen ${index}`, quantity: 1 + (index % 4), unitPrice: price, itbisRate: 'exempt', itemKind: 'good' }
+    : { name: `Artículo de ferretería número ${index}`, quantity: 1 + (index % 5), unitPrice: price, itbisRate: 18, itemKind: 'good' };
+}
+
+/** A credit invoice (E31) with `lineCount` lines, mixing taxed and exempt goods. */
+export function creditInvoiceBody(lineCount: number, encf = 'E310000000101'): TBody {
+  return {
+    type: 'E31',
+    encf,
+    sequenceExpirationDate: '31-12-2027',
+    issueDate: '2026-11-21T10:15:00-04:00',
+    issuer,
+    buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL', email: 'compras@lospinos.com.do' },
+    paymentType: 'credit',
+    dueDate: '2026-12-21',
+    incomeType: '01',
+    lines: Array.from({ length: lineCount }, (_, index) => line(index + 1)),
+  };
+}
+
+/** Simplified bodies of the types the tests print. */
+export const PRINT_EXAMPLES: Readonly<Record<string, TBody>> = {
+  '31': creditInvoiceBody(3),
+  '32': {
+    type: 'E32',
+    encf: 'E320000000201',
+    issueDate: '2026-11-21T10:20:00-04:00',
+    issuer,
+    paymentType: 'card',
+    incomeType: '01',
+    pricesIncludeTax: true,
+    lines: [
+      { name: 'Café molido 1 lb', quantity: 2, unitPrice: '395.00', itbisRate: 18, itemKind: 'good' },
+      { name: 'Leche entera 1 L', quantity: 3, unitPrice: '72.00', itbisRate: 'exempt', itemKind: 'good' },
+    ],
+  },
+  '34': {
+    type: 'E34',
+    encf: 'E340000000401',
+    issueDate: '2026-11-21',
+    issuer,
+    buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL' },
+    paymentType: 'cash',
+    reference: { encf: 'E310000000090', date: '2026-11-10', modificationCode: 3, reason: 'Devolución de mercancía' },
+    lines: [{ name: 'Cemento gris 42.5 kg (devolución)', quantity: 2, unitPrice: '450.00', itbisRate: 18, itemKind: 'good' }],
+  },
+  '41': {
+    type: 'E41',
+    encf: 'E410000000501',
+    sequenceExpirationDate: '31-12-2027',
+    issueDate: '2026-11-21',
+    issuer,
+    buyer: { rnc: '40212345678', name: 'Juan Pérez Almonte' },
+    paymentType: 'transfer',
+    lines: [
+      { name: 'Servicio de plomería', quantity: 1, unitPrice: '10000.00', itbisRate: 18, itemKind: 'service', itbisWithheldAmount: '1800.00', isrWithheldAmount: '1000.00' },
+      { name: 'Tubería PVC 1/2"', quantity: 5, unitPrice: '120.00', itbisRate: 18, itemKind: 'good', itbisWithheldAmount: '54.00' },
+    ],
+  },
+  '43': {
+    type: 'E43',
+    encf: 'E430000000601',
+    sequenceExpirationDate: '31-12-2027',
+    issueDate: '2026-11-21',
+    issuer,
+    lines: [
+      { name: 'Peaje autopista Duarte', quantity: 2, unitPrice: '100.00', itbisRate: 'exempt', itemKind: 'service' },
+      { name: 'Estacionamiento', quantity: 1, unitPrice: '150.00', itbisRate: 'exempt', itemKind: 'service' },
+    ],
+  },
+  '46': {
+    type: 'E46',
+    encf: 'E460000000901',
+    sequenceExpirationDate: '31-12-2027',
+    issueDate: '2026-11-21',
+    issuer,
+    buyer: { foreignId: 'US-EIN-84-1234567', name: 'Caribbean Imports LLC' },
+    paymentType: 'transfer',
+    incomeType: '01',
+    currency: 'USD',
+    exchangeRate: '60.2500',
+    lines: [{ name: 'Cacao en grano orgánico (qq)', quantity: 50, unitPrice: '210.00', itbisRate: 0, itemKind: 'good' }],
+  },
+  '47': {
+    type: 'E47',
+    encf: 'E470000001001',
+    sequenceExpirationDate: '31-12-2027',
+    issueDate: '2026-11-21',
+    issuer,
+    buyer: { foreignId: 'ES-B12345678', name: 'Consultores Ibéricos SL' },
+    paymentType: 'transfer',
+    lines: [{ name: 'Licencia de software anual', quantity: 1, unitPrice: '120000.00', itbisRate: 'exempt', itemKind: 'service', isrWithheldAmount: '32400.00' }],
+  },
+};
+
+let certificate: TSigningCertificate | undefined;
+
+function testCertificate(): TSigningCertificate {
+  if (certificate !== undefined) return certificate;
+  const generated = createTestCertificate({ rnc: '131880738', commonName: 'Printing Test' });
+  const loaded = loadCertificate({ privateKeyPem: generated.privateKeyPem, certificatePem: generated.certificatePem });
+  if (!loaded.success) throw new Error(JSON.stringify(loaded.issues));
+  certificate = loaded.data;
+  return certificate;
+}
+
+/** A printable input plus the signed XML it came from. */
+export type TSignedFixture = { input: TPrintInput; xml: string };
+
+/**
+ * Validates, signs and reads back a simplified body, returning what the PDF endpoint would pass to
+ * the renderer: the tree read from the stored signed XML and the signature-derived values.
+ */
+export async function signedFixture(body: TBody, environment: TDgiiEnvironment = 'eCF'): Promise<TSignedFixture> {
+  const validated = await validateSubmission(JSON.stringify(body), context);
+  if (!validated.success) throw new Error(`fixture does not validate: ${JSON.stringify(validated.errors)}`);
+  const signed = signEcfDocument(validated.data.document, testCertificate(), FIXTURE_NOW);
+  if (!signed.success) throw new Error(`fixture does not sign: ${JSON.stringify(signed.issues)}`);
+  const document = readEcfXml(signed.data.xml);
+  if (document === undefined) throw new Error('signed fixture XML does not read back');
+  return {
+    xml: signed.data.xml,
+    input: {
+      document,
+      securityCode: signed.data.securityCode,
+      signedAt: signed.data.signedAt,
+      qrUrl: timbreUrlOf(document, signed.data, environment),
+      environment,
+    },
+  };
+}
