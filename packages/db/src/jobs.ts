@@ -23,6 +23,11 @@ export const JOB_CONTRACTS = {
   'document.transmit': z.strictObject({ documentId: z.uuid() }),
   /** Asks the tax authority for the result of a sent document's trackId until it is final. */
   'document.poll-status': z.strictObject({ documentId: z.uuid() }),
+  /**
+   * E-mails the buyer a signed link to the printed representation (`GET /ri/{token}`) once the e-CF
+   * is accepted or accepted-conditional, when the account enabled it for the environment.
+   */
+  'document.email-buyer': z.strictObject({ documentId: z.uuid() }),
   /** Delivers an accepted e-CF to the buyer's reception URL (directory) and stores its ARECF. */
   'document.deliver-to-receiver': z.strictObject({ documentId: z.uuid() }),
   /**

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "tenants" ADD COLUMN     "buyer_email_environments" "Environment"[] DEFAULT ARRAY[]::"Environment"[];
+
