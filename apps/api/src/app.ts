@@ -10,6 +10,7 @@ import { createReadinessProbe } from './readiness.ts';
 import { registerOperationalRoutes } from './routes/operational.ts';
 import { registerContingencyRoutes } from './routes/contingency.ts';
 import { registerDocumentRoutes } from './routes/documents.ts';
+import { registerReceiverDeliveryRoutes } from './routes/receiver-delivery.ts';
 import { createDocumentWaiter } from './document-waiter.ts';
 import { createJobQueue } from './job-queue.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -96,5 +97,6 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(openApiDocument)));
   registerContingencyRoutes(app, authentication);
   registerDocumentRoutes(app, { ...authentication, xsd, enqueue: jobQueue.enqueue, waiter, cursorSecret: env.API_CURSOR_SECRET });
+  registerReceiverDeliveryRoutes(app, { ...authentication, xsd });
   return app;
 }

@@ -234,6 +234,58 @@ export const ZDownloadHeaders = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------
+// Receiver delivery reconciliation (issue 6)
+
+export const ZReceiverDeliveryParams = z.object({
+  environment: ZEnvironment,
+  documentId: z.uuid().describe('documentId (UUID) of an issued e-CF'),
+});
+
+/** Longest `evidence.arecfXml` accepted (an ARECF with its signature is about 3 KB). */
+export const RECONCILIATION_ARECF_MAX_LENGTH = 256 * 1024;
+
+/** `FiscalReconciliationRequest` of a receiver delivery: only `evidence.arecfXml` is named by the spec; `outcome` and `note` are ours. */
+export const ZReceiverDeliveryReconciliationRequest = z.strictObject({
+  outcome: z.enum(['sent', 'dispatch_failed']).describe('`sent`: the buyer received it (requires evidence.arecfXml); `dispatch_failed`: it never reached the buyer (no evidence)'),
+  evidence: z
+    .strictObject({
+      arecfXml: z
+        .string()
+        .min(1)
+        .max(RECONCILIATION_ARECF_MAX_LENGTH)
+        .describe('the buyer\'s signed ARECF (Estado 0) as received, verified: signature, ARECF XSD, this e-CF\'s RNCEmisor/RNCComprador/eNCF, signer can be the buyer'),
+    })
+    .optional(),
+  note: z.string().min(1).max(4000).optional().describe('free text kept with the outcome (part of the replay comparison)'),
+});
+
+const ZAcknowledgementSigner = z.object({ holderId: z.string(), subject: z.string(), certificateSerialNumber: z.string(), validTo: z.string() });
+
+export const ZReceiverDeliveryReconciliationResponse = z.object({
+  ok: z.literal(true),
+  documentId: z.uuid(),
+  encf: z.string(),
+  environment: ZEnvironment,
+  receiverDelivery: z.object({
+    status: z.enum(['sent', 'dispatch_failed']),
+    attempts: z.number().int().nonnegative().describe('automatic delivery attempts made before it became uncertain'),
+    targetUrl: z.string().nullable(),
+    arecfArtifactId: z.uuid().nullable(),
+    reconciledAt: z.string(),
+    reconciliation: z.object({
+      outcome: z.enum(['sent', 'dispatch_failed']),
+      note: z.string().nullable(),
+      reconciledAt: z.string(),
+      evidence: z
+        .object({ artifactId: z.uuid(), sha256: z.string(), estado: z.string(), acknowledgedAt: z.string(), signer: ZAcknowledgementSigner })
+        .nullable()
+        .describe('the stored ARECF (write-once artifact receiver_acknowledgement); null for dispatch_failed'),
+    }),
+  }),
+  correlationId: z.string().min(1),
+});
+
+// ---------------------------------------------------------------------------------------------
 // Route table: the single source of the OpenAPI document.
 
 type TResponse = { description: string; schema?: z.ZodType; contentType?: string; headers?: Record<string, string> };
@@ -373,5 +425,25 @@ export const ROUTES = {
     scopes: ['ecf:read', 'status:read'],
     params: ZEnvironmentParams,
     responses: { 200: { description: 'in contingency, longest waiting first', schema: ZContingencyResponse }, ...AUTH_ERRORS },
+  },
+  reconcileReceiverDelivery: {
+    method: 'POST',
+    path: '/:environment/documentos-ecf/:documentId/entrega-receptor/reconciliar',
+    summary: 'Fix the outcome of an uncertain delivery to the buyer (once, immutable)',
+    description:
+      'Only a receiver delivery in `uncertain` (no answer after 5 retries; never re-sent automatically). `sent` requires `evidence.arecfXml`, the buyer\'s signed ARECF with Estado 0, which is verified and stored write-once; `dispatch_failed` takes no evidence. ' +
+      'The same request again (same outcome, same evidence bytes, same note) answers the same 200; anything else on a reconciled delivery is 409 RECEIVER_DELIVERY_OUTCOME_CONFLICT. Another account\'s or environment\'s document: 404.',
+    scopes: ['ecf:create', 'tenant:admin'],
+    params: ZReceiverDeliveryParams,
+    body: ZReceiverDeliveryReconciliationRequest,
+    responses: {
+      200: { description: 'reconciled (or an idempotent replay)', schema: ZReceiverDeliveryReconciliationResponse },
+      400: error('INVALID_REQUEST (documentId not a UUID, unknown outcome or property), INVALID_JSON, BODY_TOO_LARGE, UNSUPPORTED_CONTENT_TYPE'),
+      ...AUTH_ERRORS,
+      404: error('NOT_FOUND: no such document in this account and environment; ROUTE_NOT_FOUND: unknown environment'),
+      409: error(
+        'RECEIVER_DELIVERY_NOT_UNCERTAIN (details.status), RECEIVER_DELIVERY_OUTCOME_CONFLICT (details.reason outcome_differs | evidence_differs | note_differs), RECEIVER_DELIVERY_EVIDENCE_INVALID (details.reason: evidence_required, evidence_not_applicable, not_xml, signature_invalid, xsd_invalid, issuer_mismatch, buyer_mismatch, encf_mismatch, not_received, signer_*)',
+      ),
+    },
   },
 } as const satisfies Record<string, TRouteContract>;

@@ -72,6 +72,23 @@ export const ERROR_STATUS = {
    * not in the configured keyring, or the ciphertext fails authentication. An operator problem.
    */
   CERTIFICATE_DECRYPTION_FAILED: 500,
+  /**
+   * Receiver-delivery reconciliation of a delivery that is not `uncertain` (`details.status`: its
+   * current status, null when the document has no receiver delivery). Only `uncertain` is reconciled.
+   */
+  RECEIVER_DELIVERY_NOT_UNCERTAIN: 409,
+  /**
+   * The receiver delivery was already reconciled with another request (`details.reason`:
+   * `outcome_differs`, `evidence_differs` or `note_differs`; `details.reconciliation` the fixed one).
+   */
+  RECEIVER_DELIVERY_OUTCOME_CONFLICT: 409,
+  /**
+   * The evidence does not fit the outcome (`details.reason`): `evidence_required` (`sent` without
+   * `evidence.arecfXml`), `evidence_not_applicable` (evidence with `dispatch_failed`), or the ARECF
+   * fails a check (`signature_invalid`, `xsd_invalid`, `encf_mismatch`, `issuer_mismatch`,
+   * `buyer_mismatch`, `not_received`, `signer_*`), with `details.message`.
+   */
+  RECEIVER_DELIVERY_EVIDENCE_INVALID: 409,
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_STATUS;

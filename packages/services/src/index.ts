@@ -48,3 +48,28 @@ export { TRANSMISSION_EVENT_TYPES, type TOperatorNotification } from './transmis
 export { authenticateApiRequest, RATE_LIMIT_WINDOW_SECONDS, type TApiRequestPrincipal, type TTenantProfile } from './authenticate-api-request.ts';
 export { loadXsdValidators, resolveXsdDirectory } from './load-xsd-validators.ts';
 export { executorOf, type TEnqueueJob, type TJobExecutor } from './job-executor.ts';
+export {
+  sweepDocuments,
+  nextContingencyAttemptAt,
+  SWEEP_EVENT_TYPE,
+  DEFAULT_SWEEP_STALE_SECONDS,
+  type TSweepDocumentsOptions,
+  type TSweptDocument,
+  type TSweepReason,
+} from './sweep-documents.ts';
+export { deliverToReceiver, type TDeliverToReceiverOptions, type TReceiverDeliveryReport } from './deliver-to-receiver.ts';
+export {
+  reconcileReceiverDelivery,
+  type TReceiverDeliveryReconciliation,
+  type TReceiverDeliveryReconciliationRequest,
+  type TReconcileReceiverDeliveryInput,
+} from './reconcile-receiver-delivery.ts';
+export {
+  RECEIVER_DELIVERY_TYPES,
+  RECEIVER_DELIVERY_MAX_ATTEMPTS,
+  RECEIVER_DELIVERY_EVENT_TYPES,
+  isDeliveredToReceiver,
+  receiverRetryWaitSeconds,
+} from './receiver-delivery-records.ts';
+export { checkAcknowledgement, type TVerifiedAcknowledgement, type TAcknowledgementProblem } from './receiver-acknowledgement.ts';
+export { type TPollOptions } from './poll-document-status.ts';

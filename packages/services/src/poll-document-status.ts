@@ -9,12 +9,21 @@ import type { TSigningCertificate } from '@ecf/fiscal-core';
 import { isTaxauthError } from '@ecf/taxauth-client';
 import { loadActiveCertificate } from './certificate-store.ts';
 import { AppError } from './errors.ts';
+import type { TEnqueueJob } from './job-executor.ts';
+import { isDeliveredToReceiver, joinTransaction, scheduleReceiverDelivery } from './receiver-delivery-records.ts';
 import { applyFinalAnswer, appendEvent, closeEpisode, findSentAt, openEpisode, TRANSMISSION_EVENT_TYPES } from './transmission-records.ts';
 import { CONTINGENCY_MAX_WAIT_SECONDS, episodeCodeOf, keptMessages, pollFailureWaitSeconds, pollWaitSeconds, rejectionErrorOf } from './transmission-rules.ts';
 import type { TTransmissionOptions, TTransmissionReport } from './transmit-document.ts';
 
+/**
+ * Options of {@link pollDocumentStatus}: with `enqueue`, an acceptance of a type delivered to the
+ * buyer (31, 33, 34, 44) records its receiver delivery and enqueues `document.deliver-to-receiver`
+ * in the acceptance's own transaction.
+ */
+export type TPollOptions = TTransmissionOptions & { enqueue?: TEnqueueJob };
+
 /** Asks once for the result of a sent document's trackId. Any status but `sent` is left as it is. */
-export async function pollDocumentStatus(database: TDatabase, documentId: string, options: TTransmissionOptions): Promise<TTransmissionReport> {
+export async function pollDocumentStatus(database: TDatabase, documentId: string, options: TPollOptions): Promise<TTransmissionReport> {
   const now = options.now ?? (() => new Date());
   const document = await database.document.findUnique({ where: { id: documentId } });
   if (!document) return { documentId, next: 'done', status: 'not_found', outcome: 'not_found' };
@@ -43,14 +52,23 @@ export async function pollDocumentStatus(database: TDatabase, documentId: string
     const episode = restored ? ({ episode: 'restored' } as const) : {};
     if (result.status === 'accepted' || result.status === 'accepted_conditional' || result.status === 'rejected') {
       const messages = keptMessages(result.mensajes);
-      const applied = await applyFinalAnswer(database, document, {
-        from: ['sent'],
+      const finalAnswer = {
+        from: ['sent' as const],
         status: result.status,
         messages,
         lastError: result.status === 'rejected' ? rejectionErrorOf(messages) : null,
         answer: result,
         at: now(),
-      });
+      };
+      const enqueue = options.enqueue;
+      const delivers = enqueue !== undefined && result.status !== 'rejected' && isDeliveredToReceiver(document.type);
+      const applied = delivers
+        ? await database.$transaction(async (transaction) => {
+            const moved = await applyFinalAnswer(joinTransaction(transaction), document, finalAnswer);
+            if (moved) await scheduleReceiverDelivery(transaction, document, enqueue);
+            return moved;
+          })
+        : await applyFinalAnswer(database, document, finalAnswer);
       return { documentId, next: 'done', status: applied ? result.status : document.status, outcome: applied ? result.status : 'moved_elsewhere', ...episode };
     }
     // "En Proceso", or not (yet) found under this trackId: ask again, less and less often.

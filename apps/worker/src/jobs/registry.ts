@@ -9,6 +9,8 @@ import type { SendOptions } from 'pg-boss';
 import type { TTaxauthClient } from '@ecf/taxauth-client';
 import { transmitDocument } from './transmit-document.ts';
 import { pollDocumentStatusJob } from './poll-document-status.ts';
+import { sweepDocumentsJob } from './sweep-documents.ts';
+import { deliverToReceiverJob } from './deliver-to-receiver.ts';
 
 export type TJobContext = {
   database: TDatabase;
@@ -24,6 +26,10 @@ export type TJobContext = {
   enqueue?: TEnqueueJob;
   /** Official XSDs (from XSD_DIRECTORY): signed XML is checked before it is stored. */
   xsdValidators?: TXsdValidators;
+  /** Age after which the sweep re-enqueues a document no job is moving (WORKER_SWEEP_STALE_SECONDS). */
+  sweepStaleAfterSeconds?: number;
+  /** How long an attempt without outcome may still be running elsewhere (WORKER_TRANSMIT_IN_FLIGHT_MS). */
+  transmitInFlightMs?: number;
 };
 
 /** A job: its queue name, the payload contract, and the handler that runs a parsed payload. */
@@ -52,4 +58,7 @@ export const JOB_REGISTRY: TAnyJobDefinition[] = [
   // Transmission: retries on the contingency schedule are jobs the handler sends; these cover crashes and bugs.
   defineJob({ name: 'document.transmit', handle: transmitDocument, queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
   defineJob({ name: 'document.poll-status', handle: pollDocumentStatusJob, queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
+  defineJob({ name: 'document.deliver-to-receiver', handle: deliverToReceiverJob, queue: { retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
+  // The safety net: documents no job is moving get their next step (see README "Sweeper").
+  defineJob({ name: 'maintenance.sweep-documents', handle: sweepDocumentsJob, schedule: '* * * * *', queue: { retryLimit: 0, expireInSeconds: 120 } }),
 ];

@@ -1,0 +1,145 @@
+/**
+ * Receiver delivery (issue 6): which e-CF go to the buyer, the retry schedule, the event types,
+ * and what delivery writes (the `receiver_deliveries` row, acknowledgements as write-once
+ * artifacts, the job enqueued with the acceptance).
+ */
+import { createHash } from 'node:crypto';
+import type { Prisma, TDatabase } from '@ecf/db';
+import type { TEcfTree, TEcfValue } from '@ecf/fiscal-core';
+import { executorOf, type TEnqueueJob } from './job-executor.ts';
+import { readSignedEcfTree } from './transmission-rules.ts';
+
+type TTransaction = Prisma.TransactionClient;
+
+/**
+ * Types exchanged between taxpayers, hence delivered to the buyer: 31 (crédito fiscal), 33 (debit
+ * note), 34 (credit note), 44 (regímenes especiales). The tax authority's own emitter-receiver
+ * services refuse 32, 41, 43, 45, 46 and 47: "no aplican para ser enviados a otro contribuyente"
+ * (Descripción técnica, emisioncomprobantes and fe/recepcion/api/ecf; FACTS §2). 45 (gubernamental)
+ * is in that list although it carries a buyer RNC.
+ */
+export const RECEIVER_DELIVERY_TYPES: readonly number[] = [31, 33, 34, 44];
+
+export function isDeliveredToReceiver(type: number): boolean {
+  return RECEIVER_DELIVERY_TYPES.includes(type);
+}
+
+/** Attempts in all: the first one and 5 retries (spec Limits: "5 retries before uncertain"). */
+export const RECEIVER_DELIVERY_MAX_ATTEMPTS = 6;
+
+/** Wait after failed attempt `attempt` (1-based): 1, 2, 4, 8, 16 minutes. */
+export function receiverRetryWaitSeconds(attempt: number): number {
+  return 60 * 2 ** Math.max(0, Math.min(attempt - 1, 4));
+}
+
+/** Wait before looking the buyer up again after the directory or the certificate failed: 1, 2, 4... up to 30 minutes. */
+export function directoryRetryWaitSeconds(failures: number): number {
+  return Math.min(1800, 60 * 2 ** Math.max(0, Math.min(failures - 1, 10)));
+}
+
+/** Event types receiver delivery appends to a document's log. */
+export const RECEIVER_DELIVERY_EVENT_TYPES = {
+  /** Committed before the e-CF leaves toward the buyer: `{ attempt, targetUrl, at }`. */
+  ATTEMPT: 'receiver_delivery_attempt',
+  /** What became of an attempt: `{ attempt, outcome, status, ... }` (`status` is the delivery's new status). */
+  OUTCOME: 'receiver_delivery_outcome',
+  /** Nothing to deliver: `{ reason }` (`type_not_exchanged`, `not_in_directory`, `no_directory_in_certecf`, `no_buyer_rnc`, `no_reception_url`). */
+  NOT_APPLICABLE: 'receiver_delivery_not_applicable',
+  /** The directory or the account's certificate was not usable; nothing was sent: `{ code, reason, nextAttemptAt }`. */
+  DEFERRED: 'receiver_delivery_deferred',
+  /** An `uncertain` delivery fixed by `POST .../entrega-receptor/reconciliar`: `{ outcome, artifactId?, note? }`. */
+  RECONCILED: 'receiver_delivery_reconciled',
+} as const;
+
+/** Delivery statuses after which nothing happens automatically. */
+export const RECEIVER_DELIVERY_FINAL_STATUSES = ['sent', 'not_received', 'uncertain', 'dispatch_failed', 'not_applicable'] as const;
+
+/**
+ * Records that an accepted document is to be delivered (`pending` row) and enqueues its
+ * `document.deliver-to-receiver` job, both on `transaction` (the acceptance's own transaction).
+ * A document that already has a delivery row is left alone.
+ */
+export async function scheduleReceiverDelivery(transaction: TTransaction, document: { id: string; tenantId: string }, enqueue: TEnqueueJob): Promise<boolean> {
+  const created = await transaction.receiverDelivery.createMany({ data: [{ documentId: document.id, tenantId: document.tenantId, status: 'pending' }], skipDuplicates: true });
+  if (created.count === 0) return false;
+  await enqueue('document.deliver-to-receiver', { documentId: document.id }, executorOf(transaction));
+  return true;
+}
+
+/**
+ * A database whose `$transaction` runs on an already open transaction: lets a use-case that opens
+ * its own transaction (applyFinalAnswer) take part in the caller's, so the caller's writes and
+ * jobs commit or roll back with it.
+ */
+export function joinTransaction(transaction: TTransaction): TDatabase {
+  const joined = { $transaction: async (callback: (inner: TTransaction) => Promise<unknown>) => callback(transaction) };
+  return joined as unknown as TDatabase;
+}
+
+/** Stores an ARECF as write-once evidence (`receiver_acknowledgement`). */
+export async function storeAcknowledgement(transaction: TTransaction, document: { id: string; tenantId: string }, xml: string, at: Date): Promise<{ id: string; sha256: string }> {
+  const content = Buffer.from(xml, 'utf8');
+  const sha256 = createHash('sha256').update(content).digest('hex');
+  const artifact = await transaction.artifact.create({
+    data: { tenantId: document.tenantId, documentId: document.id, kind: 'receiver_acknowledgement', contentType: 'application/xml', content, sha256, sizeBytes: content.length, createdAt: at },
+    select: { id: true },
+  });
+  return { id: artifact.id, sha256 };
+}
+
+/** `{urlRecepcion}/fe/recepcion/api/ecf`: the directory publishes hosts (Descripción técnica §consultadirectorio); a full path is kept as given. */
+export function receptionUrlOf(urlRecepcion: string): URL | undefined {
+  return serviceUrl(urlRecepcion, /\/fe\/recepcion\/api\/ecf$/i, '/fe/recepcion/api/ecf');
+}
+
+/** `{urlOpcional}/fe/autenticacion/api`: base of the receiver's seed and certificate validation. */
+export function authenticationBaseOf(urlOpcional: string): URL | undefined {
+  const trimmed = urlOpcional.trim().replace(/\/(semilla|validacioncertificado)\/?$/i, '');
+  return serviceUrl(trimmed, /\/fe\/autenticacion\/api$/i, '/fe/autenticacion/api');
+}
+
+function serviceUrl(configured: string, fullPath: RegExp, path: string): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(configured.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  const base = url.pathname.replace(/\/+$/, '');
+  url.pathname = fullPath.test(base) ? base : `${base}${path}`;
+  url.search = '';
+  url.hash = '';
+  return url;
+}
+
+/** Issuer, buyer and eNCF of a delivery, and the signed XML that is sent. */
+export type TDeliveryParties = { rncEmisor: string; rncComprador: string; encf: string; xml: string };
+
+/** Issuer, buyer and eNCF as the signed XML says (what the buyer receives), and the XML itself. */
+export async function partiesOfSignedDocument(
+  database: TDatabase | TTransaction,
+  document: { id: string; status: string; encf: string; tenant: { rnc: string } },
+): Promise<TDeliveryParties> {
+  const signed = await database.artifact.findFirst({ where: { documentId: document.id, kind: 'signed_xml' }, orderBy: { createdAt: 'desc' } });
+  if (!signed) throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
+  const xml = Buffer.from(signed.content).toString('utf8');
+  const tree = readSignedEcfTree(xml);
+  if (tree === undefined) throw new Error(`document ${document.id}: the signed e-CF cannot be read back`);
+  const header = tree.ECF['Encabezado'];
+  return {
+    xml,
+    rncEmisor: leafOf(header, ['Emisor', 'RNCEmisor']) ?? document.tenant.rnc,
+    rncComprador: leafOf(header, ['Comprador', 'RNCComprador']) ?? '',
+    encf: leafOf(header, ['IdDoc', 'eNCF']) ?? document.encf,
+  };
+}
+
+function leafOf(value: TEcfValue | undefined, path: string[]): string | undefined {
+  let current: TEcfValue | undefined = value;
+  for (const name of path) {
+    if (current === undefined || typeof current === 'string' || Array.isArray(current)) return undefined;
+    current = (current as TEcfTree)[name];
+  }
+  return typeof current === 'string' && current !== '' ? current : undefined;
+}
