@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { ECF_TYPES } from '../model/ecf-tree.ts';
-import { issuesOf, validate } from './test-support.ts';
+import { issuesOf, SIMPLIFIED_EXAMPLES, validate } from './test-support.ts';
 
 // The contract's documentation must never drift from what the service accepts.
 test('every example of docs/simplified-contract.md validates, one per type', async () => {
@@ -17,4 +17,13 @@ test('every example of docs/simplified-contract.md validates, one per type', asy
     types.push(result.data.type);
   }
   assert.deepEqual(types, [...ECF_TYPES]);
+});
+
+test('docs/examples/*.json (the README walkthrough bodies) are the documented examples and validate', async () => {
+  for (const type of ['31', '32']) {
+    const text = readFileSync(new URL(`../../docs/examples/e${type}.json`, import.meta.url), 'utf8');
+    assert.deepEqual(JSON.parse(text), SIMPLIFIED_EXAMPLES[type]);
+    const result = await validate(text);
+    assert.ok(result.success, JSON.stringify(issuesOf(result)));
+  }
 });
