@@ -7,27 +7,16 @@ import { openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate, verifyXmlSignature } from '@ecf/fiscal-core';
 import { createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
 import { createWorker } from './worker.ts';
+import { example } from '@ecf/fiscal-core/testing';
 
 const SUBMITTED_AT = new Date('2026-11-21T15:00:00Z');
 const SIGNING_TIME = new Date('2026-11-21T15:10:00Z');
 
 /** The simplified E31 example of fiscal-core's validation fixtures, as the API stores it (body text). */
+/** fiscal-core's documented E31 example, issued by `rnc` with another eNCF. */
 function simplifiedE31(rnc: string, encf: string) {
-  return {
-    type: 'E31',
-    encf,
-    sequenceExpirationDate: '31-12-2027',
-    issueDate: '2026-11-21T10:15:00-04:00',
-    issuer: { rnc, legalName: 'Distribuidora Caribe Digital SRL', address: 'Av. Winston Churchill 1099, Piantini, Santo Domingo', phone: ['809-555-0101'] },
-    buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL' },
-    paymentType: 'credit',
-    dueDate: '2026-12-21',
-    incomeType: '01',
-    lines: [
-      { name: 'Cemento gris 42.5 kg', quantity: 10, unitPrice: '450.00', itbisRate: 18, itemKind: 'good' },
-      { name: 'Transporte a obra', quantity: 1, unitPrice: 1500, itbisRate: 18, itemKind: 'service' },
-    ],
-  };
+  const body = example('31');
+  return { ...body, encf, issuer: { ...(body['issuer'] as Record<string, unknown>), rnc } };
 }
 
 async function seedQueued(database: TDatabase, tenant: { id: string; rnc: string }, encf: string) {

@@ -19,9 +19,9 @@ export {
   type TCertificateKeyring,
   type TTenantCertificateMetadata,
 } from './certificate-store.ts';
+export { accountDataOf } from './account-data.ts';
 export {
   signQueuedDocument,
-  accountDataOf,
   SIGNING_ERROR_CODES,
   type TSignQueuedDocumentResult,
   type TSigningError,

@@ -2,7 +2,8 @@
 // fiscal-core's validation tests (docs/simplified-contract.md), stored the way the API stores it.
 import type { Prisma, TDatabase } from '@ecf/db';
 import { validateSubmission } from '@ecf/fiscal-core';
-import { accountDataOf } from './sign-document.ts';
+import { example } from '@ecf/fiscal-core/testing';
+import { accountDataOf } from './account-data.ts';
 
 /** The account of fiscal-core's validation fixtures. */
 export const SIGNING_TEST_TENANT: { rnc: string; legalName: string; tradeName: string; address: string; phones: string[] } = {
@@ -18,22 +19,7 @@ export const SIGNING_TEST_SUBMITTED_AT = new Date('2026-11-21T15:00:00Z');
 
 /** The simplified-contract E31 example (SIMPLIFIED_EXAMPLES['31']) with another eNCF. */
 export function simplifiedE31(encf = 'E310000000101'): Record<string, unknown> {
-  return {
-    type: 'E31',
-    encf,
-    sequenceExpirationDate: '31-12-2027',
-    issueDate: '2026-11-21T10:15:00-04:00',
-    issuer: { rnc: '131880738', legalName: 'Distribuidora Caribe Digital SRL', address: 'Av. Winston Churchill 1099, Piantini, Santo Domingo', phone: ['809-555-0101', '809-555-0102'] },
-    buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL', email: 'compras@lospinos.com.do' },
-    paymentType: 'credit',
-    dueDate: '2026-12-21',
-    incomeType: '01',
-    lines: [
-      { name: 'Cemento gris 42.5 kg', quantity: 10, unitPrice: '450.00', itbisRate: 18, itemKind: 'good' },
-      { name: 'Transporte a obra', quantity: 1, unitPrice: 1500, itbisRate: 18, itemKind: 'service' },
-      { name: 'Libro técnico', quantity: 2, unitPrice: '825.50', itbisRate: 'exempt', itemKind: 'good' },
-    ],
-  };
+  return { ...example('31'), encf };
 }
 
 /**

@@ -20,13 +20,13 @@ import {
   signEcfDocument,
   timbreUrlOf,
   validateSubmission,
-  type TAccountData,
   type TEcfDocument,
   type TEcfTree,
   type TSigningCertificate,
   type TXsdValidators,
 } from '@ecf/fiscal-core';
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
+import { accountDataOf } from './account-data.ts';
 import { AppError } from './errors.ts';
 import { executorOf, type TEnqueueJob } from './job-executor.ts';
 
@@ -56,23 +56,6 @@ export type TSignQueuedDocumentResult =
   | { outcome: 'deferred'; documentId: string; error: TSigningError }
   /** Deterministic failure: the document stays queued; retrying does not help. */
   | { outcome: 'failed'; documentId: string; error: TSigningError };
-
-/**
- * The account data validation fills the issuer from. The API's emission must build it the same
- * way (one function for both), or a signed document could differ from the validated one.
- */
-export function accountDataOf(tenant: Pick<Tenant, 'rnc' | 'legalName' | 'tradeName' | 'address' | 'phones' | 'fiscalEmail'>): TAccountData {
-  return {
-    rnc: tenant.rnc,
-    legalName: tenant.legalName,
-    tradeName: tenant.tradeName ?? undefined,
-    address: tenant.address ?? undefined,
-    phones: tenant.phones,
-    email: tenant.fiscalEmail ?? undefined,
-    // Not modelled on the tenant yet: no deferred-send authorization, no default payment term.
-    deferredSendAuthorized: false,
-  };
-}
 
 /**
  * The e-CF tree to sign. Emission stores the validated tree in the document's `submitted` event

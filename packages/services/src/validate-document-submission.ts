@@ -1,4 +1,5 @@
 import type { Environment, TDatabase } from '@ecf/db';
+import { accountDataOf } from './account-data.ts';
 import type { TTenantProfile } from './authenticate-api-request.ts';
 import {
   buildEcfXml,
@@ -37,16 +38,8 @@ export async function validateDocumentSubmission(options: TSubmissionContext & {
   const { database, tenant, environment } = options;
   const result = await validateSubmission(options.rawBody, {
     now: options.now,
-    account: {
-      rnc: tenant.rnc,
-      legalName: tenant.legalName,
-      tradeName: tenant.tradeName ?? undefined,
-      address: tenant.address ?? undefined,
-      phones: tenant.phones,
-      email: tenant.fiscalEmail ?? undefined,
-      // No deferred-send authorization or payment term is registered on accounts yet.
-      deferredSendAuthorized: false,
-    },
+    // The signer rebuilds the same account data from the same function (sign-document.ts).
+    account: accountDataOf(tenant),
     lookupReferencedDocument: (encf) => lookupReferencedDocument(database, tenant.id, environment, encf),
     // Range registration (`POST secuencias`) is not built: no range, no SEQUENCE_EXPIRATION_RANGE_MISMATCH.
   });

@@ -5,6 +5,7 @@
  */
 import { createTestCertificate, loadCertificate, readEcfXml, signEcfDocument, timbreUrlOf, validateSubmission } from '@ecf/fiscal-core';
 import type { TDgiiEnvironment, TSigningCertificate, TValidationContext } from '@ecf/fiscal-core';
+import { SIMPLIFIED_EXAMPLES } from '@ecf/fiscal-core/testing';
 import type { TPrintInput } from '../print-model.ts';
 
 export const FIXTURE_NOW = new Date('2026-11-21T15:00:00Z');
@@ -56,79 +57,13 @@ export function creditInvoiceBody(lineCount: number, encf = 'E310000000101'): TB
   };
 }
 
-/** Simplified bodies of the types the tests print. */
+/**
+ * Simplified bodies of the types the tests print: the documented examples of fiscal-core (one source
+ * for every package's tests), with a fuller issuer block so the header prints every field.
+ */
 export const PRINT_EXAMPLES: Readonly<Record<string, TBody>> = {
   '31': creditInvoiceBody(3),
-  '32': {
-    type: 'E32',
-    encf: 'E320000000201',
-    issueDate: '2026-11-21T10:20:00-04:00',
-    issuer,
-    paymentType: 'card',
-    incomeType: '01',
-    pricesIncludeTax: true,
-    lines: [
-      { name: 'Café molido 1 lb', quantity: 2, unitPrice: '395.00', itbisRate: 18, itemKind: 'good' },
-      { name: 'Leche entera 1 L', quantity: 3, unitPrice: '72.00', itbisRate: 'exempt', itemKind: 'good' },
-    ],
-  },
-  '34': {
-    type: 'E34',
-    encf: 'E340000000401',
-    issueDate: '2026-11-21',
-    issuer,
-    buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL' },
-    paymentType: 'cash',
-    reference: { encf: 'E310000000090', date: '2026-11-10', modificationCode: 3, reason: 'Devolución de mercancía' },
-    lines: [{ name: 'Cemento gris 42.5 kg (devolución)', quantity: 2, unitPrice: '450.00', itbisRate: 18, itemKind: 'good' }],
-  },
-  '41': {
-    type: 'E41',
-    encf: 'E410000000501',
-    sequenceExpirationDate: '31-12-2027',
-    issueDate: '2026-11-21',
-    issuer,
-    buyer: { rnc: '40212345678', name: 'Juan Pérez Almonte' },
-    paymentType: 'transfer',
-    lines: [
-      { name: 'Servicio de plomería', quantity: 1, unitPrice: '10000.00', itbisRate: 18, itemKind: 'service', itbisWithheldAmount: '1800.00', isrWithheldAmount: '1000.00' },
-      { name: 'Tubería PVC 1/2"', quantity: 5, unitPrice: '120.00', itbisRate: 18, itemKind: 'good', itbisWithheldAmount: '54.00' },
-    ],
-  },
-  '43': {
-    type: 'E43',
-    encf: 'E430000000601',
-    sequenceExpirationDate: '31-12-2027',
-    issueDate: '2026-11-21',
-    issuer,
-    lines: [
-      { name: 'Peaje autopista Duarte', quantity: 2, unitPrice: '100.00', itbisRate: 'exempt', itemKind: 'service' },
-      { name: 'Estacionamiento', quantity: 1, unitPrice: '150.00', itbisRate: 'exempt', itemKind: 'service' },
-    ],
-  },
-  '46': {
-    type: 'E46',
-    encf: 'E460000000901',
-    sequenceExpirationDate: '31-12-2027',
-    issueDate: '2026-11-21',
-    issuer,
-    buyer: { foreignId: 'US-EIN-84-1234567', name: 'Caribbean Imports LLC' },
-    paymentType: 'transfer',
-    incomeType: '01',
-    currency: 'USD',
-    exchangeRate: '60.2500',
-    lines: [{ name: 'Cacao en grano orgánico (qq)', quantity: 50, unitPrice: '210.00', itbisRate: 0, itemKind: 'good' }],
-  },
-  '47': {
-    type: 'E47',
-    encf: 'E470000001001',
-    sequenceExpirationDate: '31-12-2027',
-    issueDate: '2026-11-21',
-    issuer,
-    buyer: { foreignId: 'ES-B12345678', name: 'Consultores Ibéricos SL' },
-    paymentType: 'transfer',
-    lines: [{ name: 'Licencia de software anual', quantity: 1, unitPrice: '120000.00', itbisRate: 'exempt', itemKind: 'service', isrWithheldAmount: '32400.00' }],
-  },
+  ...Object.fromEntries(['32', '34', '41', '43', '46', '47'].map((type) => [type, { ...(SIMPLIFIED_EXAMPLES[type] as TBody), issuer }])),
 };
 
 let certificate: TSigningCertificate | undefined;
