@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One command from a fresh clone to a running service: installs what is needed, creates and
 # migrates the database, seeds the demo tenant (printing its API keys) and runs the API, the
-# worker, the portal and the tax authority simulator together. Ctrl-C stops them all.
+# worker, the portal, the tax authority simulator and a local mail catcher together. Ctrl-C stops them all.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -11,6 +11,9 @@ source <(bash scripts/node24.sh bash -c 'echo "export PATH=\"$(dirname "$(comman
 if [ -f .env ]; then set -a; source .env; set +a; fi
 export API_PORT="${API_PORT:-3000}" WEB_PORT="${WEB_PORT:-3001}" WORKER_HEALTH_PORT="${WORKER_HEALTH_PORT:-3002}" SIM_PORT="${SIM_PORT:-4000}"
 export NEXT_PUBLIC_API_URL="${NEXT_PUBLIC_API_URL:-http://127.0.0.1:$API_PORT}" NEXT_TELEMETRY_DISABLED=1
+# Buyer e-mail goes to the local mail catcher (nothing leaves the machine) unless SMTP_HOST is configured.
+export MAIL_CATCHER_SMTP_PORT="${MAIL_CATCHER_SMTP_PORT:-1025}" MAIL_CATCHER_HTTP_PORT="${MAIL_CATCHER_HTTP_PORT:-3003}"
+export SMTP_HOST="${SMTP_HOST:-127.0.0.1}" SMTP_PORT="${SMTP_PORT:-$MAIL_CATCHER_SMTP_PORT}" PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://127.0.0.1:$API_PORT}"
 
 if [ -z "${DATABASE_URL:-}" ]; then bash scripts/ensure-postgres.sh; fi
 # Tenant certificates are encrypted under CERTIFICATE_MASTER_KEY: a development key is generated
@@ -21,6 +24,13 @@ if [ -z "${CERTIFICATE_MASTER_KEY:-}" ]; then
   CERTIFICATE_MASTER_KEY="$(cat .data/certificate-master-key)"
 fi
 export CERTIFICATE_MASTER_KEY
+# The buyer links are signed with RI_LINK_SECRET (API and worker share it): generated once likewise.
+if [ -z "${RI_LINK_SECRET:-}" ]; then
+  mkdir -p .data
+  [ -s .data/ri-link-secret ] || (umask 077; node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64url"))' > .data/ri-link-secret)
+  RI_LINK_SECRET="$(cat .data/ri-link-secret)"
+fi
+export RI_LINK_SECRET
 npm run --silent migrate -w @ecf/db
 demo_json="$(npm run --silent admin -w @ecf/api -- demo --json --keys-file "$root/.data/demo-keys.json")"
 
@@ -31,6 +41,7 @@ prefix() { sed -u "s/^/[$1] /"; }
 (npm run --silent start -w @ecf/worker 2>&1 | prefix worker) &
 (npm run --silent start -w @ecf/taxauth-sim 2>&1 | prefix sim) &
 (npm run --silent dev -w @ecf/web 2>&1 | prefix web) &
+(npm run --silent start -w @ecf/mail-catcher 2>&1 | prefix mail) &
 
 for _ in $(seq 1 60); do
   curl -fsS "http://127.0.0.1:$API_PORT/healthz" >/dev/null 2>&1 && break
@@ -39,12 +50,13 @@ done
 
 node -e '
 const demo = JSON.parse(process.argv[1]);
-const [api, web, worker, sim] = process.argv.slice(2);
+const [api, web, worker, sim, mail, smtp] = process.argv.slice(2);
 const rows = [
   ["API (REST)", `http://127.0.0.1:${api}`, "GET /healthz, /readyz, /metrics"],
   ["Portal", `http://127.0.0.1:${web}`, "placeholder page"],
   ["Worker health", `http://127.0.0.1:${worker}/healthz`, "pg-boss jobs"],
   ["Tax authority simulator", `http://127.0.0.1:${sim}`, "GET /_sim/health"],
+  ["Mail catcher", `http://127.0.0.1:${mail}`, `buyer e-mails (SMTP 127.0.0.1:${smtp}); click the PDF link`],
 ];
 console.log("\n  Service                   URL                              Notes");
 for (const [name, url, notes] of rows) console.log(`  ${name.padEnd(25)} ${url.padEnd(32)} ${notes}`);
@@ -52,5 +64,5 @@ console.log(`\n  Demo tenant: ${demo.tenant.legalName} (RNC ${demo.tenant.rnc})`
 for (const [environment, key] of Object.entries(demo.keys)) console.log(`  ${environment.padEnd(8)} X-API-KEY: ${key}`);
 console.log(`\n  Try: curl -H "X-API-KEY: ${demo.keys.TesteCF}" http://127.0.0.1:${api}/TesteCF/contingencia`);
 console.log("  Ctrl-C stops everything.\n");
-' "$demo_json" "$API_PORT" "$WEB_PORT" "$WORKER_HEALTH_PORT" "$SIM_PORT"
+' "$demo_json" "$API_PORT" "$WEB_PORT" "$WORKER_HEALTH_PORT" "$SIM_PORT" "$MAIL_CATCHER_HTTP_PORT" "$MAIL_CATCHER_SMTP_PORT"
 wait

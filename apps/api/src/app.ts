@@ -11,6 +11,7 @@ import { registerOperationalRoutes } from './routes/operational.ts';
 import { registerContingencyRoutes } from './routes/contingency.ts';
 import { registerDocumentRoutes } from './routes/documents.ts';
 import { registerReceiverDeliveryRoutes } from './routes/receiver-delivery.ts';
+import { registerPrintedLinkRoutes } from './routes/printed-link.ts';
 import { createDocumentWaiter } from './document-waiter.ts';
 import { createJobQueue } from './job-queue.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -61,6 +62,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     requestIdLogLabel: 'correlationId',
     bodyLimit: env.API_BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    // The buyer link's token may be up to 1,300 characters (spec Limits); Fastify's default is 100.
+    maxParamLength: 1300,
   });
 
   const registeredRoutes: Array<{ method: string; url: string }> = [];
@@ -98,5 +101,6 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   registerContingencyRoutes(app, authentication);
   registerDocumentRoutes(app, { ...authentication, xsd, enqueue: jobQueue.enqueue, waiter, cursorSecret: env.API_CURSOR_SECRET });
   registerReceiverDeliveryRoutes(app, { ...authentication, xsd });
+  registerPrintedLinkRoutes(app, { database, linkSecret: env.RI_LINK_SECRET });
   return app;
 }

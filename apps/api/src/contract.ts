@@ -122,6 +122,7 @@ export const ZSubmitResponse = z.object({
     securityCode: z.string().nullable(),
     qrUrl: z.string().nullable(),
     printing: ZPrinting,
+    printingStatus: z.string().nullable().describe('why printing is null (awaiting_signature, awaiting_taxauth_response, ...) or deliverable; null in a preflight'),
     trackId: z.string().nullable(),
   }),
   correlationId: z.string().min(1),
@@ -410,12 +411,31 @@ export const ROUTES = {
     params: ZDocumentReferenceParams,
     headers: ZDownloadHeaders,
     responses: {
-      200: { description: 'the PDF (not built yet)', contentType: 'application/pdf' },
-      400: error('INVALID_DOCUMENT_REFERENCE'),
+      200: {
+        description: 'the printed representation, letter size, rendered from the stored signed XML (QR, security code, signature date)',
+        contentType: 'application/pdf',
+        headers: { 'Content-Disposition': 'attachment; filename=<RNCEmisor><eNCF>.pdf' },
+      },
+      400: error('INVALID_DOCUMENT_REFERENCE; NOT_ACCEPTABLE: Accept lists neither application/pdf, application/* nor */*'),
       ...AUTH_ERRORS,
-      404: error('NOT_FOUND'),
-      409: error('DOCUMENT_NOT_SIGNED, RI_AWAITING_TAXAUTH_RESPONSE, RI_NOT_DELIVERABLE_REJECTED, RI_NOT_DELIVERABLE_NOT_TRANSMITTED, RI_NOT_DELIVERABLE_CANCELLED'),
-      501: error('NOT_IMPLEMENTED: rendering arrives with the printed-representation issue'),
+      404: error('NOT_FOUND: no such document in this account and environment'),
+      409: error(
+        'DOCUMENT_NOT_SIGNED; RI_AWAITING_TAXAUTH_RESPONSE (signed, no TrackID yet); RI_NOT_DELIVERABLE_REJECTED (rejected, including the RFCE summary of a consumer invoice); RI_NOT_DELIVERABLE_NOT_TRANSMITTED (transmission_failed); RI_NOT_DELIVERABLE_CANCELLED',
+      ),
+    },
+  },
+  printedLink: {
+    method: 'GET',
+    path: '/ri/:token',
+    summary: "Buyer's link to the printed representation (PDF); the signed token is the credential",
+    description:
+      'Sent to the buyer by e-mail when the e-CF is accepted or accepted-conditional and the account enabled buyer e-mail in the environment. Valid 30 days from sending; serves the PDF only while the e-CF is accepted or accepted-conditional. ' +
+      'Refusals are plain text with the code in X-Error-Code (not ErrorResponse).',
+    params: z.object({ token: z.string().max(1300).describe('signed token, at most 1300 characters') }),
+    responses: {
+      200: { description: 'the PDF (inline; file <RNCEmisor><eNCF>.pdf)', contentType: 'application/pdf' },
+      404: { description: 'RI_LINK_INVALID (malformed or tampered token, unknown document) or RI_NOT_DELIVERABLE (the e-CF is not accepted or accepted-conditional now); text/plain, X-Error-Code', contentType: 'text/plain', headers: { 'X-Error-Code': 'RI_LINK_INVALID | RI_NOT_DELIVERABLE' } },
+      410: { description: 'RI_LINK_EXPIRED: more than 30 days after sending; text/plain, X-Error-Code', contentType: 'text/plain', headers: { 'X-Error-Code': 'RI_LINK_EXPIRED' } },
     },
   },
   contingency: {

@@ -347,7 +347,7 @@ test('XML: 409 DOCUMENT_NOT_SIGNED before signing, then the stored bytes by docu
   assert.equal((await get(failed.id)).statusCode, 404);
 });
 
-test('PDF: the 409 codes of the contract, then 501 until the printed representation lands', async () => {
+test('PDF: the 409 codes of the contract (rendering: routes/printed-representation.test.ts)', async () => {
   const { tenant, key } = await seedTenantWithKey(api.database);
   const cases: Array<[Parameters<typeof seedDocument>[1]['status'], number, string]> = [
     ['queued_for_signing', 409, 'DOCUMENT_NOT_SIGNED'],
@@ -355,8 +355,8 @@ test('PDF: the 409 codes of the contract, then 501 until the printed representat
     ['rejected', 409, 'RI_NOT_DELIVERABLE_REJECTED'],
     ['transmission_failed', 409, 'RI_NOT_DELIVERABLE_NOT_TRANSMITTED'],
     ['cancelled', 409, 'RI_NOT_DELIVERABLE_CANCELLED'],
-    ['accepted', 501, 'NOT_IMPLEMENTED'],
-    ['contingency', 501, 'NOT_IMPLEMENTED'],
+    // Deliverable but never signed (a seeded row): no signed XML to print from, like the XML download.
+    ['accepted', 409, 'DOCUMENT_NOT_SIGNED'],
   ];
   for (const [status, code, errorCode] of cases) {
     const document = await seedDocument(api.database, { tenantId: tenant.id, encf: nextEncf(), status });

@@ -43,6 +43,8 @@ const ZEnv = z.object({
   CERTIFICATE_MASTER_KEY: z.string().min(1).optional(),
   /** Earlier master keys, comma-separated, still able to decrypt certificates stored before a rotation. */
   CERTIFICATE_MASTER_KEYS: z.string().optional(),
+  /** HMAC key of the buyer's PDF links (`GET /ri/{token}`); the worker signs them with the same key. */
+  RI_LINK_SECRET: z.string().min(32).default('local-development-ri-link-secret-change-me-000'),
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

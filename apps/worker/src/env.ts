@@ -23,6 +23,45 @@ const ZEnv = z.object({
   TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** Official XSDs (relative paths from the repository root); signed XML is checked against them. */
   XSD_DIRECTORY: z.string().min(1).default('config/xsd'),
+  /** Jobs of each document queue (sign, transmit, poll) this process runs at once; scheduled maintenance runs one at a time. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  /**
+   * Overrides `expireInSeconds` of the document queues: how long an active job of a killed worker
+   * stays active before pg-boss retries it (default: the registry's, 15 min for signing, 5 min for
+   * transmission). Tests of crash recovery set a few seconds; it must stay above the longest run.
+   */
+  WORKER_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).optional(),
+  /** A fixed retry delay, without backoff, for the document queues (default: the registry's, 30 s doubling). Tests only. */
+  WORKER_JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).optional(),
+  /** How often pg-boss looks for expired jobs and runs its schedules (default 60 s). */
+  WORKER_SUPERVISE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  /**
+   * How long a transmission attempt without outcome may still be running in another process before
+   * it is resolved by asking the tax authority. Must cover authentication plus the send (3 x TAXAUTH_TIMEOUT_MS).
+   */
+  WORKER_TRANSMIT_IN_FLIGHT_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** A non-final document untouched this long with no pending job is re-enqueued by maintenance.sweep-documents. */
+  WORKER_SWEEP_STALE_SECONDS: z.coerce.number().int().min(1).default(120),
+  /** SMTP server of the buyer e-mail (default: the local mail catcher of scripts/up.sh). */
+  SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
+  /** `true`: TLS from the first byte (port 465); `false`: plain, upgraded with STARTTLS when the server offers it. */
+  SMTP_SECURE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  /** SMTP credentials (both or neither); never logged. */
+  SMTP_USER: z.string().min(1).optional(),
+  SMTP_PASSWORD: z.string().min(1).optional(),
+  /** `From` of the buyer e-mail. */
+  MAIL_FROM: z.string().min(3).default('Facturación electrónica <no-reply@ecf.localhost>'),
+  /** Address buyers open the link at (`{PUBLIC_BASE_URL}/ri/{token}`): the API's public base URL. */
+  PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
+  /** HMAC key of the buyer links; the API must have the same. Set a long random value in production. */
+  RI_LINK_SECRET: z.string().min(32).default('local-development-ri-link-secret-change-me-000'),
+}).refine((env) => (env.SMTP_USER === undefined) === (env.SMTP_PASSWORD === undefined), {
+  path: ['SMTP_PASSWORD'],
+  message: 'SMTP_USER and SMTP_PASSWORD go together (both or neither)',
+}).refine((env) => env.WORKER_TRANSMIT_IN_FLIGHT_MS >= 3 * env.TAXAUTH_TIMEOUT_MS, {
+  path: ['WORKER_TRANSMIT_IN_FLIGHT_MS'],
+  message: 'must be at least 3 x TAXAUTH_TIMEOUT_MS (authentication and the send of a run still going)',
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

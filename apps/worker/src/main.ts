@@ -18,11 +18,34 @@ const worker = createWorker({
   database,
   log,
   shutdownTimeoutMs: env.WORKER_SHUTDOWN_TIMEOUT_MS,
+  concurrency: env.WORKER_CONCURRENCY,
+  superviseIntervalSeconds: env.WORKER_SUPERVISE_INTERVAL_SECONDS,
+  sweepStaleAfterSeconds: env.WORKER_SWEEP_STALE_SECONDS,
+  transmitInFlightMs: env.WORKER_TRANSMIT_IN_FLIGHT_MS,
+  ...(env.WORKER_JOB_EXPIRE_SECONDS === undefined && env.WORKER_JOB_RETRY_DELAY_SECONDS === undefined
+    ? {}
+    : {
+        queueOverrides: {
+          ...(env.WORKER_JOB_EXPIRE_SECONDS === undefined ? {} : { expireInSeconds: env.WORKER_JOB_EXPIRE_SECONDS }),
+          ...(env.WORKER_JOB_RETRY_DELAY_SECONDS === undefined ? {} : { retryDelay: env.WORKER_JOB_RETRY_DELAY_SECONDS, retryBackoff: false }),
+        },
+      }),
   ...(certificateKeyring ? { certificateKeyring } : {}),
   xsdValidators,
   taxauth: {
     baseUrls: { ecf: env.TAXAUTH_ECF_BASE_URL, fc: env.TAXAUTH_FC_BASE_URL, status: env.TAXAUTH_STATUS_BASE_URL },
     timeoutMs: env.TAXAUTH_TIMEOUT_MS,
+  },
+  buyerEmail: {
+    transport: {
+      host: env.SMTP_HOST,
+      port: env.SMTP_PORT,
+      secure: env.SMTP_SECURE,
+      ...(env.SMTP_USER && env.SMTP_PASSWORD ? { auth: { user: env.SMTP_USER, pass: env.SMTP_PASSWORD } } : {}),
+    },
+    from: env.MAIL_FROM,
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    linkSecret: env.RI_LINK_SECRET,
   },
 });
 const healthServer = worker.createHealthServer();

@@ -1,10 +1,11 @@
 import http from 'node:http';
-import { PgBoss } from 'pg-boss';
+import { PgBoss, type JobResult } from 'pg-boss';
 import type { Logger } from 'pino';
 import { JOB_QUEUE_SCHEMA, type TDatabase } from '@ecf/db';
 import type { TCertificateKeyring } from '@ecf/services';
 import type { TXsdValidators } from '@ecf/fiscal-core';
 import { JOB_REGISTRY, type TAnyJobDefinition, type TJobContext } from './jobs/registry.ts';
+import type { TBuyerEmailSettings } from './jobs/email-buyer.ts';
 import { createTaxauthClient, type TTaxauthBaseUrls, type TTaxauthClient, type TTaxauthEnvironment } from '@ecf/taxauth-client';
 
 export type TWorkerOptions = {
@@ -22,6 +23,20 @@ export type TWorkerOptions = {
   taxauthClientFor?: (environment: TTaxauthEnvironment) => TTaxauthClient;
   /** Official XSDs: signed documents are checked before they are stored. */
   xsdValidators?: TXsdValidators;
+  /** Jobs of each on-demand queue run at once by this process (one fetch of this size, run concurrently); scheduled jobs run one at a time. Default 1. */
+  concurrency?: number;
+  /** Overrides the retry policy of the on-demand queues (tests of crash recovery: a few seconds). */
+  queueOverrides?: { expireInSeconds?: number; retryDelay?: number; retryBackoff?: boolean };
+  /** How often pg-boss fails expired jobs (and so retries those of a killed worker); default 60 s. */
+  superviseIntervalSeconds?: number;
+  /** Poll interval of the on-demand queues in seconds (pg-boss default 2). */
+  pollingIntervalSeconds?: number;
+  /** Passed to the sweep (`WORKER_SWEEP_STALE_SECONDS`). */
+  sweepStaleAfterSeconds?: number;
+  /** Passed to transmission (`WORKER_TRANSMIT_IN_FLIGHT_MS`). */
+  transmitInFlightMs?: number;
+  /** SMTP and link settings of the buyer e-mail job; without them `document.email-buyer` jobs fail (and are retried). */
+  buyerEmail?: TBuyerEmailSettings;
 };
 
 /**
@@ -31,7 +46,13 @@ export type TWorkerOptions = {
 export function createWorker(options: TWorkerOptions) {
   const jobs = options.jobs ?? JOB_REGISTRY;
   const now = options.now ?? (() => new Date());
-  const boss = new PgBoss({ connectionString: options.databaseUrl, schema: JOB_QUEUE_SCHEMA });
+  const supervise = options.superviseIntervalSeconds;
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    schema: JOB_QUEUE_SCHEMA,
+    // Expired jobs are failed (and retried) by the supervise pass, per queue at most every monitor interval.
+    ...(supervise === undefined ? {} : { superviseIntervalSeconds: supervise, monitorIntervalSeconds: supervise }),
+  });
   let state: 'starting' | 'running' | 'stopping' | 'stopped' = 'starting';
   const startedAt = new Date();
   const processed = new Map<string, { completed: number; failed: number }>();
@@ -56,12 +77,28 @@ export function createWorker(options: TWorkerOptions) {
   async function start(): Promise<void> {
     await boss.start();
     for (const job of jobs) {
-      await boss.createQueue(job.name, job.queue ?? {});
+      const onDemand = job.schedule === undefined;
+      let queue = onDemand && options.queueOverrides ? { ...job.queue, ...options.queueOverrides } : job.queue;
+      // pg-boss refuses a maximum delay without backoff.
+      if (queue?.retryBackoff === false) {
+        const { retryDelayMax: _ignored, ...fixed } = queue;
+        queue = fixed;
+      }
+      await boss.createQueue(job.name, queue ?? {});
       // createQueue leaves an existing queue as it was: apply the current retry policy.
-      if (job.queue) await boss.updateQueue(job.name, job.queue);
+      if (queue) await boss.updateQueue(job.name, queue);
       processed.set(job.name, { completed: 0, failed: 0 });
-      await boss.work(job.name, { batchSize: 1 }, async ([queued]) => {
-        if (!queued) return;
+      // One fetch takes up to `concurrency` jobs and runs them at once, each settled on its own
+      // (perJobResults); while fetches come back full the worker fetches again at once (burst).
+      // With batchSize 1, pg-boss waits its polling interval after every job (2 s by default).
+      const batchSize = onDemand ? (options.concurrency ?? 1) : 1;
+      const workOptions = {
+        batchSize,
+        perJobResults: true as const,
+        ...(batchSize > 1 ? { burstWhenBatchFull: true } : {}),
+        ...(onDemand && options.pollingIntervalSeconds !== undefined ? { pollingIntervalSeconds: options.pollingIntervalSeconds } : {}),
+      };
+      const runOne = async (queued: { id: string; data: unknown }): Promise<void> => {
         const counts = processed.get(job.name) ?? { completed: 0, failed: 0 };
         const log = options.log.child({ job: job.name, jobId: queued.id });
         const parsed = job.schema.safeParse(queued.data ?? {});
@@ -84,6 +121,9 @@ export function createWorker(options: TWorkerOptions) {
             },
             ...(options.xsdValidators ? { xsdValidators: options.xsdValidators } : {}),
             ...(taxauthClientFor ? { taxauthClientFor } : {}),
+            ...(options.sweepStaleAfterSeconds === undefined ? {} : { sweepStaleAfterSeconds: options.sweepStaleAfterSeconds }),
+            ...(options.transmitInFlightMs === undefined ? {} : { transmitInFlightMs: options.transmitInFlightMs }),
+            ...(options.buyerEmail ? { buyerEmail: options.buyerEmail } : {}),
           });
           counts.completed += 1;
         } catch (error) {
@@ -91,7 +131,21 @@ export function createWorker(options: TWorkerOptions) {
           log.error({ err: error }, 'job failed');
           throw error;
         }
-      });
+      };
+      await boss.work(job.name, workOptions, async (batch): Promise<JobResult[]> =>
+        Promise.all(
+          batch.map(async (queued): Promise<JobResult> => {
+            try {
+              await runOne(queued);
+              return { id: queued.id, status: 'completed' };
+            } catch (error) {
+              // Kept on the job like pg-boss keeps a thrown error; the job is retried by its queue's policy.
+              const output = error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { message: String(error) };
+              return { id: queued.id, status: 'failed', output };
+            }
+          }),
+        ),
+      );
       if (job.schedule) await boss.schedule(job.name, job.schedule, {});
     }
     state = 'running';

@@ -89,6 +89,17 @@ export const ERROR_STATUS = {
    * `buyer_mismatch`, `not_received`, `signer_*`), with `details.message`.
    */
   RECEIVER_DELIVERY_EVIDENCE_INVALID: 409,
+  /**
+   * The PDF download's `Accept` lists neither `application/pdf`, `application/` + wildcard nor the
+   * full wildcard (clarification 17; 400 rather than 406: the spec's status set). `details.accepted` lists what is served.
+   */
+  NOT_ACCEPTABLE: 400,
+  /** Buyer PDF link (`GET /ri/{token}`, plain text + `X-Error-Code`): malformed, tampered, or naming no document. */
+  RI_LINK_INVALID: 404,
+  /** Buyer PDF link: the document is not accepted or accepted-conditional (any more). */
+  RI_NOT_DELIVERABLE: 404,
+  /** Buyer PDF link: genuine but more than 30 days after sending. */
+  RI_LINK_EXPIRED: 410,
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_STATUS;

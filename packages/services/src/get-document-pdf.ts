@@ -1,13 +1,14 @@
-import type { Environment, TDatabase } from '@ecf/db';
+import type { Document, Environment, TDatabase } from '@ecf/db';
 import { AppError } from './errors.ts';
 import { getDocument, isPrintable } from './document-references.ts';
+import { renderDocumentPdf } from './printed-representation.ts';
 
 /**
- * The printed representation (PDF) of an issued e-CF. The 409 answers of the contract are given
- * already; rendering arrives with the printed-representation capability (until then 501).
+ * Refuses a document whose printed representation is not deliverable, with the contract's 409
+ * codes: not signed, awaiting the tax authority (signed without TrackID), rejected (including the
+ * RFCE summary of a consumer invoice), not transmitted, cancelled.
  */
-export async function getDocumentPdf(options: { database: TDatabase; tenantId: string; environment: Environment; reference: string }): Promise<never> {
-  const document = await getDocument(options);
+export function assertPrintable(document: Document): void {
   const details = { documentId: document.id, status: document.status };
   switch (document.status) {
     case 'queued_for_signing':
@@ -22,6 +23,17 @@ export async function getDocumentPdf(options: { database: TDatabase; tenantId: s
       if (!isPrintable(document)) {
         throw new AppError('RI_AWAITING_TAXAUTH_RESPONSE', `The tax authority has not answered for ${document.encf} yet; retry later.`, { details });
       }
-      throw new AppError('NOT_IMPLEMENTED', 'PDF rendering of the printed representation is not available in this version yet.', { details });
   }
+}
+
+/**
+ * The printed representation (PDF, letter size) of an issued e-CF, rendered from its stored signed
+ * XML, with its download name `<RNCEmisor><eNCF>.pdf`. Another tenant's or environment's document
+ * is NOT_FOUND; an undeliverable one is one of the 409s of {@link assertPrintable}.
+ */
+export async function getDocumentPdf(options: { database: TDatabase; tenantId: string; environment: Environment; reference: string }) {
+  const document = await getDocument(options);
+  assertPrintable(document);
+  const pdf = await renderDocumentPdf(options.database, document);
+  return { ...pdf, document };
 }

@@ -73,3 +73,18 @@ export {
 } from './receiver-delivery-records.ts';
 export { checkAcknowledgement, type TVerifiedAcknowledgement, type TAcknowledgementProblem } from './receiver-acknowledgement.ts';
 export { type TPollOptions } from './poll-document-status.ts';
+export { assertPrintable } from './get-document-pdf.ts';
+export { renderDocumentPdf, type TPrintedPdf } from './printed-representation.ts';
+export { createRiLinkToken, checkRiLinkToken, getPdfByRiLink, RI_LINK_MAX_LENGTH, RI_LINK_VALIDITY_SECONDS, type TRiLinkCheck, type TRiLinkPayload } from './ri-link.ts';
+export {
+  sendBuyerEmail,
+  composeBuyerEmail,
+  isBuyerEmailEnabled,
+  scheduleBuyerEmail,
+  applyWithBuyerEmail,
+  BUYER_EMAIL_EVENT_TYPES,
+  BUYER_EMAIL_STATUSES,
+  type TBuyerEmailOptions,
+  type TBuyerEmailOutcome,
+  type TBuyerEmailReport,
+} from './email-buyer.ts';

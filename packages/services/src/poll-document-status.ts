@@ -9,6 +9,7 @@ import type { TSigningCertificate } from '@ecf/fiscal-core';
 import { isTaxauthError } from '@ecf/taxauth-client';
 import { loadActiveCertificate } from './certificate-store.ts';
 import { AppError } from './errors.ts';
+import { applyWithBuyerEmail, isBuyerEmailEnabled, scheduleBuyerEmail } from './email-buyer.ts';
 import type { TEnqueueJob } from './job-executor.ts';
 import { isDeliveredToReceiver, joinTransaction, scheduleReceiverDelivery } from './receiver-delivery-records.ts';
 import { applyFinalAnswer, appendEvent, closeEpisode, findSentAt, openEpisode, TRANSMISSION_EVENT_TYPES } from './transmission-records.ts';
@@ -66,9 +67,11 @@ export async function pollDocumentStatus(database: TDatabase, documentId: string
         ? await database.$transaction(async (transaction) => {
             const moved = await applyFinalAnswer(joinTransaction(transaction), document, finalAnswer);
             if (moved) await scheduleReceiverDelivery(transaction, document, enqueue);
+            // Buyer e-mail (issue 7): its job joins the same transaction when the account enabled it.
+            if (moved && (await isBuyerEmailEnabled(transaction, document))) await scheduleBuyerEmail(transaction, document, enqueue);
             return moved;
           })
-        : await applyFinalAnswer(database, document, finalAnswer);
+        : await applyWithBuyerEmail(database, document, result.status, enqueue, (target) => applyFinalAnswer(target, document, finalAnswer));
       return { documentId, next: 'done', status: applied ? result.status : document.status, outcome: applied ? result.status : 'moved_elsewhere', ...episode };
     }
     // "En Proceso", or not (yet) found under this trackId: ask again, less and less often.

@@ -20,6 +20,8 @@ import { buildRfceXml, isConsumerInvoiceBelowThreshold, signXml, type TSigningCe
 import { isTaxauthError, type TaxauthError, type TTaxauthClient, type TTaxpayerClient } from '@ecf/taxauth-client';
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
 import { AppError } from './errors.ts';
+import { applyWithBuyerEmail } from './email-buyer.ts';
+import type { TEnqueueJob } from './job-executor.ts';
 import {
   applyDefiniteFailure,
   applyFinalAnswer,
@@ -60,6 +62,8 @@ export type TTransmissionOptions = {
   inFlightMs?: number;
   /** Sends an operator notification (the worker logs it at warn). */
   notifyOperator?: (notification: TOperatorNotification) => void | Promise<void>;
+  /** Enqueues jobs in an acceptance's transaction (the buyer e-mail of an E32 accepted through its RFCE summary). */
+  enqueue?: TEnqueueJob;
 };
 
 /** What the caller should do next. `afterSeconds` is counted from now. */
@@ -166,7 +170,7 @@ async function resolveUnknownOutcome(
     const episode = restored ? 'restored' : undefined;
     if (status.status === 'accepted' || status.status === 'accepted_conditional' || status.status === 'rejected') {
       const messages: never[] = [];
-      await applyFinalAnswer(database, document, {
+      const finalAnswer = {
         from: TRANSMITTABLE,
         status: status.status,
         messages,
@@ -174,7 +178,8 @@ async function resolveUnknownOutcome(
         answer: status,
         outcomeEvent,
         at: now(),
-      });
+      };
+      await applyWithBuyerEmail(database, document, finalAnswer.status, options.enqueue, (target) => applyFinalAnswer(target, document, finalAnswer));
       return withEpisode({ documentId: document.id, next: 'done', status: status.status, outcome: status.status }, episode);
     }
     return withEpisode({ documentId: document.id, next: 'retry', afterSeconds: RFCE_UNSETTLED_RETRY_SECONDS, outcome: 'rfce_unsettled' }, episode);
@@ -245,7 +250,7 @@ async function send(
     const episode = restored ? 'restored' : undefined;
     if (answer.status === 'accepted' || answer.status === 'accepted_conditional' || answer.status === 'rejected') {
       const messages = keptMessages(answer.mensajes);
-      await applyFinalAnswer(database, current, {
+      const finalAnswer = {
         from: TRANSMITTABLE,
         status: answer.status,
         messages,
@@ -253,7 +258,8 @@ async function send(
         answer,
         outcomeEvent,
         at: now(),
-      });
+      };
+      await applyWithBuyerEmail(database, current, finalAnswer.status, options.enqueue, (target) => applyFinalAnswer(target, current, finalAnswer));
       return withEpisode({ documentId: document.id, next: 'done', status: answer.status, outcome: answer.status }, episode);
     }
     // An RFCE answer that is not final: ask again later (Consulta Estado) before any resend.

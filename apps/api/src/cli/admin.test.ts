@@ -80,4 +80,6 @@ test('demo seeding is idempotent and keeps printing the same valid keys', async 
   assert.deepEqual(second.keys, first.keys);
   assert.deepEqual(JSON.parse(await readFile(keysFile, 'utf8')), first.keys);
   assert.equal(await context.database.tenant.count({ where: { rnc: '131880738' } }), 1);
+  // Buyer e-mail is on in TesteCF (once, however many times demo runs).
+  assert.deepEqual((await context.database.tenant.findUniqueOrThrow({ where: { rnc: '131880738' } })).buyerEmailEnvironments, ['TesteCF']);
 });

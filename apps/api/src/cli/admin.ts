@@ -36,7 +36,8 @@ const HELP = `usage: npm run admin -- <command> [options]
   certificate list --tenant <id|RNC>
   certificate reencrypt [--tenant <id|RNC>]   after a master-key rotation, move certificates to the current key
   demo [--keys-file <path>]   create (once) the demo tenant, its TesteCF and CerteCF keys and a
-                              generated test certificate (when CERTIFICATE_MASTER_KEY is set)
+                              generated test certificate (when CERTIFICATE_MASTER_KEY is set);
+                              buyer e-mail is enabled in TesteCF
 
   --json   print JSON instead of text
 The clear API key is printed once, at creation; only its SHA-256 is stored.
@@ -96,9 +97,13 @@ function readP12(file: string): Buffer {
  * issuance) when it has no active one, so documents can be signed locally.
  */
 async function seedDemo(database: TDatabase, keysFile: string, keyring: TCertificateKeyring | undefined) {
-  const tenant =
+  const existing =
     (await database.tenant.findUnique({ where: { rnc: DEMO_TENANT.rnc } })) ??
     (await createTenant({ database, input: DEMO_TENANT }));
+  // Buyer e-mail on in TesteCF: accepted demo e-CF with a buyer e-mail reach the local mail catcher.
+  const tenant = existing.buyerEmailEnvironments.includes('TesteCF')
+    ? existing
+    : await database.tenant.update({ where: { id: existing.id }, data: { buyerEmailEnvironments: { push: 'TesteCF' } } });
   const saved: Record<string, string> = existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Record<string, string>) : {};
   const keys: Record<string, string> = {};
   for (const environment of ['TesteCF', 'CerteCF'] as const) {

@@ -11,6 +11,7 @@ import {
   issueDocument,
   preflightDocument,
   printingOf,
+  printingStatusOf,
   type TEnqueueJob,
   type TSubmissionIssue,
 } from '@ecf/services';
@@ -54,8 +55,25 @@ function submitResponse(document: Document, warnings: TSubmissionIssue[]) {
     status: document.status,
     warnings,
     errors: [],
-    result: { securityCode: document.securityCode, qrUrl: document.qrUrl, printing: printingOf(document), trackId: document.trackId },
+    result: { securityCode: document.securityCode, qrUrl: document.qrUrl, printing: printingOf(document), printingStatus: printingStatusOf(document.status, document.trackId), trackId: document.trackId },
   };
+}
+
+/**
+ * Clarification 17: downloads honour `Accept`. A request whose `Accept` lists neither `type`, its
+ * major type with a wildcard subtype, nor the full wildcard (with a q above 0) is refused with 400
+ * NOT_ACCEPTABLE (406 is not in the spec's status set); no header at all is served.
+ */
+export function assertAccepts(header: string | undefined, type: string): void {
+  if (header === undefined || header.trim() === '') return;
+  const major = `${type.split('/')[0] ?? ''}/*`;
+  const ranges = header.split(',').map((range) => {
+    const [mediaRange = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    return { mediaRange, q: q === undefined ? 1 : Number(q.slice(2)) };
+  });
+  if (ranges.some((range) => [type, major, '*/*'].includes(range.mediaRange) && !(range.q <= 0))) return;
+  throw new AppError('NOT_ACCEPTABLE', `This download is ${type}; send Accept: ${type} or */*.`, { details: { accepted: [type, '*/*'] } });
 }
 
 function productionRequired(environment: string, productionState: string): void {
@@ -122,7 +140,7 @@ export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentR
           status: 'validated',
           warnings: preflight.warnings,
           errors: [],
-          result: { securityCode: null, qrUrl: null, printing: null, trackId: null },
+          result: { securityCode: null, qrUrl: null, printing: null, printingStatus: null, trackId: null },
         });
       }
 
@@ -152,10 +170,16 @@ export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentR
       .send(xml.content);
   });
 
-  app.get(ROUTES.documentPdf.path, { preHandler: requireApiKey(options, ['ecf:read']) }, async (request: FastifyRequest) => {
+  app.get(ROUTES.documentPdf.path, { preHandler: requireApiKey(options, ['ecf:read']) }, async (request: FastifyRequest, reply) => {
     const principal = principalOf(request);
     const params = ROUTES.documentPdf.params.parse(request.params);
-    return getDocumentPdf({ database, tenantId: principal.tenantId, environment: principal.environment, reference: params.documentReference });
+    assertAccepts(request.headers.accept, 'application/pdf');
+    const pdf = await getDocumentPdf({ database, tenantId: principal.tenantId, environment: principal.environment, reference: params.documentReference });
+    return reply
+      .code(200)
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${pdf.fileName}"`)
+      .send(pdf.content);
   });
 }
 

@@ -11,6 +11,7 @@ import { transmitDocument } from './transmit-document.ts';
 import { pollDocumentStatusJob } from './poll-document-status.ts';
 import { sweepDocumentsJob } from './sweep-documents.ts';
 import { deliverToReceiverJob } from './deliver-to-receiver.ts';
+import { emailBuyerJob, type TBuyerEmailSettings } from './email-buyer.ts';
 
 export type TJobContext = {
   database: TDatabase;
@@ -30,6 +31,8 @@ export type TJobContext = {
   sweepStaleAfterSeconds?: number;
   /** How long an attempt without outcome may still be running elsewhere (WORKER_TRANSMIT_IN_FLIGHT_MS). */
   transmitInFlightMs?: number;
+  /** SMTP and link settings of `document.email-buyer` (SMTP_*, MAIL_FROM, PUBLIC_BASE_URL, RI_LINK_SECRET). */
+  buyerEmail?: TBuyerEmailSettings;
 };
 
 /** A job: its queue name, the payload contract, and the handler that runs a parsed payload. */
@@ -59,6 +62,8 @@ export const JOB_REGISTRY: TAnyJobDefinition[] = [
   defineJob({ name: 'document.transmit', handle: transmitDocument, queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
   defineJob({ name: 'document.poll-status', handle: pollDocumentStatusJob, queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
   defineJob({ name: 'document.deliver-to-receiver', handle: deliverToReceiverJob, queue: { retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
+  // Buyer e-mail: a failing SMTP server is retried for about a day (1 min doubling to 1 h); never blocks the pipeline.
+  defineJob({ name: 'document.email-buyer', handle: emailBuyerJob, queue: { retryLimit: 30, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600, expireInSeconds: 120 } }),
   // The safety net: documents no job is moving get their next step (see README "Sweeper").
   defineJob({ name: 'maintenance.sweep-documents', handle: sweepDocumentsJob, schedule: '* * * * *', queue: { retryLimit: 0, expireInSeconds: 120 } }),
 ];

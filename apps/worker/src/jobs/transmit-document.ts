@@ -8,7 +8,8 @@ import type { TJobContext } from './registry.ts';
  * (pg-boss retry) and the use-case, idempotent, reaches the same decision without sending twice.
  */
 export async function transmitDocument(payload: TJobPayload<'document.transmit'>, context: TJobContext) {
-  const report = await transmitSignedDocument(context.database, payload.documentId, transmissionOptionsOf(context));
+  // With `enqueue`, an RFCE acceptance enqueues the buyer e-mail in its own transaction.
+  const report = await transmitSignedDocument(context.database, payload.documentId, { ...transmissionOptionsOf(context), ...(context.enqueue ? { enqueue: context.enqueue } : {}) });
   await scheduleNext(report, context);
 }
 
@@ -20,6 +21,7 @@ export function transmissionOptionsOf(context: TJobContext): TTransmissionOption
     clientFor: context.taxauthClientFor,
     ...(context.certificateKeyring ? { keyring: context.certificateKeyring } : {}),
     now: context.now,
+    ...(context.transmitInFlightMs === undefined ? {} : { inFlightMs: context.transmitInFlightMs }),
     notifyOperator: (notification) => {
       const message = notification.data['message'];
       log.warn({ notification }, `operator notification: ${typeof message === 'string' ? message : notification.kind}`);
