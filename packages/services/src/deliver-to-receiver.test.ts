@@ -12,7 +12,7 @@ import { newEncf } from './transmission-test-support.ts';
 
 let harness: TReceiverHarness;
 before(async () => {
-  harness = await openReceiverHarness({ timeoutMs: 300 });
+  harness = await openReceiverHarness({ timeoutMs: 1000 });
 });
 after(async () => {
   await harness.close();

@@ -9,7 +9,7 @@ import { TRANSMISSION_EVENT_TYPES } from './transmission-records.ts';
 const simulatorClock = createClock(new Date());
 let harness: TTransmissionHarness;
 before(async () => {
-  harness = await openTransmissionHarness({ simulatorNow: simulatorClock.now, timeoutMs: 1000 });
+  harness = await openTransmissionHarness({ simulatorNow: simulatorClock.now, timeoutMs: 3000 });
 });
 after(async () => {
   await harness.close();
