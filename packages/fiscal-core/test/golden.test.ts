@@ -8,7 +8,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -16,27 +16,17 @@ import { ECF_TYPES } from '../src/model/ecf-tree.ts';
 import type { TEcfTree, TEcfValue } from '../src/model/ecf-tree.ts';
 import { verifyXmlSignature } from '../src/signing/index.ts';
 import { buildEcfXml } from '../src/xml/ecf-writer.ts';
-import { createXsdValidators } from '../src/xsd/index.ts';
 import type { TXsdValidators } from '../src/xsd/index.ts';
+import { loadReferenceXsdValidators } from './reference-xsd.ts';
 import { buildGoldenDocuments, loadGoldenCertificate } from './golden/golden-documents.ts';
 import type { TGoldenDocument } from './golden/golden-documents.ts';
 import { ECF_FIXTURES } from './golden/fixtures.ts';
-
-// The repository root's parent holds `shared/` with the published schemas.
-const XSD_DIRECTORY = new URL('../../../../shared/taxauth/xsd/', import.meta.url);
 
 let validators: TXsdValidators;
 let goldens: TGoldenDocument[];
 
 before(() => {
-  const schemas = Object.fromEntries(
-    readdirSync(XSD_DIRECTORY)
-      .filter((file) => file.endsWith('.xsd'))
-      .map((file) => [file, readFileSync(new URL(file, XSD_DIRECTORY))]),
-  );
-  const compiled = createXsdValidators(schemas);
-  if (!compiled.success) throw new Error(JSON.stringify(compiled.issues));
-  validators = compiled.data;
+  validators = loadReferenceXsdValidators();
   goldens = buildGoldenDocuments(loadGoldenCertificate());
 });
 

@@ -5,32 +5,23 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { encodeSecurityCode } from '../src/derived/qr-url.ts';
 import { buildRfceXml } from '../src/documents/rfce-document.ts';
 import { signEcfDocument, timbreUrlOf } from '../src/issuance/sign-ecf.ts';
 import { signXml, verifyXmlSignature } from '../src/signing/index.ts';
 import { ANONYMOUS_CONSUMER_NAME } from '../src/validation/validate-submission.ts';
 import { SIMPLIFIED_EXAMPLES, TEST_NOW, example, taxauthExample, validate } from '../src/validation/test-support.ts';
-import { createXsdValidators, type TXsdDocumentKind, type TXsdValidators } from '../src/xsd/index.ts';
+import type { TXsdDocumentKind, TXsdValidators } from '../src/xsd/index.ts';
+import { loadReferenceXsdValidators } from './reference-xsd.ts';
 import { loadGoldenCertificate } from './golden/golden-documents.ts';
 import type { TSigningCertificate } from '../src/signing/index.ts';
 import type { TEcfDocument } from '../src/model/ecf-tree.ts';
-
-const XSD_DIRECTORY = new URL('../../../../shared/taxauth/xsd/', import.meta.url);
 
 let validators: TXsdValidators;
 let certificate: TSigningCertificate;
 
 before(() => {
-  const schemas = Object.fromEntries(
-    readdirSync(XSD_DIRECTORY)
-      .filter((file) => file.endsWith('.xsd'))
-      .map((file) => [file, readFileSync(new URL(file, XSD_DIRECTORY))]),
-  );
-  const compiled = createXsdValidators(schemas);
-  if (!compiled.success) throw new Error(JSON.stringify(compiled.issues));
-  validators = compiled.data;
+  validators = loadReferenceXsdValidators();
   certificate = loadGoldenCertificate();
 });
 

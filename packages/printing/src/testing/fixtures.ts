@@ -5,23 +5,12 @@
  */
 import { createTestCertificate, loadCertificate, readEcfXml, signEcfDocument, timbreUrlOf, validateSubmission } from '@ecf/fiscal-core';
 import type { TDgiiEnvironment, TSigningCertificate, TValidationContext } from '@ecf/fiscal-core';
-import { SIMPLIFIED_EXAMPLES } from '@ecf/fiscal-core/testing';
+import { SIMPLIFIED_EXAMPLES, TEST_NOW, testContext } from '@ecf/fiscal-core/testing';
 import type { TPrintInput } from '../print-model.ts';
 
-export const FIXTURE_NOW = new Date('2026-11-21T15:00:00Z');
-
-const context: TValidationContext = {
-  now: FIXTURE_NOW,
-  account: {
-    rnc: '131880738',
-    legalName: 'Distribuidora Caribe Digital SRL',
-    tradeName: 'Caribe Digital',
-    address: 'Av. Winston Churchill 1099, Piantini, Santo Domingo',
-    phones: ['809-555-0101'],
-    deferredSendAuthorized: false,
-    paymentTermDays: 30,
-  },
-};
+/** fiscal-core's validation clock and account: the fixtures are its documented examples. */
+export const FIXTURE_NOW = TEST_NOW;
+const context: TValidationContext = testContext();
 
 const issuer = {
   rnc: '131880738',
