@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { e31 } from '../shared/documents.ts';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '10');
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? '16');
@@ -34,36 +35,14 @@ async function startServers(): Promise<{ servers: TServers; stop: () => Promise<
   };
 }
 
-function dominicanToday(): string {
-  return new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10);
-}
-
-function e31(encf: string): string {
-  const year = Number(dominicanToday().slice(0, 4));
-  return JSON.stringify({
-    type: 'E31',
-    encf,
-    sequenceExpirationDate: `31-12-${year + 1}`,
-    issueDate: dominicanToday(),
-    buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL' },
-    paymentType: 'credit',
-    dueDate: dominicanToday(),
-    incomeType: '01',
-    lines: Array.from({ length: 10 }, (_, index) => ({
-      name: `Artículo ${index + 1}`,
-      quantity: index + 1,
-      unitPrice: '125.50',
-      itbisRate: index % 3 === 0 ? 'exempt' : 18,
-      itemKind: index % 2 === 0 ? 'good' : 'service',
-    })),
-  });
-}
-
 type TResult = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; total: number; statuses: Record<string, number> };
 
 async function measure(name: string, options: autocannon.Options): Promise<TResult> {
   const statuses: Record<string, number> = {};
-  const instance = autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+  // Without a callback autocannon returns its running instance, an event emitter that is also a promise of the result.
+  const instance = autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }) as unknown as Promise<autocannon.Result> & {
+    on(event: 'response', listener: (client: unknown, statusCode: number) => void): void;
+  };
   instance.on('response', (_client: unknown, statusCode: number) => {
     statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
   });

@@ -22,6 +22,7 @@ import { createTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate, createXsdValidators, loadCertificate, signEcfDocument, validateSubmission } from '@ecf/fiscal-core';
 import { accountDataOf, createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
 import { readdirSync, readFileSync } from 'node:fs';
+import { e31 } from '../shared/documents.ts';
 
 const DOCUMENTS = Number(process.env['BENCH_DOCUMENTS'] ?? '2000');
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? '16');
@@ -29,32 +30,6 @@ const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '3');
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const XSD_DIRECTORY = fileURLToPath(new URL('../shared/taxauth/xsd/', `file://${ROOT}`));
 const RNC = '131880738';
-
-function dominicanToday(): string {
-  return new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10);
-}
-
-/** The 10-line E31 of bench/api (simplified format), with its own eNCF. */
-function e31(encf: string): string {
-  const year = Number(dominicanToday().slice(0, 4));
-  return JSON.stringify({
-    type: 'E31',
-    encf,
-    sequenceExpirationDate: `31-12-${year + 1}`,
-    issueDate: dominicanToday(),
-    buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL' },
-    paymentType: 'credit',
-    dueDate: dominicanToday(),
-    incomeType: '01',
-    lines: Array.from({ length: 10 }, (_, index) => ({
-      name: `Artículo ${index + 1}`,
-      quantity: index + 1,
-      unitPrice: '125.50',
-      itbisRate: index % 3 === 0 ? 'exempt' : 18,
-      itemKind: index % 2 === 0 ? 'good' : 'service',
-    })),
-  });
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
