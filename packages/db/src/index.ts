@@ -18,6 +18,7 @@ export {
   type TScope,
 } from './api-keys.ts';
 export { seedTenant, seedApiKey, seedDocument } from './seed.ts';
+export { artifactData } from './artifacts.ts';
 export {
   migrate,
   ensureDatabase,

@@ -3,7 +3,7 @@
  * and what delivery writes (the `receiver_deliveries` row, acknowledgements as write-once
  * artifacts, the job enqueued with the acceptance).
  */
-import { createHash } from 'node:crypto';
+import { artifactData } from '@ecf/db';
 import type { Prisma, TDatabase } from '@ecf/db';
 import type { TEcfTree, TEcfValue } from '@ecf/fiscal-core';
 import { executorOf, type TEnqueueJob } from './job-executor.ts';
@@ -78,13 +78,9 @@ export function joinTransaction(transaction: TTransaction): TDatabase {
 
 /** Stores an ARECF as write-once evidence (`receiver_acknowledgement`). */
 export async function storeAcknowledgement(transaction: TTransaction, document: { id: string; tenantId: string }, xml: string, at: Date): Promise<{ id: string; sha256: string }> {
-  const content = Buffer.from(xml, 'utf8');
-  const sha256 = createHash('sha256').update(content).digest('hex');
-  const artifact = await transaction.artifact.create({
-    data: { tenantId: document.tenantId, documentId: document.id, kind: 'receiver_acknowledgement', contentType: 'application/xml', content, sha256, sizeBytes: content.length, createdAt: at },
-    select: { id: true },
-  });
-  return { id: artifact.id, sha256 };
+  const data = artifactData({ tenantId: document.tenantId, documentId: document.id, kind: 'receiver_acknowledgement', contentType: 'application/xml', content: xml, createdAt: at });
+  const artifact = await transaction.artifact.create({ data, select: { id: true } });
+  return { id: artifact.id, sha256: data.sha256 };
 }
 
 /** `{urlRecepcion}/fe/recepcion/api/ecf`: the directory publishes hosts (Descripción técnica §consultadirectorio); a full path is kept as given. */

@@ -3,11 +3,11 @@
  * (node:http on port 0) that plays the receiver side of FACTS §2 in several ways, the simulator
  * with a directory pointing at it, and accepted documents with their signed XML.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { seedDocument, seedTenant, type Environment } from '@ecf/db';
+import { artifactData, seedDocument, seedTenant, type Environment } from '@ecf/db';
 import { createTestDatabase, openTestDatabase } from '@ecf/db/testing';
 import { buildArecfXml, signXml, verifyXmlSignature, type TNotReceivedReason, type TSigningCertificate } from '@ecf/fiscal-core';
 import { createTaxauthClient, type TTaxauthClient } from '@ecf/taxauth-client';
@@ -230,9 +230,8 @@ export async function openReceiverHarness(options: { timeoutMs?: number } = {}) 
       const signed = signXml(buildEcfXml({ rnc, encf, buyer: input.buyer }), input.rnc === undefined ? certificate : certificateFor(rnc));
       const seeded = await seedDocument(app.database, { tenantId, encf, status: input.status ?? 'accepted', totalAmount: '236.00', ...(input.environment === undefined ? {} : { environment: input.environment }) });
       const document = await app.database.document.update({ where: { id: seeded.id }, data: { buyerRnc: input.buyer, securityCode: signed.signatureValue.slice(0, 6) } });
-      const content = Buffer.from(signed.xml, 'utf8');
       await app.database.artifact.create({
-        data: { tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content, sha256: createHash('sha256').update(content).digest('hex'), sizeBytes: content.length },
+        data: artifactData({ tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: signed.xml }),
       });
       if (input.withDelivery !== false && input.status !== 'signed') await app.database.receiverDelivery.create({ data: { documentId: document.id, tenantId, status: 'pending' } });
       return { document, xml: signed.xml, rncEmisor: rnc };

@@ -13,8 +13,7 @@
  * submission that no longer validates or builds keeps it queued with `retrying = false`: retrying
  * cannot help, an operator has to look.
  */
-import { createHash } from 'node:crypto';
-import { Prisma, type Document, type Tenant, type TDatabase } from '@ecf/db';
+import { artifactData, Prisma, type Document, type Tenant, type TDatabase } from '@ecf/db';
 import {
   parseSignatureDateTime,
   signEcfDocument,
@@ -102,10 +101,6 @@ function idDocOf(tree: TEcfDocument): { encf: unknown; type: unknown } {
   return { encf: idDoc['eNCF'], type: idDoc['TipoeCF'] };
 }
 
-function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
 /** Thrown inside the signing transaction when another run signed first; rolls back the artifact. */
 class SignedElsewhere extends Error {}
 
@@ -188,8 +183,8 @@ export async function signQueuedDocument(
   const signatureDate = parseSignatureDateTime(signed.data.signedAt);
   if (!signatureDate.success) throw new Error(`signEcfDocument wrote an unreadable FechaHoraFirma for document ${document.id}`);
   const qrUrl = timbreUrlOf(tree.tree, signed.data, document.environment);
-  const content = Buffer.from(signed.data.xml, 'utf8');
-  const sha256 = sha256Hex(content);
+  const artifact = artifactData({ tenantId: document.tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: signed.data.xml });
+  const { sha256 } = artifact;
 
   try {
     const artifactId = await database.$transaction(async (transaction) => {
@@ -199,18 +194,7 @@ export async function signQueuedDocument(
         data: { status: 'signed', securityCode: signed.data.securityCode, qrUrl, signatureDate: signatureDate.data, lastError: Prisma.DbNull },
       });
       if (moved.count === 0) throw new SignedElsewhere();
-      const artifact = await transaction.artifact.create({
-        data: {
-          tenantId: document.tenantId,
-          documentId: document.id,
-          kind: 'signed_xml',
-          contentType: 'application/xml',
-          content,
-          sha256,
-          sizeBytes: content.length,
-        },
-        select: { id: true },
-      });
+      const stored = await transaction.artifact.create({ data: artifact, select: { id: true } });
       await transaction.documentEvent.create({
         data: {
           documentId: document.id,
@@ -219,7 +203,7 @@ export async function signQueuedDocument(
           fromStatus: 'queued_for_signing',
           toStatus: 'signed',
           data: {
-            artifactId: artifact.id,
+            artifactId: stored.id,
             sha256,
             securityCode: signed.data.securityCode,
             signedAt: signed.data.signedAt,
@@ -229,7 +213,7 @@ export async function signQueuedDocument(
       });
       // The next step exists exactly when the signature commits: never a signed document without it.
       if (options.enqueue) await options.enqueue('document.transmit', { documentId: document.id }, executorOf(transaction));
-      return artifact.id;
+      return stored.id;
     });
     return { outcome: 'signed', documentId: document.id, securityCode: signed.data.securityCode, qrUrl, signatureDate: signatureDate.data, sha256, artifactId };
   } catch (error) {

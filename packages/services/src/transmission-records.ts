@@ -4,8 +4,8 @@
  * notifications. Every state change is `UPDATE ... WHERE status IN (...)`: a run that lost a race
  * changes nothing and says so.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { Prisma, type DocumentStatus, type Environment, type TDatabase } from '@ecf/db';
+import { randomUUID } from 'node:crypto';
+import { artifactData, Prisma, type DocumentStatus, type Environment, type TDatabase } from '@ecf/db';
 import type { TTaxauthMessage } from '@ecf/taxauth-client';
 import {
   CONTINGENCY_OPERATOR_NOTIFICATION_KIND,
@@ -76,18 +76,8 @@ export async function findSentAt(database: TDatabase, documentId: string): Promi
 
 /** Stores an answer of the tax authority as write-once evidence. */
 export async function storeTaxauthAnswer(transaction: TTransaction, document: TDocumentRef, answer: unknown, at: Date): Promise<string> {
-  const content = Buffer.from(JSON.stringify(answer), 'utf8');
   const artifact = await transaction.artifact.create({
-    data: {
-      tenantId: document.tenantId,
-      documentId: document.id,
-      kind: 'taxauth_response',
-      contentType: 'application/json',
-      content,
-      sha256: createHash('sha256').update(content).digest('hex'),
-      sizeBytes: content.length,
-      createdAt: at,
-    },
+    data: artifactData({ tenantId: document.tenantId, documentId: document.id, kind: 'taxauth_response', contentType: 'application/json', content: JSON.stringify(answer), createdAt: at }),
     select: { id: true },
   });
   return artifact.id;

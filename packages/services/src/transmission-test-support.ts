@@ -3,8 +3,8 @@
  * authority simulator on a database of its own, a movable clock, signed documents built with
  * fiscal-core, and a look into what the simulator received.
  */
-import { createHash, randomInt } from 'node:crypto';
-import { createDatabaseClient, seedDocument, seedTenant, type Environment, type TDatabase } from '@ecf/db';
+import { randomInt } from 'node:crypto';
+import { artifactData, createDatabaseClient, seedDocument, seedTenant, type Environment, type TDatabase } from '@ecf/db';
 import { createTestDatabase, openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate, loadCertificate, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
 import { createTaxauthClient, type TTaxauthClient } from '@ecf/taxauth-client';
@@ -166,17 +166,8 @@ export async function openTransmissionHarness(options: { simulatorNow?: () => Da
       const tenantId = input.tenantId ?? tenant.id;
       const seeded = await seedDocument(app.database, { tenantId, encf, status: 'signed', totalAmount: (lines * 118).toFixed(2) });
       const document = await app.database.document.update({ where: { id: seeded.id }, data: { securityCode: signed.signatureValue.slice(0, 6) } });
-      const content = Buffer.from(signed.xml, 'utf8');
       await app.database.artifact.create({
-        data: {
-          tenantId,
-          documentId: document.id,
-          kind: 'signed_xml',
-          contentType: 'application/xml',
-          content,
-          sha256: createHash('sha256').update(content).digest('hex'),
-          sizeBytes: content.length,
-        },
+        data: artifactData({ tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: signed.xml }),
       });
       return { document, xml: signed.xml };
     },

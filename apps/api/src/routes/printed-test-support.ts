@@ -3,7 +3,8 @@
  * fiscal-core (simplified E31 or E32 → validateSubmission → signEcfDocument with a throwaway
  * certificate) and stored as the worker stores them (document row + write-once `signed_xml`).
  */
-import { createHash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { artifactData } from '@ecf/db';
 import type { DocumentStatus, Environment, TDatabase } from '@ecf/db';
 import { createTestCertificate, loadCertificate, parseSignatureDateTime, signEcfDocument, timbreUrlOf, validateSubmission, type TSigningCertificate } from '@ecf/fiscal-core';
 import { accountDataOf } from '@ecf/services';
@@ -89,9 +90,8 @@ export async function seedPrintableDocument(
     },
   });
   if (isSigned) {
-    const content = Buffer.from(signed.data.xml, 'utf8');
     await database.artifact.create({
-      data: { tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content, sha256: createHash('sha256').update(content).digest('hex'), sizeBytes: content.length },
+      data: artifactData({ tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: signed.data.xml }),
     });
   }
   return { document, securityCode: signed.data.securityCode, signedAt: signed.data.signedAt, rnc: tenant.rnc };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { artifactData } from '@ecf/db';
 import type { TDatabase } from '@ecf/db';
 
 /** Today's date in Dominican Republic time (UTC-4), `YYYY-MM-DD`. */
@@ -31,16 +31,7 @@ export function simplifiedE31(overrides: Record<string, unknown> = {}, lines = 3
 
 /** Stores a signed XML artifact as the worker's signing job would. */
 export async function storeSignedXml(database: TDatabase, document: { id: string; tenantId: string }, xml: string) {
-  const content = Buffer.from(xml, 'utf8');
   await database.artifact.create({
-    data: {
-      tenantId: document.tenantId,
-      documentId: document.id,
-      kind: 'signed_xml',
-      contentType: 'application/xml',
-      content,
-      sha256: createHash('sha256').update(content).digest('hex'),
-      sizeBytes: content.length,
-    },
+    data: artifactData({ tenantId: document.tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: xml }),
   });
 }
