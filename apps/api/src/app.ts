@@ -63,7 +63,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     bodyLimit: env.API_BODY_LIMIT_BYTES,
     return503OnClosing: true,
     // The buyer link's token may be up to 1,300 characters (spec Limits); Fastify's default is 100.
-    maxParamLength: 1300,
+    // Longer paths still reach the route, whose answer for an overlong token is RI_LINK_INVALID.
+    maxParamLength: 8192,
   });
 
   const registeredRoutes: Array<{ method: string; url: string }> = [];
