@@ -5,7 +5,6 @@ import { executorOf, type TEnqueueJob } from './job-executor.ts';
 import { ENCF_PATTERN } from './document-references.ts';
 import { validateDocumentSubmission, type TSubmissionContext, type TSubmissionIssue } from './validate-document-submission.ts';
 
-
 export type TIssueOutcome = {
   /** `created`: stored now; `replayed`: the same eNCF and JSON were stored before. */
   outcome: 'created' | 'replayed';
@@ -90,8 +89,6 @@ export async function issueDocument(
     throw error;
   }
 }
-
-/** pg-boss's executor over a Prisma interactive transaction. */
 
 function isUniqueViolation(error: unknown): boolean {
   return isPrismaError(error, PRISMA_ERROR.uniqueConstraintViolation);
