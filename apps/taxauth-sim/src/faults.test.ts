@@ -88,6 +88,17 @@ test('http_503 answers 503 for its count, only on its environment and service', 
   assert.equal(next.status, 200, 'count 1 is used up');
 });
 
+test('concurrent requests all meet a fault that still applies (unlimited, or counted with applications left)', async () => {
+  await inject({ environment: 'testecf', service: 'recepcion', fault: 'http_503' });
+  const unlimited = await Promise.all(Array.from({ length: 6 }, () => sendDocument()));
+  assert.deepEqual(unlimited.map((response) => response.status), [503, 503, 503, 503, 503, 503]);
+
+  assert.equal((await fetch(`${harness.baseUrl}/_sim/faults`, { method: 'DELETE' })).status, 204);
+  await inject({ environment: 'testecf', service: 'recepcion', fault: 'http_503', count: 3 });
+  const counted = await Promise.all(Array.from({ length: 5 }, () => sendDocument()));
+  assert.deepEqual(counted.map((response) => response.status).sort(), [200, 200, 503, 503, 503]);
+});
+
 test('connection_reset destroys the socket without an answer', async () => {
   await inject({ environment: '*', service: 'recepcion', fault: 'connection_reset', count: 1 });
   await assert.rejects(sendDocument(), (error: Error) => {

@@ -350,7 +350,11 @@ export async function openStore(options: { databaseUrl: string; schema: string }
       return result.rows.map(faultOf);
     },
 
-    /** Consumes one application of the oldest matching fault of these kinds, atomically across processes. */
+    /**
+     * Consumes one application of the oldest matching fault of these kinds, atomically across processes.
+     * Concurrent requests wait for the row lock rather than skip it: skipping would let a request
+     * through a fault that still applies (an unlimited one, or a counted one with applications left).
+     */
     async takeFault(
       environment: string,
       service: string,
@@ -359,7 +363,7 @@ export async function openStore(options: { databaseUrl: string; schema: string }
       const result = await pool.query<TFaultRow>(
         `UPDATE ${s}.faults SET remaining = remaining - 1 WHERE id = (
            SELECT id FROM ${s}.faults WHERE environment IN ($1, '*') AND service IN ($2, '*') AND fault = ANY($3)
-             AND (remaining IS NULL OR remaining > 0) ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+             AND (remaining IS NULL OR remaining > 0) ORDER BY seq LIMIT 1 FOR UPDATE)
          RETURNING *`,
         [environment, service, kinds],
       );
