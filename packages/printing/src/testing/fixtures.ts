@@ -30,20 +30,9 @@ function line(index: number): TBody {
     : { name: `Artículo de ferretería número ${index}`, quantity: 1 + (index % 5), unitPrice: price, itbisRate: 18, itemKind: 'good' };
 }
 
-/** A credit invoice (E31) with `lineCount` lines, mixing taxed and exempt goods. */
+/** A credit invoice (E31) with `lineCount` lines, mixing taxed and exempt goods: the documented E31 with more lines. */
 export function creditInvoiceBody(lineCount: number, encf = 'E310000000101'): TBody {
-  return {
-    type: 'E31',
-    encf,
-    sequenceExpirationDate: '31-12-2027',
-    issueDate: '2026-11-21T10:15:00-04:00',
-    issuer,
-    buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL', email: 'compras@lospinos.com.do' },
-    paymentType: 'credit',
-    dueDate: '2026-12-21',
-    incomeType: '01',
-    lines: Array.from({ length: lineCount }, (_, index) => line(index + 1)),
-  };
+  return { ...(SIMPLIFIED_EXAMPLES['31'] as TBody), encf, issuer, lines: Array.from({ length: lineCount }, (_, index) => line(index + 1)) };
 }
 
 /**
