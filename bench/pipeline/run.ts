@@ -7,8 +7,9 @@
  *
  * Run from the repository root:  bash scripts/node24.sh npx tsx bench/pipeline/run.ts
  * Optional: BENCH_DOCUMENTS (default 2000), BENCH_CONCURRENCY (submissions in flight, default 16),
- * BENCH_SECONDS (fiscal-core measurement, default 3), BENCH_WORKER_NODE_OPTIONS (e.g. `--cpu-prof
- * --cpu-prof-dir=/tmp/prof`); WORKER_CONCURRENCY and other WORKER_* variables reach the worker.
+ * BENCH_SECONDS (fiscal-core measurement, default 3), BENCH_WORKER_NODE_OPTIONS, BENCH_API_NODE_OPTIONS,
+ * BENCH_SIM_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: a CPU profile of that process);
+ * WORKER_CONCURRENCY and other WORKER_* variables reach the worker.
  *
  * Goals: end-to-end >= 1/2 of the fiscal-core pipeline rate; no document lost or sent twice.
  */
@@ -145,6 +146,7 @@ try {
     SIM_LOAD_TEST: 'true',
     XSD_DIRECTORY,
     LOG_LEVEL: 'warn',
+    NODE_OPTIONS: process.env['BENCH_SIM_NODE_OPTIONS'] ?? '',
   });
   const api = startChild('api', 'apps/api/src/main.ts', {
     DATABASE_URL: appDatabase.url,
@@ -154,6 +156,7 @@ try {
     CERTIFICATE_MASTER_KEY: masterKey,
     API_RATE_LIMIT_PER_MINUTE: '100000000',
     API_RATE_LIMIT_PLANS: 'standard=100000000',
+    NODE_OPTIONS: process.env['BENCH_API_NODE_OPTIONS'] ?? '',
   });
   const worker = startChild('worker', 'apps/worker/src/main.ts', {
     DATABASE_URL: appDatabase.url,
@@ -198,6 +201,13 @@ try {
       }
     }
   }
+  // PostgreSQL's own count of the application database's transactions (pg-boss's included).
+  const transactionsOf = async (): Promise<number> => {
+    const [row] = await database.$queryRaw<Array<{ count: bigint }>>`
+      SELECT xact_commit + xact_rollback AS count FROM pg_stat_database WHERE datname = current_database()`;
+    return Number(row?.count ?? 0);
+  };
+  const transactionsBefore = await transactionsOf();
   const submitStart = Date.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, () => submitter()));
   const submitSeconds = (last202 - submitStart) / 1000;
@@ -214,6 +224,10 @@ try {
     if (Date.now() > deadline) throw new Error(`not final after 10 minutes: ${JSON.stringify(counts)}\n${worker.output().slice(-3000)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+
+  // Statistics reach pg_stat_database when a backend goes idle (at most a second late).
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const transactionsPerDocument = (await transactionsOf() - transactionsBefore) / (DOCUMENTS - refused.length);
 
   const timings = await database.$queryRaw<Array<{ submitted: Date; accepted: Date }>>`
     SELECT d.submitted_at AS submitted, a.created_at AS accepted
@@ -237,6 +251,7 @@ try {
   console.log(`simulator receptions                  ${received} (${distinctReceived} distinct eNCF)`);
   console.log(`end to end (first 202 → last accepted) ${endToEndRate.toFixed(1)} docs/s over ${endToEndSeconds.toFixed(1)} s`);
   console.log(`latency submission → accepted         p50 ${percentile(latencies, 0.5)} ms   p95 ${percentile(latencies, 0.95)} ms   max ${latencies.at(-1)} ms`);
+  console.log(`PostgreSQL transactions per document  ${transactionsPerDocument.toFixed(1)} (API, worker and pg-boss; polling of this script included)`);
   console.log(`fiscal-core pipeline, in process      ${pipelineRate.toFixed(1)} docs/s`);
   console.log(`ratio end to end / fiscal-core        ${(endToEndRate / pipelineRate).toFixed(3)}`);
   const goals = [

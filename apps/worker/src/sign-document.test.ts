@@ -91,7 +91,7 @@ test('without a certificate the job is retried later and the document shows why 
   assert.ok(id);
   const job = await waitForJob(id, ['retry', 'failed', 'completed']);
   assert.equal(job.state, 'retry');
-  assert.equal(job.retryLimit, 20, 'the queue retry policy applies to jobs sent without options');
+  assert.equal(job.retryLimit, 50, 'the queue retry policy applies to jobs sent without options');
   const waiting = await context.database.document.findUniqueOrThrow({ where: { id: document.id } });
   assert.equal(waiting.status, 'queued_for_signing');
   assert.equal((waiting.lastError as { code?: string }).code, 'CERTIFICATE_NOT_ACTIVE');

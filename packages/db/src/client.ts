@@ -1,13 +1,31 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type TDatabase = PrismaClient;
 
+/** The node-postgres pool under each client made by {@link createDatabaseClient}. */
+const POOLS = new WeakMap<TDatabase, pg.Pool>();
+
 /**
  * Creates a Prisma client over node-postgres (no Prisma engine binaries: the query compiler
- * runs in-process and queries go through the pg driver adapter).
+ * runs in-process and queries go through the pg driver adapter). The pool it runs on is also
+ * reachable with {@link sqlPoolOf} for the hot paths that use plain SQL; `$disconnect` ends it.
  */
 export function createDatabaseClient(options: { databaseUrl: string; maxConnections?: number }): TDatabase {
-  const adapter = new PrismaPg({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
-  return new PrismaClient({ adapter });
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  POOLS.set(client, pool);
+  return client;
+}
+
+/**
+ * The node-postgres pool of a client made by {@link createDatabaseClient}. Plain SQL through it
+ * costs a fraction of a Prisma model query (about 0.1 ms of CPU against 1 ms, measured in
+ * bench/pipeline); the worker's and emission's hot paths use it.
+ */
+export function sqlPoolOf(database: TDatabase): pg.Pool {
+  const pool = POOLS.get(database);
+  if (pool === undefined) throw new TypeError('sqlPoolOf: this client was not made by createDatabaseClient');
+  return pool;
 }

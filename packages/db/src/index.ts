@@ -2,7 +2,9 @@
  * @ecf/db: the Prisma schema and client, SQL migrations and the migrator, named Prisma error
  * codes, and the seed helpers shared by tests and the demo setup.
  */
-export { createDatabaseClient, type TDatabase } from './client.ts';
+export { createDatabaseClient, sqlPoolOf, type TDatabase } from './client.ts';
+export { DOCUMENT_STATE_COLUMNS, documentStateOf, type TDocumentState, type TDocumentStateRow } from './rows.ts';
+export { inSqlTransaction, jobExecutorOfSql, type TSql, type TJobExecutor } from './sql.ts';
 export { Prisma } from './generated/prisma/client.ts';
 export * from './generated/prisma/enums.ts';
 export type { Tenant, ApiKey, Document, DocumentEvent, DocumentFingerprint, Artifact, IdempotencyRecord } from './generated/prisma/client.ts';

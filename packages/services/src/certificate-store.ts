@@ -8,7 +8,7 @@
  * Nothing here ever logs or puts into an error message the master key, the password or the file.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { TDatabase } from '@ecf/db';
+import { sqlPoolOf, type TDatabase } from '@ecf/db';
 import { loadCertificate, type TDistinguishedName, type TSigningCertificate } from '@ecf/fiscal-core';
 import { AppError, type TErrorCode } from './errors.ts';
 
@@ -240,19 +240,32 @@ export async function storeTenantCertificate(
   return stored;
 }
 
+/** The row of a tenant's active certificate (null: none), when read along with something else. */
+export type TActiveCertificateRef = { id: string; keyId: string } | null;
+
 /**
  * The tenant's active certificate, decrypted and ready to sign. Decrypted certificates are kept in
  * memory per row (and keyring), so signing does not pay PKCS#12 parsing each time.
  * `CERTIFICATE_NOT_ACTIVE` when the tenant has none; `CERTIFICATE_DECRYPTION_FAILED` when the
- * keyring lacks its master key.
+ * keyring lacks its master key. `active`: the active row, when the caller read it in the same
+ * query as its document (document-state.ts); otherwise it is looked up here.
  */
-export async function loadActiveCertificate(database: TDatabase, tenantId: string, keyring: TCertificateKeyring): Promise<TSigningCertificate> {
-  const row = await database.tenantCertificate.findFirst({
-    where: { tenantId, active: true, revokedAt: null },
-    orderBy: { createdAt: 'desc' },
-    select: { id: true, tenantId: true, keyId: true },
-  });
-  if (!row) throw new AppError('CERTIFICATE_NOT_ACTIVE', 'The account has no active signing certificate.');
+export async function loadActiveCertificate(
+  database: TDatabase,
+  tenantId: string,
+  keyring: TCertificateKeyring,
+  active?: TActiveCertificateRef,
+): Promise<TSigningCertificate> {
+  let found = active;
+  if (found === undefined) {
+    const { rows } = await sqlPoolOf(database).query<{ id: string; key_id: string }>(
+      `SELECT id, key_id FROM tenant_certificates WHERE tenant_id = $1::uuid AND active AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+      [tenantId],
+    );
+    found = rows[0] === undefined ? null : { id: rows[0].id, keyId: rows[0].key_id };
+  }
+  if (found === null) throw new AppError('CERTIFICATE_NOT_ACTIVE', 'The account has no active signing certificate.');
+  const row = { id: found.id, tenantId, keyId: found.keyId };
   const cache = cacheOf(keyring);
   const cached = cache.get(row.id);
   if (cached) return cached;

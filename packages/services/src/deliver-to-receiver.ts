@@ -18,7 +18,7 @@
  * event) is committed before the request leaves and guarded by the attempts count; a `sending`
  * delivery whose lease expired (crash) counts as a failed attempt of unknown outcome.
  */
-import { Prisma, type Document, type TDatabase } from '@ecf/db';
+import { Prisma, sqlPoolOf, type Document, type TDatabase } from '@ecf/db';
 import { signForeignXml, type TSigningCertificate, type TXsdValidators } from '@ecf/fiscal-core';
 import { buildXmlMultipart, isTaxauthError, type TReceiver, type TTaxauthClient } from '@ecf/taxauth-client';
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
@@ -36,10 +36,13 @@ import {
   receptionUrlOf,
   storeAcknowledgement,
 } from './receiver-delivery-records.ts';
+import { TRANSMISSION_DOCUMENT_COLUMNS, transmissionDocumentOf, type TTransmissionDocument, type TTransmissionDocumentRow } from './document-state.ts';
+import { changeDelivery } from './document-writes.ts';
 import { appendEvent } from './transmission-records.ts';
 
 type TTransaction = Prisma.TransactionClient;
-type ReceiverDelivery = Prisma.ReceiverDeliveryModel;
+/** What a step reads of the delivery row. */
+type ReceiverDelivery = Pick<Prisma.ReceiverDeliveryModel, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError'>;
 type TDeliveryStatus = ReceiverDelivery['status'];
 
 /** Options of {@link deliverToReceiver}. */
@@ -72,12 +75,32 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const KEPT_BODY_BYTES = 4096;
 const DELIVERABLE_DOCUMENT_STATUSES: ReadonlyArray<Document['status']> = ['accepted', 'accepted_conditional'];
 
-type TLoaded = Document & { tenant: { rnc: string }; delivery: ReceiverDelivery | null };
+type TLoaded = TTransmissionDocument & { delivery: ReceiverDelivery | null };
+
+/** The document, its account's RNC and certificate, and its delivery row, in one round trip. */
+async function loadDelivery(database: TDatabase, documentId: string): Promise<TLoaded | undefined> {
+  const { rows } = await sqlPoolOf(database).query<
+    TTransmissionDocumentRow & { delivery_status: TDeliveryStatus | null; delivery_attempts: number | null; delivery_next_attempt_at: Date | null; delivery_last_error: Prisma.JsonValue | null }
+  >(
+    `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS}, r.status::text AS delivery_status, r.attempts AS delivery_attempts,
+       r.next_attempt_at AS delivery_next_attempt_at, r.last_error AS delivery_last_error
+     FROM documents d JOIN tenants t ON t.id = d.tenant_id LEFT JOIN receiver_deliveries r ON r.document_id = d.id
+     WHERE d.id = $1::uuid`,
+    [documentId],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  const delivery =
+    row.delivery_status === null
+      ? null
+      : { status: row.delivery_status, attempts: row.delivery_attempts ?? 0, nextAttemptAt: row.delivery_next_attempt_at, lastError: row.delivery_last_error };
+  return { ...transmissionDocumentOf(row), delivery };
+}
 
 /** Runs one step of the delivery of `documentId`. Idempotent: final deliveries are left as they are. */
 export async function deliverToReceiver(database: TDatabase, documentId: string, options: TDeliverToReceiverOptions): Promise<TReceiverDeliveryReport> {
   const now = options.now ?? (() => new Date());
-  const document = await database.document.findUnique({ where: { id: documentId }, include: { tenant: { select: { rnc: true } }, delivery: true } });
+  const document = await loadDelivery(database, documentId);
   if (!document) return { documentId, next: 'done', status: 'not_found', outcome: 'not_found' };
   if (!DELIVERABLE_DOCUMENT_STATUSES.includes(document.status)) return { documentId, next: 'done', status: 'not_accepted', outcome: `document_${document.status}` };
 
@@ -103,7 +126,9 @@ export async function deliverToReceiver(database: TDatabase, documentId: string,
 
   let certificate: TSigningCertificate;
   try {
-    certificate = options.loadCertificate ? await options.loadCertificate(document.tenantId) : await loadActiveCertificate(database, document.tenantId, requireKeyring(options));
+    certificate = options.loadCertificate
+      ? await options.loadCertificate(document.tenantId)
+      : await loadActiveCertificate(database, document.tenantId, requireKeyring(options), document.activeCertificate);
   } catch (error) {
     if (error instanceof AppError && error.code === 'CERTIFICATE_NOT_ACTIVE') return defer(database, document, delivery, { code: 'CERTIFICATE_NOT_ACTIVE', reason: 'certificate_not_active', message: error.message }, now());
     throw error;
@@ -131,18 +156,17 @@ export async function deliverToReceiver(database: TDatabase, documentId: string,
   const claimedAt = now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const leaseMs = options.inFlightMs ?? timeoutMs * 4 + 60_000;
-  const claimed = await database.$transaction(async (transaction) => {
-    const moved = await transaction.receiverDelivery.updateMany({
-      where: { documentId, status: delivery.status, attempts: delivery.attempts },
-      data: { status: 'sending', attempts: attempt, targetUrl: receptionUrl.toString(), nextAttemptAt: new Date(claimedAt.getTime() + leaseMs) },
-    });
-    if (moved.count === 0) return false;
-    await appendEvent(transaction, document, {
-      type: RECEIVER_DELIVERY_EVENT_TYPES.ATTEMPT,
-      data: { attempt, targetUrl: receptionUrl.toString(), authenticated: authenticationUrl !== undefined, at: claimedAt.toISOString() },
-      at: claimedAt,
-    });
-    return true;
+  const claimed = await changeDelivery(sqlPoolOf(database), {
+    documentId,
+    from: { status: delivery.status, attempts: delivery.attempts },
+    set: { status: 'sending', attempts: attempt, target_url: receptionUrl.toString(), next_attempt_at: new Date(claimedAt.getTime() + leaseMs) },
+    events: [
+      {
+        type: RECEIVER_DELIVERY_EVENT_TYPES.ATTEMPT,
+        data: { attempt, targetUrl: receptionUrl.toString(), authenticated: authenticationUrl !== undefined, at: claimedAt.toISOString() },
+        at: claimedAt,
+      },
+    ],
   });
   if (!claimed) return { documentId, next: 'retry', afterSeconds: 1, status: delivery.status, outcome: 'claim_lost' };
   const current: ReceiverDelivery = { ...delivery, status: 'sending', attempts: attempt };
@@ -188,7 +212,7 @@ export async function deliverToReceiver(database: TDatabase, documentId: string,
 
 async function ensureDelivery(database: TDatabase, document: TLoaded): Promise<ReceiverDelivery> {
   await database.receiverDelivery.createMany({ data: [{ documentId: document.id, tenantId: document.tenantId, status: 'pending' }], skipDuplicates: true });
-  return database.receiverDelivery.findUniqueOrThrow({ where: { documentId: document.id } });
+  return database.receiverDelivery.findUniqueOrThrow({ where: { documentId: document.id }, select: { status: true, attempts: true, nextAttemptAt: true, lastError: true } });
 }
 
 function requireKeyring(options: TDeliverToReceiverOptions): TCertificateKeyring {
@@ -292,14 +316,11 @@ function excerpt(body: string): string {
 // Writing outcomes: guarded updates, each with its event, in one transaction
 
 async function notApplicable(database: TDatabase, document: TLoaded, delivery: ReceiverDelivery, reason: string, at: Date): Promise<TReceiverDeliveryReport> {
-  const moved = await database.$transaction(async (transaction) => {
-    const updated = await transaction.receiverDelivery.updateMany({
-      where: { documentId: document.id, status: delivery.status, attempts: delivery.attempts },
-      data: { status: 'not_applicable', nextAttemptAt: null, lastError: { code: 'RECEIVER_DELIVERY_NOT_APPLICABLE', reason } },
-    });
-    if (updated.count === 0) return false;
-    await appendEvent(transaction, document, { type: RECEIVER_DELIVERY_EVENT_TYPES.NOT_APPLICABLE, data: { reason, at: at.toISOString() }, at });
-    return true;
+  const moved = await changeDelivery(sqlPoolOf(database), {
+    documentId: document.id,
+    from: { status: delivery.status, attempts: delivery.attempts },
+    set: { status: 'not_applicable', next_attempt_at: null, last_error: { code: 'RECEIVER_DELIVERY_NOT_APPLICABLE', reason } },
+    events: [{ type: RECEIVER_DELIVERY_EVENT_TYPES.NOT_APPLICABLE, data: { reason, at: at.toISOString() }, at }],
   });
   return moved ? { documentId: document.id, next: 'done', status: 'not_applicable', outcome: reason } : movedElsewhere(document.id);
 }

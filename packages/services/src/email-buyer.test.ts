@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { seedDocument, seedTenant, type TJobName } from '@ecf/db';
+import { seedDocument, seedTenant, type TJobName, type TSql } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
 import { applyWithBuyerEmail, composeBuyerEmail } from './email-buyer.ts';
 import type { TEnqueueJob } from './job-executor.ts';
@@ -69,9 +69,9 @@ test('acceptance enqueues document.email-buyer in its own transaction, only when
   const enqueue: TEnqueueJob = async (name, payload) => {
     enqueued.push([name, payload]);
   };
-  const accept = (documentId: string) => async (target: typeof database) => {
-    const moved = await target.$transaction((transaction) => transaction.document.updateMany({ where: { id: documentId, status: 'sent' }, data: { status: 'accepted' } }));
-    return moved.count === 1;
+  const accept = (documentId: string) => async (sql: TSql) => {
+    const moved = await sql.query(`UPDATE documents SET status = 'accepted' WHERE id = $1::uuid AND status = 'sent'`, [documentId]);
+    return moved.rowCount === 1;
   };
   let counter = 100;
   const seed = (tenantId: string) => seedDocument(database, { tenantId, encf: `E31${String(++counter).padStart(10, '0')}`, status: 'sent' });

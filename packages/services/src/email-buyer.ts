@@ -11,15 +11,12 @@
  */
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
-import type { Document, DocumentStatus, Prisma, TDatabase } from '@ecf/db';
+import { inSqlTransaction, jobExecutorOfSql, sqlPoolOf, type Document, type DocumentStatus, type Prisma, type TDatabase, type TSql } from '@ecf/db';
 import { dominicanDateOf, formatTaxauthDate } from '@ecf/fiscal-core';
-import { executorOf, type TEnqueueJob } from './job-executor.ts';
+import type { TEnqueueJob } from './job-executor.ts';
 import { loadPrinting, type TPrintingModule } from './printed-renderer.ts';
 import { loadSignedTree, textOf } from './printed-representation.ts';
-import { joinTransaction } from './receiver-delivery-records.ts';
 import { createRiLinkToken } from './ri-link.ts';
-
-type TTransaction = Prisma.TransactionClient;
 
 /** Event types of the buyer e-mail in a document's log. */
 export const BUYER_EMAIL_EVENT_TYPES = {
@@ -57,32 +54,38 @@ export type TBuyerEmailOutcome =
 
 export type TBuyerEmailReport = { documentId: string; outcome: TBuyerEmailOutcome; attempt?: number };
 
-/** Whether the document's account e-mails buyers in the document's environment. */
-export async function isBuyerEmailEnabled(database: TDatabase | TTransaction, document: Pick<Document, 'tenantId' | 'environment'>): Promise<boolean> {
-  const tenant = await database.tenant.findUnique({ where: { id: document.tenantId }, select: { buyerEmailEnvironments: true } });
-  return tenant?.buyerEmailEnvironments.includes(document.environment) ?? false;
+/** Whether the document's account e-mails buyers in the document's environment (`sql`: the pool or a transaction). */
+export async function isBuyerEmailEnabled(sql: TSql, document: Pick<Document, 'tenantId' | 'environment'>): Promise<boolean> {
+  const { rows } = await sql.query<{ enabled: boolean }>(
+    `SELECT $2::"Environment" = ANY(buyer_email_environments) AS enabled FROM tenants WHERE id = $1::uuid`,
+    [document.tenantId, document.environment],
+  );
+  return rows[0]?.enabled === true;
 }
 
 /** Enqueues `document.email-buyer` on `transaction` (the acceptance's own). */
-export async function scheduleBuyerEmail(transaction: TTransaction, document: Pick<Document, 'id'>, enqueue: TEnqueueJob): Promise<void> {
-  await enqueue('document.email-buyer', { documentId: document.id }, executorOf(transaction));
+export async function scheduleBuyerEmail(transaction: TSql, document: Pick<Document, 'id'>, enqueue: TEnqueueJob): Promise<void> {
+  await enqueue('document.email-buyer', { documentId: document.id }, jobExecutorOfSql(transaction));
 }
 
 /**
  * Runs `apply` (a final answer that moves the document) and, when it moved the document to an
  * accepted status in an environment with buyer e-mail on, enqueues the e-mail in the same
- * transaction. Without `enqueue`, or for any other status, `apply` runs as it would alone.
+ * transaction. Without `enqueue`, or for any other status, `apply` runs alone on the pool.
+ * `document.buyerEmailEnabled`, when the caller read it with the document, saves the look-up.
  */
 export async function applyWithBuyerEmail(
   database: TDatabase,
-  document: Pick<Document, 'id' | 'tenantId' | 'environment'>,
+  document: Pick<Document, 'id' | 'tenantId' | 'environment'> & { buyerEmailEnabled?: boolean },
   status: DocumentStatus,
   enqueue: TEnqueueJob | undefined,
-  apply: (database: TDatabase) => Promise<boolean>,
+  apply: (sql: TSql) => Promise<boolean>,
 ): Promise<boolean> {
-  if (enqueue === undefined || !BUYER_EMAIL_STATUSES.has(status) || !(await isBuyerEmailEnabled(database, document))) return apply(database);
-  return database.$transaction(async (transaction) => {
-    const moved = await apply(joinTransaction(transaction));
+  const pool = sqlPoolOf(database);
+  if (enqueue === undefined || !BUYER_EMAIL_STATUSES.has(status)) return apply(pool);
+  if (!(document.buyerEmailEnabled ?? (await isBuyerEmailEnabled(pool, document)))) return apply(pool);
+  return inSqlTransaction(database, async (transaction) => {
+    const moved = await apply(transaction);
     if (moved) await scheduleBuyerEmail(transaction, document, enqueue);
     return moved;
   });

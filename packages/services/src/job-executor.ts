@@ -1,7 +1,6 @@
-import type { Prisma, TJobName, TJobPayload } from '@ecf/db';
+import type { Prisma, TJobExecutor, TJobName, TJobPayload } from '@ecf/db';
 
-/** The `db` option pg-boss accepts: runs its SQL on our transaction. */
-export type TJobExecutor = { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
+export type { TJobExecutor } from '@ecf/db';
 
 /** Enqueues a job through `executor`, so the job exists exactly when the transaction's write commits. */
 export type TEnqueueJob = <TName extends TJobName>(name: TName, payload: TJobPayload<TName>, executor: TJobExecutor) => Promise<void>;

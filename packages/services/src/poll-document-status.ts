@@ -4,15 +4,16 @@
  * kept and the answer stored as evidence. Says when to ask again otherwise; the job handler only
  * schedules it.
  */
-import type { TDatabase } from '@ecf/db';
+import { inSqlTransaction, sqlPoolOf, type TDatabase } from '@ecf/db';
 import type { TSigningCertificate } from '@ecf/fiscal-core';
 import { isTaxauthError } from '@ecf/taxauth-client';
 import { loadActiveCertificate } from './certificate-store.ts';
 import { AppError } from './errors.ts';
-import { applyWithBuyerEmail, isBuyerEmailEnabled, scheduleBuyerEmail } from './email-buyer.ts';
+import { BUYER_EMAIL_STATUSES, scheduleBuyerEmail } from './email-buyer.ts';
 import type { TEnqueueJob } from './job-executor.ts';
-import { isDeliveredToReceiver, joinTransaction, scheduleReceiverDelivery } from './receiver-delivery-records.ts';
-import { applyFinalAnswer, appendEvent, closeEpisode, findSentAt, openEpisode, TRANSMISSION_EVENT_TYPES } from './transmission-records.ts';
+import { loadTransmissionDocument } from './document-state.ts';
+import { isDeliveredToReceiver, scheduleReceiverDelivery } from './receiver-delivery-records.ts';
+import { applyFinalAnswer, appendEvent, closeEpisode, openEpisode, TRANSMISSION_EVENT_TYPES } from './transmission-records.ts';
 import { CONTINGENCY_MAX_WAIT_SECONDS, episodeCodeOf, keptMessages, pollFailureWaitSeconds, pollWaitSeconds, rejectionErrorOf } from './transmission-rules.ts';
 import type { TTransmissionOptions, TTransmissionReport } from './transmit-document.ts';
 
@@ -26,18 +27,19 @@ export type TPollOptions = TTransmissionOptions & { enqueue?: TEnqueueJob };
 /** Asks once for the result of a sent document's trackId. Any status but `sent` is left as it is. */
 export async function pollDocumentStatus(database: TDatabase, documentId: string, options: TPollOptions): Promise<TTransmissionReport> {
   const now = options.now ?? (() => new Date());
-  const document = await database.document.findUnique({ where: { id: documentId } });
+  const pool = sqlPoolOf(database);
+  const document = await loadTransmissionDocument(database, documentId);
   if (!document) return { documentId, next: 'done', status: 'not_found', outcome: 'not_found' };
   if (document.status !== 'sent') return { documentId, next: 'done', status: document.status, outcome: 'not_sent' };
   if (document.trackId === null) throw new Error(`document ${document.id} is sent without a trackId`);
-  const sentAt = (await findSentAt(database, document.id)) ?? document.updatedAt;
+  const sentAt = document.sentAt ?? document.updatedAt;
   const elapsedMs = Math.max(0, now().getTime() - sentAt.getTime());
 
   let certificate: TSigningCertificate;
   try {
     certificate = options.loadCertificate
       ? await options.loadCertificate(document.tenantId)
-      : await loadActiveCertificate(database, document.tenantId, requireKeyring(options));
+      : await loadActiveCertificate(database, document.tenantId, requireKeyring(options), document.activeCertificate);
   } catch (error) {
     // The document reached the tax authority; its answer waits there until a certificate is back.
     if (error instanceof AppError && error.code === 'CERTIFICATE_NOT_ACTIVE') {
@@ -49,7 +51,7 @@ export async function pollDocumentStatus(database: TDatabase, documentId: string
 
   try {
     const result = await taxpayer.getResult({ trackId: document.trackId });
-    const restored = await closeEpisode(database, document.environment, now());
+    const restored = await closeEpisode(pool, document.environment, now());
     const episode = restored ? ({ episode: 'restored' } as const) : {};
     if (result.status === 'accepted' || result.status === 'accepted_conditional' || result.status === 'rejected') {
       const messages = keptMessages(result.mensajes);
@@ -62,16 +64,19 @@ export async function pollDocumentStatus(database: TDatabase, documentId: string
         at: now(),
       };
       const enqueue = options.enqueue;
-      const delivers = enqueue !== undefined && result.status !== 'rejected' && isDeliveredToReceiver(document.type);
-      const applied = delivers
-        ? await database.$transaction(async (transaction) => {
-            const moved = await applyFinalAnswer(joinTransaction(transaction), document, finalAnswer);
-            if (moved) await scheduleReceiverDelivery(transaction, document, enqueue);
-            // Buyer e-mail (issue 7): its job joins the same transaction when the account enabled it.
-            if (moved && (await isBuyerEmailEnabled(transaction, document))) await scheduleBuyerEmail(transaction, document, enqueue);
-            return moved;
-          })
-        : await applyWithBuyerEmail(database, document, result.status, enqueue, (target) => applyFinalAnswer(target, document, finalAnswer));
+      const delivers = result.status !== 'rejected' && isDeliveredToReceiver(document.type);
+      const emails = BUYER_EMAIL_STATUSES.has(result.status) && document.buyerEmailEnabled;
+      // An acceptance's follow-up jobs (receiver delivery, buyer e-mail) commit with it or not at all.
+      const applied =
+        enqueue === undefined || (!delivers && !emails)
+          ? await applyFinalAnswer(pool, document, finalAnswer)
+          : await inSqlTransaction(database, async (transaction) => {
+              const moved = await applyFinalAnswer(transaction, document, finalAnswer);
+              if (!moved) return false;
+              if (delivers) await scheduleReceiverDelivery(transaction, document, enqueue);
+              if (emails) await scheduleBuyerEmail(transaction, document, enqueue);
+              return true;
+            });
       return { documentId, next: 'done', status: applied ? result.status : document.status, outcome: applied ? result.status : 'moved_elsewhere', ...episode };
     }
     // "En Proceso", or not (yet) found under this trackId: ask again, less and less often.
@@ -79,7 +84,7 @@ export async function pollDocumentStatus(database: TDatabase, documentId: string
   } catch (error) {
     if (!isTaxauthError(error)) throw error;
     if (error.isTransient) {
-      const degraded = await openEpisode(database, document.environment, episodeCodeOf(error), now());
+      const degraded = await openEpisode(pool, document.environment, episodeCodeOf(error), now());
       return { documentId, next: 'poll', afterSeconds: pollFailureWaitSeconds(elapsedMs), outcome: `poll_${error.reason}`, ...(degraded ? { episode: 'degraded' as const } : {}) };
     }
     // A definite refusal of the query itself (the document is at the tax authority): keep it, ask again later.
@@ -91,7 +96,7 @@ export async function pollDocumentStatus(database: TDatabase, documentId: string
         at,
       }),
     );
-    if (error.status !== undefined) await closeEpisode(database, document.environment, at);
+    if (error.status !== undefined) await closeEpisode(pool, document.environment, at);
     return { documentId, next: 'poll', afterSeconds: CONTINGENCY_MAX_WAIT_SECONDS, outcome: `poll_${error.reason}` };
   }
 }

@@ -3,10 +3,10 @@
  * and what delivery writes (the `receiver_deliveries` row, acknowledgements as write-once
  * artifacts, the job enqueued with the acceptance).
  */
-import { artifactData } from '@ecf/db';
-import type { Prisma, TDatabase } from '@ecf/db';
+import { artifactData, jobExecutorOfSql } from '@ecf/db';
+import type { Prisma, TDatabase, TSql } from '@ecf/db';
 import type { TEcfTree, TEcfValue } from '@ecf/fiscal-core';
-import { executorOf, type TEnqueueJob } from './job-executor.ts';
+import type { TEnqueueJob } from './job-executor.ts';
 import { readSignedEcfTree } from './transmission-rules.ts';
 
 type TTransaction = Prisma.TransactionClient;
@@ -59,21 +59,14 @@ export const RECEIVER_DELIVERY_FINAL_STATUSES = ['sent', 'not_received', 'uncert
  * `document.deliver-to-receiver` job, both on `transaction` (the acceptance's own transaction).
  * A document that already has a delivery row is left alone.
  */
-export async function scheduleReceiverDelivery(transaction: TTransaction, document: { id: string; tenantId: string }, enqueue: TEnqueueJob): Promise<boolean> {
-  const created = await transaction.receiverDelivery.createMany({ data: [{ documentId: document.id, tenantId: document.tenantId, status: 'pending' }], skipDuplicates: true });
-  if (created.count === 0) return false;
-  await enqueue('document.deliver-to-receiver', { documentId: document.id }, executorOf(transaction));
+export async function scheduleReceiverDelivery(transaction: TSql, document: { id: string; tenantId: string }, enqueue: TEnqueueJob): Promise<boolean> {
+  const created = await transaction.query(
+    `INSERT INTO receiver_deliveries (document_id, tenant_id, status, updated_at) VALUES ($1::uuid, $2::uuid, 'pending', now()) ON CONFLICT (document_id) DO NOTHING`,
+    [document.id, document.tenantId],
+  );
+  if ((created.rowCount ?? 0) === 0) return false;
+  await enqueue('document.deliver-to-receiver', { documentId: document.id }, jobExecutorOfSql(transaction));
   return true;
-}
-
-/**
- * A database whose `$transaction` runs on an already open transaction: lets a use-case that opens
- * its own transaction (applyFinalAnswer) take part in the caller's, so the caller's writes and
- * jobs commit or roll back with it.
- */
-export function joinTransaction(transaction: TTransaction): TDatabase {
-  const joined = { $transaction: async (callback: (inner: TTransaction) => Promise<unknown>) => callback(transaction) };
-  return joined as unknown as TDatabase;
 }
 
 /** Stores an ARECF as write-once evidence (`receiver_acknowledgement`). */
@@ -117,7 +110,7 @@ export async function partiesOfSignedDocument(
   database: TDatabase | TTransaction,
   document: { id: string; status: string; encf: string; tenant: { rnc: string } },
 ): Promise<TDeliveryParties> {
-  const signed = await database.artifact.findFirst({ where: { documentId: document.id, kind: 'signed_xml' }, orderBy: { createdAt: 'desc' } });
+  const signed = await database.artifact.findFirst({ where: { documentId: document.id, kind: 'signed_xml' }, orderBy: { createdAt: 'desc' }, select: { content: true } });
   if (!signed) throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
   const xml = Buffer.from(signed.content).toString('utf8');
   const tree = readSignedEcfTree(xml);

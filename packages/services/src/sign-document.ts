@@ -13,7 +13,8 @@
  * submission that no longer validates or builds keeps it queued with `retrying = false`: retrying
  * cannot help, an operator has to look.
  */
-import { artifactData, Prisma, type Document, type Tenant, type TDatabase } from '@ecf/db';
+import type { Prisma} from '@ecf/db';
+import { inSqlTransaction, jobExecutorOfSql, sqlPoolOf, type TDatabase, type TDocumentState } from '@ecf/db';
 import {
   parseSignatureDateTime,
   signEcfDocument,
@@ -27,7 +28,9 @@ import {
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
 import { accountDataOf } from './account-data.ts';
 import { AppError } from './errors.ts';
-import { executorOf, type TEnqueueJob } from './job-executor.ts';
+import { TRANSMISSION_DOCUMENT_COLUMNS, transmissionDocumentOf, type TTransmissionDocument, type TTransmissionDocumentRow } from './document-state.ts';
+import { artifactInput, changeDocument } from './document-writes.ts';
+import type { TEnqueueJob } from './job-executor.ts';
 
 /** Codes a signing attempt leaves in `lastError` (besides the certificate codes of AppError). */
 export const SIGNING_ERROR_CODES = {
@@ -49,7 +52,18 @@ export type TSigningErrorCode = (typeof SIGNING_ERROR_CODES)[keyof typeof SIGNIN
 export type TSigningError = { code: TSigningErrorCode; message: string; retrying: boolean; details?: Record<string, unknown> };
 
 export type TSignQueuedDocumentResult =
-  | { outcome: 'signed'; documentId: string; securityCode: string; qrUrl: string; signatureDate: Date; sha256: string; artifactId: string }
+  | {
+      outcome: 'signed';
+      documentId: string;
+      securityCode: string;
+      qrUrl: string;
+      signatureDate: Date;
+      sha256: string;
+      artifactId: string;
+      /** The signed XML as stored, and the document as this step left it: the next step needs no read. */
+      xml: string;
+      document: TTransmissionDocument;
+    }
   | { outcome: 'skipped'; documentId: string; reason: 'not_found' | 'not_queued'; status?: string }
   /** A certificate problem: the document stays queued; try again later (the job retries). */
   | { outcome: 'deferred'; documentId: string; error: TSigningError }
@@ -58,27 +72,23 @@ export type TSignQueuedDocumentResult =
 
 /**
  * The e-CF tree to sign. Emission stores the validated tree in the document's `submitted` event
- * (`data.document`): that exact tree is signed, so placeholders filled with the submission date
- * stay as the client was told. Documents without it (fixtures, older rows) are validated again
- * from `submittedPayload` with the submission time as "now"; its jsonb text keeps the spelling of
- * numbers (`1.10`), and a JSON string payload is taken as the body text itself.
+ * (`data.document`, read with the document): that exact tree is signed, so placeholders filled
+ * with the submission date stay as the client was told. Documents without it (fixtures, older
+ * rows) are validated again from `submittedPayload` with the submission time as "now"; its jsonb
+ * text keeps the spelling of numbers (`1.10`), and a JSON string payload is taken as the body text itself.
  */
 async function ecfTreeOf(
   database: TDatabase,
-  document: Document & { tenant: Tenant },
+  document: TDocumentState,
+  stored: unknown,
 ): Promise<{ success: true; tree: TEcfDocument } | { success: false; error: TSigningError }> {
-  const submitted = await database.documentEvent.findFirst({
-    where: { documentId: document.id, type: 'submitted' },
-    orderBy: { id: 'asc' },
-    select: { data: true },
-  });
-  const stored = (submitted?.data as { document?: unknown } | null | undefined)?.document;
   if (isEcfDocument(stored)) return { success: true, tree: stored };
 
+  const tenant = await database.tenant.findUniqueOrThrow({ where: { id: document.tenantId } });
   const [payload] = await database.$queryRaw<{ text: string }[]>`
     SELECT CASE WHEN jsonb_typeof(submitted_payload) = 'string' THEN submitted_payload #>> '{}' ELSE submitted_payload::text END AS text
     FROM documents WHERE id = ${document.id}::uuid`;
-  const validated = await validateSubmission(payload?.text ?? '', { now: document.submittedAt, account: accountDataOf(document.tenant) });
+  const validated = await validateSubmission(payload?.text ?? '', { now: document.submittedAt, account: accountDataOf(tenant) });
   if (validated.success) return { success: true, tree: validated.data.document };
   return {
     success: false,
@@ -91,6 +101,18 @@ async function ecfTreeOf(
   };
 }
 
+/** The document (with what transmission needs) and the tree its `submitted` event kept, in one round trip. */
+async function loadQueuedDocument(database: TDatabase, documentId: string): Promise<{ document: TTransmissionDocument; stored: unknown } | undefined> {
+  const { rows } = await sqlPoolOf(database).query<TTransmissionDocumentRow & { stored: unknown }>(
+    `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS},
+       (SELECT e.data -> 'document' FROM document_events e WHERE e.document_id = d.id AND e.type = 'submitted' ORDER BY e.id LIMIT 1) AS stored
+     FROM documents d JOIN tenants t ON t.id = d.tenant_id WHERE d.id = $1::uuid`,
+    [documentId],
+  );
+  const row = rows[0];
+  return row === undefined ? undefined : { document: transmissionDocumentOf(row), stored: row.stored };
+}
+
 function isEcfDocument(value: unknown): value is TEcfDocument {
   const root = (value as { ECF?: unknown } | null | undefined)?.ECF;
   return typeof root === 'object' && root !== null && !Array.isArray(root);
@@ -100,9 +122,6 @@ function idDocOf(tree: TEcfDocument): { encf: unknown; type: unknown } {
   const idDoc = ((tree.ECF['Encabezado'] as TEcfTree | undefined)?.['IdDoc'] ?? {}) as TEcfTree;
   return { encf: idDoc['eNCF'], type: idDoc['TipoeCF'] };
 }
-
-/** Thrown inside the signing transaction when another run signed first; rolls back the artifact. */
-class SignedElsewhere extends Error {}
 
 /**
  * Signs one `queued_for_signing` document; anything else is left as it is (idempotent). `now` is
@@ -121,11 +140,12 @@ export async function signQueuedDocument(
   },
 ): Promise<TSignQueuedDocumentResult> {
   const now = options.now ?? new Date();
-  const document = await database.document.findUnique({ where: { id: documentId }, include: { tenant: true } });
-  if (!document) return { outcome: 'skipped', documentId, reason: 'not_found' };
+  const loaded = await loadQueuedDocument(database, documentId);
+  if (!loaded) return { outcome: 'skipped', documentId, reason: 'not_found' };
+  const { document } = loaded;
   if (document.status !== 'queued_for_signing') return { outcome: 'skipped', documentId, reason: 'not_queued', status: document.status };
 
-  const tree = await ecfTreeOf(database, document);
+  const tree = await ecfTreeOf(database, document, loaded.stored);
   if (!tree.success) return recordFailure(database, document, 'failed', tree.error);
   const identity = idDocOf(tree.tree);
   if (identity.encf !== document.encf || Number(identity.type) !== document.type) {
@@ -138,7 +158,7 @@ export async function signQueuedDocument(
 
   let certificate: TSigningCertificate;
   try {
-    certificate = await loadActiveCertificate(database, document.tenantId, options.keyring);
+    certificate = await loadActiveCertificate(database, document.tenantId, options.keyring, document.activeCertificate);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const code = error.code === 'CERTIFICATE_NOT_ACTIVE' ? 'CERTIFICATE_NOT_ACTIVE' : 'SIGNING_CERTIFICATE_UNAVAILABLE';
@@ -183,43 +203,61 @@ export async function signQueuedDocument(
   const signatureDate = parseSignatureDateTime(signed.data.signedAt);
   if (!signatureDate.success) throw new Error(`signEcfDocument wrote an unreadable FechaHoraFirma for document ${document.id}`);
   const qrUrl = timbreUrlOf(tree.tree, signed.data, document.environment);
-  const artifact = artifactData({ tenantId: document.tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: signed.data.xml });
+  const artifact = artifactInput({ tenantId: document.tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: signed.data.xml });
   const { sha256 } = artifact;
-
-  try {
-    const artifactId = await database.$transaction(async (transaction) => {
-      // The guard: only the run that moves the document out of the queue writes anything.
-      const moved = await transaction.document.updateMany({
-        where: { id: document.id, status: 'queued_for_signing' },
-        data: { status: 'signed', securityCode: signed.data.securityCode, qrUrl, signatureDate: signatureDate.data, lastError: Prisma.DbNull },
-      });
-      if (moved.count === 0) throw new SignedElsewhere();
-      const stored = await transaction.artifact.create({ data: artifact, select: { id: true } });
-      await transaction.documentEvent.create({
+  // The guard: only the run that moves the document out of the queue writes anything.
+  const change = {
+    documentId: document.id,
+    from: ['queued_for_signing' as const],
+    set: { status: 'signed' as const, security_code: signed.data.securityCode, qr_url: qrUrl, signature_date: signatureDate.data, last_error: null },
+    artifacts: [artifact],
+    events: [
+      {
+        type: 'signed',
+        fromStatus: 'queued_for_signing' as const,
+        toStatus: 'signed' as const,
         data: {
-          documentId: document.id,
-          tenantId: document.tenantId,
-          type: 'signed',
-          fromStatus: 'queued_for_signing',
-          toStatus: 'signed',
-          data: {
-            artifactId: stored.id,
-            sha256,
-            securityCode: signed.data.securityCode,
-            signedAt: signed.data.signedAt,
-            certificateSerialNumber: certificate.certificateSerialNumber,
-          },
+          artifactId: artifact.id,
+          sha256,
+          securityCode: signed.data.securityCode,
+          signedAt: signed.data.signedAt,
+          certificateSerialNumber: certificate.certificateSerialNumber,
         },
-      });
-      // The next step exists exactly when the signature commits: never a signed document without it.
-      if (options.enqueue) await options.enqueue('document.transmit', { documentId: document.id }, executorOf(transaction));
-      return stored.id;
-    });
-    return { outcome: 'signed', documentId: document.id, securityCode: signed.data.securityCode, qrUrl, signatureDate: signatureDate.data, sha256, artifactId };
-  } catch (error) {
-    if (error instanceof SignedElsewhere) return { outcome: 'skipped', documentId: document.id, reason: 'not_queued' };
-    throw error;
-  }
+        at: now,
+      },
+    ],
+  };
+  const enqueue = options.enqueue;
+  const { moved } =
+    enqueue === undefined
+      ? await changeDocument(sqlPoolOf(database), change)
+      : // The next step exists exactly when the signature commits: never a signed document without it.
+        await inSqlTransaction(database, async (transaction) => {
+          const result = await changeDocument(transaction, change);
+          if (result.moved) await enqueue('document.transmit', { documentId: document.id }, jobExecutorOfSql(transaction));
+          return result;
+        });
+  if (!moved) return { outcome: 'skipped', documentId: document.id, reason: 'not_queued' };
+  const after: TTransmissionDocument = {
+    ...document,
+    status: 'signed',
+    securityCode: signed.data.securityCode,
+    qrUrl,
+    signatureDate: signatureDate.data,
+    lastError: null,
+    updatedAt: new Date(),
+  };
+  return {
+    outcome: 'signed',
+    documentId: document.id,
+    securityCode: signed.data.securityCode,
+    qrUrl,
+    signatureDate: signatureDate.data,
+    sha256,
+    artifactId: artifact.id,
+    xml: signed.data.xml,
+    document: after,
+  };
 }
 
 /**
@@ -228,7 +266,7 @@ export async function signQueuedDocument(
  */
 async function recordFailure(
   database: TDatabase,
-  document: Document,
+  document: TDocumentState,
   outcome: 'deferred' | 'failed',
   error: TSigningError,
 ): Promise<TSignQueuedDocumentResult> {

@@ -5,8 +5,10 @@
  * changes nothing and says so.
  */
 import { randomUUID } from 'node:crypto';
-import { artifactData, Prisma, type DocumentStatus, type Environment, type TDatabase } from '@ecf/db';
+import type { Prisma} from '@ecf/db';
+import { sqlPoolOf, type DocumentStatus, type Environment, type TDatabase, type TSql } from '@ecf/db';
 import type { TTaxauthMessage } from '@ecf/taxauth-client';
+import { artifactInput, changeDocument, type TArtifactInput } from './document-writes.ts';
 import {
   CONTINGENCY_OPERATOR_NOTIFICATION_KIND,
   OPERATOR_NOTIFICATION_AFTER_MS,
@@ -53,54 +55,55 @@ export async function appendEvent(
 
 /** The last attempt of a document when it has no outcome yet, or its outcome was `unknown`. */
 export async function findUnresolvedAttempt(database: TDatabase, documentId: string): Promise<{ attempt: number; at: Date; channel: string } | undefined> {
-  const events = await database.documentEvent.findMany({
-    where: { documentId, type: { in: [TRANSMISSION_EVENT_TYPES.ATTEMPT, TRANSMISSION_EVENT_TYPES.OUTCOME] } },
-    orderBy: { id: 'desc' },
-    take: 2,
-  });
+  const { rows: events } = await sqlPoolOf(database).query<{ type: string; data: Record<string, unknown> | null; created_at: Date }>(
+    `SELECT type, data, created_at FROM document_events WHERE document_id = $1::uuid AND type = ANY($2::text[]) ORDER BY id DESC LIMIT 2`,
+    [documentId, [TRANSMISSION_EVENT_TYPES.ATTEMPT, TRANSMISSION_EVENT_TYPES.OUTCOME]],
+  );
   const last = events[0];
   if (last === undefined) return undefined;
   const data = (last.data ?? {}) as { attempt?: number; channel?: string; outcome?: string; at?: string };
   if (last.type === TRANSMISSION_EVENT_TYPES.OUTCOME && data.outcome !== 'unknown') return undefined;
   const attemptEvent = last.type === TRANSMISSION_EVENT_TYPES.ATTEMPT ? last : events[1];
   const attemptData = (attemptEvent?.data ?? {}) as { attempt?: number; channel?: string; at?: string };
-  const at = attemptData.at === undefined ? (attemptEvent?.createdAt ?? last.createdAt) : new Date(attemptData.at);
+  const at = attemptData.at === undefined ? (attemptEvent?.created_at ?? last.created_at) : new Date(attemptData.at);
   return { attempt: attemptData.attempt ?? data.attempt ?? 0, at, channel: attemptData.channel ?? data.channel ?? 'ecf' };
 }
 
 /** When the document last became `sent` (start of its result polling). */
 export async function findSentAt(database: TDatabase, documentId: string): Promise<Date | undefined> {
-  const event = await database.documentEvent.findFirst({ where: { documentId, toStatus: 'sent' }, orderBy: { id: 'desc' } });
-  return event?.createdAt;
+  const { rows } = await sqlPoolOf(database).query<{ created_at: Date }>(
+    `SELECT created_at FROM document_events WHERE document_id = $1::uuid AND to_status = 'sent' ORDER BY id DESC LIMIT 1`,
+    [documentId],
+  );
+  return rows[0]?.created_at;
 }
 
-/** Stores an answer of the tax authority as write-once evidence. */
-export async function storeTaxauthAnswer(transaction: TTransaction, document: TDocumentRef, answer: unknown, at: Date): Promise<string> {
-  const artifact = await transaction.artifact.create({
-    data: artifactData({ tenantId: document.tenantId, documentId: document.id, kind: 'taxauth_response', contentType: 'application/json', content: JSON.stringify(answer), createdAt: at }),
-    select: { id: true },
-  });
-  return artifact.id;
+/** An answer of the tax authority as write-once evidence, for {@link changeDocument}. */
+export function taxauthAnswerArtifact(document: TDocumentRef, answer: unknown, at: Date): TArtifactInput {
+  return artifactInput({ tenantId: document.tenantId, documentId: document.id, kind: 'taxauth_response', contentType: 'application/json', content: JSON.stringify(answer), createdAt: at });
 }
 
 /**
  * Opens the environment's outage episode unless one is open (partial unique index: concurrent
  * workers open it once). True when this call opened it.
  */
-export async function openEpisode(database: TDatabase | TTransaction, environment: Environment, code: string, at: Date): Promise<boolean> {
-  const inserted = await database.$executeRaw`
-    INSERT INTO taxauth_episodes (id, environment, code, degraded_since, created_at)
-    VALUES (${randomUUID()}::uuid, ${environment}::"Environment", ${code}, ${at}, ${at})
-    ON CONFLICT (environment) WHERE restored_at IS NULL DO NOTHING`;
-  return inserted > 0;
+export async function openEpisode(sql: TSql, environment: Environment, code: string, at: Date): Promise<boolean> {
+  const inserted = await sql.query(
+    `INSERT INTO taxauth_episodes (id, environment, code, degraded_since, created_at)
+     VALUES ($1::uuid, $2::"Environment", $3, $4, $4)
+     ON CONFLICT (environment) WHERE restored_at IS NULL DO NOTHING`,
+    [randomUUID(), environment, code, at],
+  );
+  return (inserted.rowCount ?? 0) > 0;
 }
 
 /** Closes the environment's open episode (the tax authority answered). True when this call closed one. */
-export async function closeEpisode(database: TDatabase | TTransaction, environment: Environment, at: Date): Promise<boolean> {
-  const updated = await database.$executeRaw`
-    UPDATE taxauth_episodes SET restored_at = GREATEST(${at}, degraded_since)
-    WHERE environment = ${environment}::"Environment" AND restored_at IS NULL`;
-  return updated > 0;
+export async function closeEpisode(sql: TSql, environment: Environment, at: Date): Promise<boolean> {
+  const updated = await sql.query(
+    `UPDATE taxauth_episodes SET restored_at = GREATEST($1::timestamptz, degraded_since) WHERE environment = $2::"Environment" AND restored_at IS NULL`,
+    [at, environment],
+  );
+  return (updated.rowCount ?? 0) > 0;
 }
 
 /** A notification for an operator, as given to `notifyOperator`. */
@@ -159,9 +162,13 @@ export async function notifyIfContingencyTooLong(
   return marked.count > 0 ? notification : undefined;
 }
 
-/** A final answer of the tax authority applied to the document (from `from` statuses only). */
+/**
+ * A final answer of the tax authority applied to the document (from `from` statuses only), with
+ * the answer stored and the events appended: one statement on `sql` (the pool, or the caller's
+ * transaction when jobs must commit with it). True when this call moved the document.
+ */
 export async function applyFinalAnswer(
-  database: TDatabase,
+  sql: TSql,
   document: TDocumentRef & { status: DocumentStatus },
   input: {
     from: DocumentStatus[];
@@ -174,40 +181,37 @@ export async function applyFinalAnswer(
     at: Date;
   },
 ): Promise<boolean> {
-  return database.$transaction(async (transaction) => {
-    const moved = await transaction.document.updateMany({
-      where: { id: document.id, status: { in: input.from } },
-      data: {
-        status: input.status,
-        ...(input.trackId === undefined ? {} : { trackId: input.trackId }),
-        lastError: input.lastError === null ? Prisma.DbNull : (input.lastError as unknown as TJson),
-        taxauthMessages: input.messages,
-        contingencySince: null,
-      },
-    });
-    if (moved.count === 0) return false;
-    const artifactId = await storeTaxauthAnswer(transaction, document, input.answer, input.at);
-    if (input.outcomeEvent !== undefined) {
-      await appendEvent(transaction, document, {
-        type: TRANSMISSION_EVENT_TYPES.OUTCOME,
-        data: { ...input.outcomeEvent, outcome: input.status, at: input.at.toISOString(), artifactId },
+  const artifact = taxauthAnswerArtifact(document, input.answer, input.at);
+  const { moved } = await changeDocument(sql, {
+    documentId: document.id,
+    from: input.from,
+    set: {
+      status: input.status,
+      ...(input.trackId === undefined ? {} : { track_id: input.trackId }),
+      last_error: input.lastError,
+      taxauth_messages: input.messages,
+      contingency_since: null,
+    },
+    artifacts: [artifact],
+    events: [
+      ...(input.outcomeEvent === undefined
+        ? []
+        : [{ type: TRANSMISSION_EVENT_TYPES.OUTCOME, data: { ...input.outcomeEvent, outcome: input.status, at: input.at.toISOString(), artifactId: artifact.id }, at: input.at }]),
+      {
+        type: input.status,
+        fromStatus: document.status,
+        toStatus: input.status,
+        data: {
+          ...(input.trackId === undefined ? {} : { trackId: input.trackId }),
+          taxauthMessages: input.messages,
+          artifactId: artifact.id,
+          ...(input.lastError === null ? {} : { code: input.lastError.code }),
+        },
         at: input.at,
-      });
-    }
-    await appendEvent(transaction, document, {
-      type: input.status,
-      fromStatus: document.status,
-      toStatus: input.status,
-      data: {
-        ...(input.trackId === undefined ? {} : { trackId: input.trackId }),
-        taxauthMessages: input.messages,
-        artifactId,
-        ...(input.lastError === null ? {} : { code: input.lastError.code }),
       },
-      at: input.at,
-    });
-    return true;
+    ],
   });
+  return moved;
 }
 
 /** A definite failure applied to the document: `rejected` or `transmission_failed`, not retried. */

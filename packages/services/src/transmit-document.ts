@@ -14,12 +14,13 @@
  * 30... minutes; at 72 h an operator notification; retries continue); a refusal → `rejected`;
  * not delegated → `transmission_failed` with a hint; other definite failures → `transmission_failed`.
  */
-import type { Document, DocumentStatus, TDatabase } from '@ecf/db';
-import { Prisma } from '@ecf/db';
+import { sqlPoolOf, type DocumentStatus, type TDatabase, type TDocumentState, type TSql } from '@ecf/db';
 import { buildRfceXml, isConsumerInvoiceBelowThreshold, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
 import { isTaxauthError, type TaxauthError, type TTaxauthClient, type TTaxpayerClient } from '@ecf/taxauth-client';
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
 import { AppError } from './errors.ts';
+import { loadTransmissionDocument, type TTransmissionDocument } from './document-state.ts';
+import { changeDocument } from './document-writes.ts';
 import { applyWithBuyerEmail } from './email-buyer.ts';
 import type { TEnqueueJob } from './job-executor.ts';
 import {
@@ -30,7 +31,7 @@ import {
   findUnresolvedAttempt,
   notifyIfContingencyTooLong,
   openEpisode,
-  storeTaxauthAnswer,
+  taxauthAnswerArtifact,
   TRANSMISSION_EVENT_TYPES,
   type TAttemptOutcome,
   type TOperatorNotification,
@@ -48,7 +49,7 @@ import {
 /** Options shared by the transmission use-cases. */
 export type TTransmissionOptions = {
   /** The tax authority client of an environment. Keep one per environment for the process: it holds the token cache. */
-  clientFor: (environment: Document['environment']) => TTaxauthClient;
+  clientFor: (environment: TDocumentState['environment']) => TTaxauthClient;
   /** Master keys to open the tenant's certificate with (`loadActiveCertificate`). */
   keyring?: TCertificateKeyring;
   /** Overrides how the tenant's certificate is obtained (tests); default `loadActiveCertificate` with `keyring`. */
@@ -88,18 +89,28 @@ const RFCE_UNSETTLED_RETRY_SECONDS = 60;
 const TRANSMITTABLE: DocumentStatus[] = ['signed', 'contingency'];
 
 type TChannel = 'ecf' | 'rfce';
-type TLoadedDocument = Document & { tenant: { rnc: string } };
+type TLoadedDocument = TTransmissionDocument;
 
-/** Sends (or resolves) one signed document. Idempotent: any other status is left as it is. */
-export async function transmitSignedDocument(database: TDatabase, documentId: string, options: TTransmissionOptions): Promise<TTransmissionReport> {
+/**
+ * Sends (or resolves) one signed document. Idempotent: any other status is left as it is.
+ * `known`: the document as the signing step that just signed it left it, and its signed XML
+ * (exactly what that step committed), saving both reads.
+ */
+export async function transmitSignedDocument(
+  database: TDatabase,
+  documentId: string,
+  options: TTransmissionOptions,
+  known?: { document: TTransmissionDocument; signedXml: string },
+): Promise<TTransmissionReport> {
   const now = options.now ?? (() => new Date());
-  const document = await database.document.findUnique({ where: { id: documentId }, include: { tenant: { select: { rnc: true } } } });
+  const document = known?.document ?? (await loadTransmissionDocument(database, documentId));
   if (!document) return { documentId, next: 'done', status: 'not_found', outcome: 'not_found' };
   if (document.status === 'sent') return { documentId, next: 'poll', afterSeconds: 0, outcome: 'already_sent' };
   if (!TRANSMITTABLE.includes(document.status)) return { documentId, next: 'done', status: document.status, outcome: 'not_transmittable' };
 
   const channel: TChannel = isConsumerInvoiceBelowThreshold(document.encf, document.totalAmount.toFixed(2)) ? 'rfce' : 'ecf';
-  const unresolved = await findUnresolvedAttempt(database, document.id);
+  // Every attempt increments `attempts` with its event: none counted, none to resolve.
+  const unresolved = document.attempts === 0 ? undefined : await findUnresolvedAttempt(database, document.id);
   if (unresolved !== undefined) {
     const age = now().getTime() - unresolved.at.getTime();
     const inFlightMs = options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS;
@@ -108,7 +119,7 @@ export async function transmitSignedDocument(database: TDatabase, documentId: st
 
   let certificate: TSigningCertificate;
   try {
-    certificate = await certificateOf(database, document.tenantId, options);
+    certificate = await certificateOf(database, document, options);
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'CERTIFICATE_NOT_ACTIVE') throw error;
     const lastError: TTransmissionError = {
@@ -126,13 +137,13 @@ export async function transmitSignedDocument(database: TDatabase, documentId: st
     const resolved = await resolveUnknownOutcome(database, document, taxpayer, unresolved, channel, options, now);
     if (resolved !== undefined) return resolved;
   }
-  return send(database, document, taxpayer, certificate, channel, unresolved, options, now);
+  return send(database, document, taxpayer, certificate, channel, unresolved, options, now, known?.signedXml);
 }
 
-async function certificateOf(database: TDatabase, tenantId: string, options: TTransmissionOptions): Promise<TSigningCertificate> {
-  if (options.loadCertificate) return options.loadCertificate(tenantId);
+async function certificateOf(database: TDatabase, document: TLoadedDocument, options: TTransmissionOptions): Promise<TSigningCertificate> {
+  if (options.loadCertificate) return options.loadCertificate(document.tenantId);
   if (!options.keyring) throw new TypeError('transmitSignedDocument: give keyring or loadCertificate');
-  return loadActiveCertificate(database, tenantId, options.keyring);
+  return loadActiveCertificate(database, document.tenantId, options.keyring, document.activeCertificate);
 }
 
 /**
@@ -156,9 +167,7 @@ async function resolveUnknownOutcome(
       const found = items.at(-1);
       // Nothing there: the send that follows decides whether the outage is over (no restored/degraded flapping).
       if (found === undefined) return undefined;
-      const restored = await closeEpisode(database, document.environment, now());
-      const report = await markSent(database, document, found.trackId, { trackIds: items }, { ...outcomeEvent }, now());
-      return withEpisode(report, restored ? 'restored' : undefined);
+      return await markSent(sqlPoolOf(database), document, found.trackId, { trackIds: items }, { ...outcomeEvent }, now());
     }
     const status = await taxpayer.getEcfStatus({
       rncEmisor: document.tenant.rnc,
@@ -166,7 +175,7 @@ async function resolveUnknownOutcome(
       ...(document.securityCode === null ? {} : { codigoSeguridad: document.securityCode }),
     });
     if (status.status === 'not_found') return undefined;
-    const restored = await closeEpisode(database, document.environment, now());
+    const restored = await closeEpisode(sqlPoolOf(database), document.environment, now());
     const episode = restored ? 'restored' : undefined;
     if (status.status === 'accepted' || status.status === 'accepted_conditional' || status.status === 'rejected') {
       const messages: never[] = [];
@@ -179,7 +188,7 @@ async function resolveUnknownOutcome(
         outcomeEvent,
         at: now(),
       };
-      await applyWithBuyerEmail(database, document, finalAnswer.status, options.enqueue, (target) => applyFinalAnswer(target, document, finalAnswer));
+      await applyWithBuyerEmail(database, document, finalAnswer.status, options.enqueue, (sql) => applyFinalAnswer(sql, document, finalAnswer));
       return withEpisode({ documentId: document.id, next: 'done', status: status.status, outcome: status.status }, episode);
     }
     return withEpisode({ documentId: document.id, next: 'retry', afterSeconds: RFCE_UNSETTLED_RETRY_SECONDS, outcome: 'rfce_unsettled' }, episode);
@@ -188,7 +197,7 @@ async function resolveUnknownOutcome(
     if (error.isTransient) return enterContingency(database, document, error, undefined, options, now);
     const uncertain = { ...definiteOutcomeOf(error).lastError, submissionUncertain: true };
     await applyDefiniteFailure(database, document, { from: TRANSMITTABLE, status: 'transmission_failed', lastError: uncertain, at: now() });
-    const restored = error.status !== undefined && (await closeEpisode(database, document.environment, now()));
+    const restored = error.status !== undefined && (await closeEpisode(sqlPoolOf(database), document.environment, now()));
     return withEpisode({ documentId: document.id, next: 'done', status: 'transmission_failed', outcome: 'resolution_failed', lastError: uncertain }, restored ? 'restored' : undefined);
   }
 }
@@ -202,10 +211,10 @@ async function send(
   unresolved: { attempt: number; channel: string } | undefined,
   options: TTransmissionOptions,
   now: () => Date,
+  signedInHand: string | undefined,
 ): Promise<TTransmissionReport> {
-  const signed = await database.artifact.findFirst({ where: { documentId: document.id, kind: 'signed_xml' }, orderBy: { createdAt: 'desc' } });
-  if (!signed) throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
-  const signedXml = Buffer.from(signed.content).toString('utf8');
+  const pool = sqlPoolOf(database);
+  const signedXml = signedInHand ?? (await readSignedXml(pool, document));
   let xml = signedXml;
   if (channel === 'rfce') {
     const tree = readSignedEcfTree(signedXml);
@@ -218,21 +227,23 @@ async function send(
   // The claim: committed before the request leaves. Guarded by the attempts count this run read.
   const attempt = document.attempts + 1;
   const claimedAt = now();
-  const claimed = await database.$transaction(async (transaction) => {
-    const moved = await transaction.document.updateMany({
-      where: { id: document.id, status: { in: TRANSMITTABLE }, attempts: document.attempts },
-      data: { attempts: attempt },
-    });
-    if (moved.count === 0) return false;
-    if (unresolved !== undefined) {
-      await appendEvent(transaction, document, {
-        type: TRANSMISSION_EVENT_TYPES.OUTCOME,
-        data: { attempt: unresolved.attempt, channel: unresolved.channel, outcome: 'not_received' satisfies TAttemptOutcome, resolvedBy: channel === 'ecf' ? 'consultatrackids' : 'consultaestado', at: claimedAt.toISOString() },
-        at: claimedAt,
-      });
-    }
-    await appendEvent(transaction, document, { type: TRANSMISSION_EVENT_TYPES.ATTEMPT, data: { attempt, channel, at: claimedAt.toISOString() }, at: claimedAt });
-    return true;
+  const { moved: claimed } = await changeDocument(pool, {
+    documentId: document.id,
+    from: TRANSMITTABLE,
+    attempts: document.attempts,
+    set: { attempts: attempt },
+    events: [
+      ...(unresolved === undefined
+        ? []
+        : [
+            {
+              type: TRANSMISSION_EVENT_TYPES.OUTCOME,
+              data: { attempt: unresolved.attempt, channel: unresolved.channel, outcome: 'not_received' satisfies TAttemptOutcome, resolvedBy: channel === 'ecf' ? 'consultatrackids' : 'consultaestado', at: claimedAt.toISOString() },
+              at: claimedAt,
+            },
+          ]),
+      { type: TRANSMISSION_EVENT_TYPES.ATTEMPT, data: { attempt, channel, at: claimedAt.toISOString() }, at: claimedAt },
+    ],
   });
   if (!claimed) return { documentId: document.id, next: 'retry', afterSeconds: 1, outcome: 'claim_lost' };
   const current = { ...document, attempts: attempt };
@@ -241,12 +252,10 @@ async function send(
   try {
     if (channel === 'ecf') {
       const reception = await taxpayer.sendEcf({ xml });
-      const restored = await closeEpisode(database, document.environment, now());
-      const report = await markSent(database, current, reception.trackId, reception, outcomeEvent, now());
-      return withEpisode(report, restored ? 'restored' : undefined);
+      return await markSent(pool, current, reception.trackId, reception, outcomeEvent, now());
     }
     const answer = await taxpayer.sendRfce({ xml });
-    const restored = await closeEpisode(database, document.environment, now());
+    const restored = await closeEpisode(pool, document.environment, now());
     const episode = restored ? 'restored' : undefined;
     if (answer.status === 'accepted' || answer.status === 'accepted_conditional' || answer.status === 'rejected') {
       const messages = keptMessages(answer.mensajes);
@@ -259,7 +268,7 @@ async function send(
         outcomeEvent,
         at: now(),
       };
-      await applyWithBuyerEmail(database, current, finalAnswer.status, options.enqueue, (target) => applyFinalAnswer(target, current, finalAnswer));
+      await applyWithBuyerEmail(database, current, finalAnswer.status, options.enqueue, (sql) => applyFinalAnswer(sql, current, finalAnswer));
       return withEpisode({ documentId: document.id, next: 'done', status: answer.status, outcome: answer.status }, episode);
     }
     // An RFCE answer that is not final: ask again later (Consulta Estado) before any resend.
@@ -272,37 +281,54 @@ async function send(
     }
     const { status, lastError } = definiteOutcomeOf(error);
     await applyDefiniteFailure(database, current, { from: TRANSMITTABLE, status, lastError, outcomeEvent, at: now() });
-    const restored = error.status !== undefined && (await closeEpisode(database, document.environment, now()));
+    const restored = error.status !== undefined && (await closeEpisode(pool, document.environment, now()));
     return withEpisode({ documentId: document.id, next: 'done', status, outcome: status, lastError }, restored ? 'restored' : undefined);
   }
 }
 
-async function recordOutcome(database: TDatabase, document: Document, data: { attempt: number; channel: string; outcome: TAttemptOutcome; [key: string]: unknown }, at: Date): Promise<void> {
+async function recordOutcome(database: TDatabase, document: TDocumentState, data: { attempt: number; channel: string; outcome: TAttemptOutcome; [key: string]: unknown }, at: Date): Promise<void> {
   await database.$transaction((transaction) => appendEvent(transaction, document, { type: TRANSMISSION_EVENT_TYPES.OUTCOME, data: { ...data, at: at.toISOString() }, at }));
 }
 
-/** The tax authority has the document under `trackId`: `sent`, error cleared, polling starts. */
+/** The newest signed XML of the document. */
+async function readSignedXml(sql: TSql, document: TDocumentState): Promise<string> {
+  const { rows } = await sql.query<{ content: Buffer }>(
+    `SELECT content FROM artifacts WHERE document_id = $1::uuid AND kind = 'signed_xml' ORDER BY created_at DESC LIMIT 1`,
+    [document.id],
+  );
+  const content = rows[0]?.content;
+  if (content === undefined) throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
+  return content.toString('utf8');
+}
+
+/**
+ * The tax authority has the document under `trackId`: `sent`, error cleared, the answer kept,
+ * polling starts. The tax authority answered, so the environment's episode closes in the same statement.
+ */
 async function markSent(
-  database: TDatabase,
-  document: Document,
+  sql: TSql,
+  document: TDocumentState,
   trackId: string,
   answer: unknown,
   outcomeEvent: { attempt: number; channel: string; resolvedBy?: string },
   at: Date,
 ): Promise<TTransmissionReport> {
-  const moved = await database.$transaction(async (transaction) => {
-    const updated = await transaction.document.updateMany({
-      where: { id: document.id, status: { in: TRANSMITTABLE } },
-      data: { status: 'sent', trackId, lastError: Prisma.DbNull, contingencySince: null },
-    });
-    if (updated.count === 0) return false;
-    const artifactId = await storeTaxauthAnswer(transaction, document, answer, at);
-    await appendEvent(transaction, document, { type: TRANSMISSION_EVENT_TYPES.OUTCOME, data: { ...outcomeEvent, outcome: 'received', trackId, artifactId, at: at.toISOString() }, at });
-    await appendEvent(transaction, document, { type: 'sent', fromStatus: document.status, toStatus: 'sent', data: { trackId, attempt: outcomeEvent.attempt }, at });
-    return true;
+  const artifact = taxauthAnswerArtifact(document, answer, at);
+  const { moved, restored } = await changeDocument(sql, {
+    documentId: document.id,
+    from: TRANSMITTABLE,
+    set: { status: 'sent', track_id: trackId, last_error: null, contingency_since: null },
+    artifacts: [artifact],
+    events: [
+      { type: TRANSMISSION_EVENT_TYPES.OUTCOME, data: { ...outcomeEvent, outcome: 'received', trackId, artifactId: artifact.id, at: at.toISOString() }, at },
+      { type: 'sent', fromStatus: document.status, toStatus: 'sent', data: { trackId, attempt: outcomeEvent.attempt }, at },
+    ],
+    closeEpisode: { environment: document.environment, at },
   });
-  if (!moved) return { documentId: document.id, next: 'done', status: document.status, outcome: 'moved_elsewhere' };
-  return { documentId: document.id, next: 'poll', afterSeconds: FIRST_POLL_SECONDS, outcome: 'sent' };
+  const report: TTransmissionReport = moved
+    ? { documentId: document.id, next: 'poll', afterSeconds: FIRST_POLL_SECONDS, outcome: 'sent' }
+    : { documentId: document.id, next: 'done', status: document.status, outcome: 'moved_elsewhere' };
+  return withEpisode(report, restored ? 'restored' : undefined);
 }
 
 /**
@@ -312,7 +338,7 @@ async function markSent(
  */
 async function enterContingency(
   database: TDatabase,
-  document: Document,
+  document: TDocumentState,
   error: TaxauthError,
   outcome: { attempt: number; channel: string; outcome: TAttemptOutcome } | undefined,
   options: TTransmissionOptions,
@@ -351,7 +377,7 @@ async function enterContingency(
     return true;
   });
   if (!moved) return { documentId: document.id, next: 'done', status: document.status, outcome: 'moved_elsewhere' };
-  const degraded = await openEpisode(database, document.environment, episodeCodeOf(error), at);
+  const degraded = await openEpisode(sqlPoolOf(database), document.environment, episodeCodeOf(error), at);
   const notification = await notifyIfContingencyTooLong(database, document, since, at, options.notifyOperator);
   return {
     documentId: document.id,

@@ -56,8 +56,8 @@ function defineJob<TName extends TJobName>(definition: Omit<TJobDefinition<TName
 /** Every job the worker runs. Adding a job means adding its contract in @ecf/db and a line here. */
 export const JOB_REGISTRY: TAnyJobDefinition[] = [
   defineJob({ name: 'maintenance.purge-expired', handle: purgeExpired, schedule: '*/10 * * * *' }),
-  // Deferred signing (no usable certificate yet) is retried with backoff for about seven hours.
-  defineJob({ name: 'document.sign', handle: signDocument, queue: { retryLimit: 20, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800 } }),
+  // Signing, then sending in the same job. Deferred signing (no usable certificate yet) is retried with backoff for about a day.
+  defineJob({ name: 'document.sign', handle: signDocument, queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
   // Transmission: retries on the contingency schedule are jobs the handler sends; these cover crashes and bugs.
   defineJob({ name: 'document.transmit', handle: transmitDocument, queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
   defineJob({ name: 'document.poll-status', handle: pollDocumentStatusJob, queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),

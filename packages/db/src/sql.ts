@@ -1,0 +1,42 @@
+/**
+ * Plain SQL for the hot paths: one pooled connection per transaction, queries sent as they are
+ * (no query compiler), and pg-boss jobs enqueued on the same connection so they commit with it.
+ */
+import type pg from 'pg';
+import { sqlPoolOf, type TDatabase } from './client.ts';
+
+/** What runs a query: the pool (autocommit) or a connection inside a transaction. */
+export type TSql = Pick<pg.ClientBase, 'query'>;
+
+/** The `db` option pg-boss accepts: runs its SQL on our connection, hence in our transaction. */
+export type TJobExecutor = { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
+
+/** pg-boss's `db` executor over a connection (or the pool). */
+export function jobExecutorOfSql(sql: TSql): TJobExecutor {
+  return { executeSql: async (text, values = []) => ({ rows: (await sql.query(text, values)).rows }) };
+}
+
+/**
+ * Runs `work` in one transaction on one connection of the database's pool: COMMIT when it
+ * resolves, ROLLBACK when it throws (the error is rethrown). A connection that fails to roll back
+ * is discarded rather than returned to the pool.
+ */
+export async function inSqlTransaction<T>(database: TDatabase, work: (sql: TSql) => Promise<T>): Promise<T> {
+  const connection = await sqlPoolOf(database).connect();
+  let broken: Error | undefined;
+  try {
+    await connection.query('BEGIN');
+    const result = await work(connection);
+    await connection.query('COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      await connection.query('ROLLBACK');
+    } catch (rollbackError) {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    }
+    throw error;
+  } finally {
+    connection.release(broken);
+  }
+}
