@@ -37,10 +37,43 @@ async function state(tenantId: string) {
   };
 }
 
-async function issue(tenantId: string, enqueue: TEnqueueJob) {
+/** The counts after exactly one more stored submission: document, fingerprint, event and job. */
+function oneMore(before: Awaited<ReturnType<typeof state>>) {
+  return { documents: before.documents + 1, fingerprints: before.fingerprints + 1, events: before.events + 1, jobs: before.jobs + 1 };
+}
+
+async function issue(tenantId: string, enqueue: TEnqueueJob, body: Record<string, unknown> = simplifiedE31()) {
   const tenant = await context.database.tenant.findUniqueOrThrow({ where: { id: tenantId } });
-  const body = simplifiedE31();
   return issueDocument({ database: context.database, tenant, environment: 'TesteCF', xsd, now: new Date(), rawBody: JSON.stringify(body), body, enqueue });
+}
+
+/**
+ * An enqueue that holds its transaction open (the document inserted, not committed) until
+ * `release`, so other submissions of the same eNCF can be made to wait on it.
+ */
+function heldEnqueue(options: { fail?: boolean } = {}) {
+  let reached!: () => void;
+  let release!: () => void;
+  const inserted = new Promise<void>((resolve) => (reached = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const enqueue: TEnqueueJob = async (name, payload, executor) => {
+    await queue.enqueue(name, payload, executor);
+    reached();
+    await released;
+    if (options.fail) throw new Error('crash before commit');
+  };
+  return { enqueue, inserted, release };
+}
+
+/** Resolves once `count` sessions of the test database wait on a lock (an insert blocked on the eNCF key). */
+async function sessionsWaitingOnALock(count: number): Promise<void> {
+  for (let attempt = 0; attempt < 500; attempt += 1) {
+    const [row] = await context.database.$queryRaw<Array<{ waiting: number }>>`
+      SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+    if ((row?.waiting ?? 0) >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`fewer than ${count} sessions ever waited on a lock`);
 }
 
 test('a failure after the job was inserted rolls back the job and the document', async () => {
@@ -71,7 +104,62 @@ test('a committed document always has its job', async () => {
   const tenant = await seedTenant(context.database);
   const before = await state(tenant.id);
   const { document } = await issue(tenant.id, queue.enqueue);
-  assert.deepEqual(await state(tenant.id), { documents: before.documents + 1, fingerprints: before.fingerprints + 1, events: before.events + 1, jobs: before.jobs + 1 });
+  assert.deepEqual(await state(tenant.id), oneMore(before));
   const [job] = await context.database.$queryRaw<Array<{ data: unknown; state: string }>>`SELECT data, state::text FROM pgboss.job WHERE name = 'document.sign' AND data->>'documentId' = ${document.id}`;
   assert.deepEqual(job, { data: { documentId: document.id }, state: 'created' });
+});
+
+test('the returned document is the stored row as Prisma reads it', async () => {
+  const tenant = await seedTenant(context.database);
+  const body = simplifiedE31();
+  const { outcome, document } = await issue(tenant.id, queue.enqueue, body);
+  assert.equal(outcome, 'created');
+  const stored = await context.database.document.findUniqueOrThrow({ where: { id: document.id }, include: { events: true } });
+  const { events, ...row } = stored;
+  // Strict: same field types too (Prisma.Decimal, Date, parsed JSON).
+  assert.deepEqual(document, row);
+  assert.deepEqual(document.updatedAt, document.submittedAt);
+  // The submitted event carries the validated tree the signer signs.
+  const data = events[0]?.data as { format?: unknown; warnings?: unknown; document?: { ECF?: { Encabezado?: { IdDoc?: { eNCF?: unknown } } } } };
+  assert.deepEqual([events.length, data.format, Array.isArray(data.warnings)], [1, 'simplified', true]);
+  assert.equal(data.document?.ECF?.Encabezado?.IdDoc?.eNCF, body['encf']);
+});
+
+test('a submission racing an uncommitted one of its eNCF waits for it: same JSON is its replay, other JSON is 409', async () => {
+  const tenant = await seedTenant(context.database);
+  const before = await state(tenant.id);
+  const body = simplifiedE31();
+  const first = heldEnqueue();
+  const winner = issue(tenant.id, first.enqueue, body);
+  await first.inserted;
+  const same = issue(tenant.id, queue.enqueue, body);
+  // Settled into a value at once: it rejects while the others are still awaited.
+  const other = issue(tenant.id, queue.enqueue, { ...body, paymentType: 'cash' }).then(
+    () => 'stored',
+    (error: unknown) => (error as { code?: unknown }).code,
+  );
+  // Both inserts block on the winner's uncommitted row of the (tenant, environment, eNCF) key.
+  await sessionsWaitingOnALock(2);
+  first.release();
+  const created = await winner;
+  const replayed = await same;
+  assert.deepEqual([created.outcome, replayed.outcome], ['created', 'replayed']);
+  assert.equal(replayed.document.id, created.document.id);
+  assert.equal(await other, 'ENCF_CONFLICT');
+  assert.deepEqual(await state(tenant.id), oneMore(before));
+});
+
+test('a submission racing one that rolls back is stored', async () => {
+  const tenant = await seedTenant(context.database);
+  const before = await state(tenant.id);
+  const body = simplifiedE31();
+  const first = heldEnqueue({ fail: true });
+  const loser = issue(tenant.id, first.enqueue, body);
+  await first.inserted;
+  const second = issue(tenant.id, queue.enqueue, body);
+  await sessionsWaitingOnALock(1);
+  first.release();
+  await assert.rejects(loser, /crash before commit/);
+  assert.equal((await second).outcome, 'created');
+  assert.deepEqual(await state(tenant.id), oneMore(before));
 });

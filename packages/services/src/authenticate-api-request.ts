@@ -1,4 +1,4 @@
-import { hashApiKey, type Environment, type ProductionState, type TDatabase, type TScope } from '@ecf/db';
+import { hashApiKey, sqlPoolOf, type Environment, type ProductionState, type TDatabase, type TScope } from '@ecf/db';
 import { AppError } from './errors.ts';
 import type { TApiKeyPrincipal } from './authenticate-api-key.ts';
 
@@ -63,22 +63,28 @@ export async function authenticateApiRequest(options: {
   const expiresAt = new Date(windowStart.getTime() + 2 * windowMs);
   const scopes = [...options.requiredScopes];
   const counting = options.requestsPerMinute !== undefined;
-  const [row] = await options.database.$queryRaw<TRow[]>`
-    WITH k AS (
-      SELECT k.id, k.tenant_id, k.environment::text AS environment, k.prefix, k.scopes::text[] AS scopes, k.revoked_at,
-             (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale,
-             t.rnc, t.legal_name, t.trade_name, t.address, t.phones, t.fiscal_email, t.production_state::text AS production_state, t.plan
-      FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
-      WHERE k.hash = ${hashApiKey(options.key)}
-    ), counted AS (
-      INSERT INTO rate_limit_counters (bucket, window_start, count, expires_at)
-      SELECT 'api-key:' || k.id, ${windowStart}, 1, ${expiresAt} FROM k
-      WHERE ${counting} AND k.revoked_at IS NULL AND k.environment = ${options.environment}::text
-        AND (cardinality(${scopes}::text[]) = 0 OR k.scopes::text[] && ${scopes}::text[])
-      ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
-      RETURNING count
-    )
-    SELECT k.*, (SELECT count FROM counted) AS count FROM k`;
+  // Plain SQL through the pool: this runs on every request, and a Prisma raw query costs several
+  // times its CPU (the query compiler).
+  const pool = sqlPoolOf(options.database);
+  const { rows } = await pool.query<TRow>(
+    `WITH k AS (
+       SELECT k.id, k.tenant_id, k.environment::text AS environment, k.prefix, k.scopes::text[] AS scopes, k.revoked_at,
+              (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale,
+              t.rnc, t.legal_name, t.trade_name, t.address, t.phones, t.fiscal_email, t.production_state::text AS production_state, t.plan
+       FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+       WHERE k.hash = $1
+     ), counted AS (
+       INSERT INTO rate_limit_counters (bucket, window_start, count, expires_at)
+       SELECT 'api-key:' || k.id, $2::timestamptz, 1, $3::timestamptz FROM k
+       WHERE $4::boolean AND k.revoked_at IS NULL AND k.environment = $5::text
+         AND (cardinality($6::text[]) = 0 OR k.scopes::text[] && $6::text[])
+       ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
+       RETURNING count
+     )
+     SELECT k.*, (SELECT count FROM counted) AS count FROM k`,
+    [hashApiKey(options.key), windowStart, expiresAt, counting, options.environment, scopes],
+  );
+  const row = rows[0];
   if (!row || row.revoked_at) throw new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked.');
   if (row.environment !== options.environment) {
     throw new AppError('INSUFFICIENT_SCOPE', `This API key belongs to ${row.environment}, not ${options.environment}.`, {
@@ -102,7 +108,7 @@ export async function authenticateApiRequest(options: {
     }
   }
   // Recorded at most once a minute per key so authentication does not become a write per request.
-  if (row.stale) await options.database.$executeRaw`UPDATE api_keys SET last_used_at = now() WHERE id = ${row.id}::uuid`;
+  if (row.stale) await pool.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1::uuid', [row.id]);
   return {
     tenantId: row.tenant_id,
     apiKeyId: row.id,
