@@ -9,7 +9,8 @@
  * Optional: BENCH_DOCUMENTS (default 2000), BENCH_CONCURRENCY (submissions in flight, default 16),
  * BENCH_SECONDS (fiscal-core measurement, default 3), BENCH_WORKER_NODE_OPTIONS, BENCH_API_NODE_OPTIONS,
  * BENCH_SIM_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: a CPU profile of that process);
- * WORKER_CONCURRENCY and other WORKER_* variables reach the worker.
+ * BENCH_WORKERS (worker processes, default 1: pg-boss hands each job to one of them);
+ * WORKER_CONCURRENCY and other WORKER_* variables reach the workers.
  *
  * Goals: end-to-end >= 1/2 of the fiscal-core pipeline rate; no document lost or sent twice.
  */
@@ -20,7 +21,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDatabaseClient, seedApiKey, seedTenant } from '@ecf/db';
 import { createTestDatabase } from '@ecf/db/testing';
-import { createTestCertificate, createXsdValidators, loadCertificate, signEcfDocument, validateSubmission } from '@ecf/fiscal-core';
+import {
+  createTestCertificate,
+  createXsdValidators,
+  loadCertificate,
+  signEcfDocument,
+  validateSubmission,
+} from '@ecf/fiscal-core';
 import { accountDataOf, createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
 import { readdirSync, readFileSync } from 'node:fs';
 import { e31 } from '../shared/documents.ts';
@@ -28,6 +35,7 @@ import { e31 } from '../shared/documents.ts';
 const DOCUMENTS = Number(process.env['BENCH_DOCUMENTS'] ?? '2000');
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? '16');
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '3');
+const WORKERS = Number(process.env['BENCH_WORKERS'] ?? '1');
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const XSD_DIRECTORY = fileURLToPath(new URL('../shared/taxauth/xsd/', `file://${ROOT}`));
 const RNC = '131880738';
@@ -63,12 +71,14 @@ function startChild(name: string, entry: string, env: Record<string, string>): T
 async function waitForHttp(child: TChild, url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.process.exitCode !== null) throw new Error(`${child.name} exited (${child.process.exitCode}):\n${child.output()}`);
+    if (child.process.exitCode !== null)
+      throw new Error(`${child.name} exited (${child.process.exitCode}):\n${child.output()}`);
     try {
       await fetch(url);
       return;
     } catch {
-      if (Date.now() > deadline) throw new Error(`${child.name} did not answer on ${url}:\n${child.output()}`);
+      if (Date.now() > deadline)
+        throw new Error(`${child.name} did not answer on ${url}:\n${child.output()}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
@@ -85,27 +95,41 @@ async function stopChild(child: TChild): Promise<void> {
 
 function percentile(sorted: number[], fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN;
+  return (
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // fiscal-core pipeline, in process: the ceiling a single core reaches on the same document.
 
 const generated = createTestCertificate({ rnc: RNC, commonName: 'Firmante de benchmark' });
-const loaded = loadCertificate({ privateKeyPem: generated.privateKeyPem, certificatePem: generated.certificatePem });
+const loaded = loadCertificate({
+  privateKeyPem: generated.privateKeyPem,
+  certificatePem: generated.certificatePem,
+});
 if (!loaded.success) throw new Error(loaded.issues.map((issue) => issue.message).join('; '));
 const signingCertificate = loaded.data;
 const schemas: Record<string, Uint8Array> = {};
-for (const name of readdirSync(XSD_DIRECTORY)) if (name.endsWith('.xsd')) schemas[name] = readFileSync(`${XSD_DIRECTORY}${name}`);
+for (const name of readdirSync(XSD_DIRECTORY))
+  if (name.endsWith('.xsd')) schemas[name] = readFileSync(`${XSD_DIRECTORY}${name}`);
 const compiled = createXsdValidators(schemas);
 if (!compiled.success) throw new Error('xsd');
 const validators = compiled.data;
-const account = accountDataOf({ rnc: RNC, legalName: 'Distribuidora Caribe Digital SRL', tradeName: null, address: 'Av. Winston Churchill 1099, Santo Domingo', phones: [], fiscalEmail: null });
+const account = accountDataOf({
+  rnc: RNC,
+  legalName: 'Distribuidora Caribe Digital SRL',
+  tradeName: null,
+  address: 'Av. Winston Churchill 1099, Santo Domingo',
+  phones: [],
+  fiscalEmail: null,
+});
 
 async function pipelineOnce(body: string): Promise<void> {
   const now = new Date();
   const validated = await validateSubmission(body, { now, account });
-  if (!validated.success) throw new Error(`validateSubmission: ${JSON.stringify(validated.errors.slice(0, 3))}`);
+  if (!validated.success)
+    throw new Error(`validateSubmission: ${JSON.stringify(validated.errors.slice(0, 3))}`);
   const signed = signEcfDocument(validated.data.document, signingCertificate, now);
   if (!signed.success) throw new Error('signEcfDocument failed');
   const checked = validators.validateXml(signed.data.xml);
@@ -122,7 +146,9 @@ while (performance.now() - pipelineStart < SECONDS * 1000) {
   iterations += 1;
 }
 const pipelineRate = (iterations * 1000) / (performance.now() - pipelineStart);
-console.log(`fiscal-core pipeline (validate → build → sign → XSD), 10-line E31, one core: ${pipelineRate.toFixed(1)} docs/s`);
+console.log(
+  `fiscal-core pipeline (validate → build → sign → XSD), 10-line E31, one core: ${pipelineRate.toFixed(1)} docs/s`,
+);
 
 // ---------------------------------------------------------------------------------------------
 // End to end.
@@ -134,10 +160,20 @@ const masterKey = randomBytes(32).toString('base64');
 const children: TChild[] = [];
 try {
   const tenant = await seedTenant(database, { rnc: RNC, legalName: 'Distribuidora Caribe Digital SRL' });
-  const { key } = await seedApiKey(database, { tenantId: tenant.id, environment: 'TesteCF', scopes: ['ecf:validate', 'ecf:create', 'ecf:read', 'status:read'] });
-  await storeTenantCertificate(database, { tenantId: tenant.id, p12: generated.p12, password: generated.password }, createCertificateKeyring({ currentKey: masterKey }));
+  const { key } = await seedApiKey(database, {
+    tenantId: tenant.id,
+    environment: 'TesteCF',
+    scopes: ['ecf:validate', 'ecf:create', 'ecf:read', 'status:read'],
+  });
+  await storeTenantCertificate(
+    database,
+    { tenantId: tenant.id, p12: generated.p12, password: generated.password },
+    createCertificateKeyring({ currentKey: masterKey }),
+  );
 
-  const [simPort, apiPort, healthPort] = [await freePort(), await freePort(), await freePort()];
+  const [simPort, apiPort] = [await freePort(), await freePort()];
+  const healthPorts: number[] = [];
+  for (let index = 0; index < WORKERS; index += 1) healthPorts.push(await freePort());
   const simUrl = `http://127.0.0.1:${simPort}`;
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const sim = startChild('simulator', 'apps/taxauth-sim/src/main.ts', {
@@ -158,29 +194,42 @@ try {
     API_RATE_LIMIT_PLANS: 'standard=100000000',
     NODE_OPTIONS: process.env['BENCH_API_NODE_OPTIONS'] ?? '',
   });
-  const worker = startChild('worker', 'apps/worker/src/main.ts', {
-    DATABASE_URL: appDatabase.url,
-    WORKER_HEALTH_PORT: String(healthPort),
-    LOG_LEVEL: 'warn',
-    XSD_DIRECTORY,
-    CERTIFICATE_MASTER_KEY: masterKey,
-    TAXAUTH_ECF_BASE_URL: simUrl,
-    TAXAUTH_FC_BASE_URL: simUrl,
-    TAXAUTH_STATUS_BASE_URL: simUrl,
-    // e.g. --cpu-prof --cpu-prof-dir=/tmp/prof: a CPU profile of the worker, written when it stops.
-    NODE_OPTIONS: process.env['BENCH_WORKER_NODE_OPTIONS'] ?? '',
-  });
-  children.push(sim, api, worker);
-  await Promise.all([waitForHttp(sim, `${simUrl}/`), waitForHttp(api, `${apiUrl}/healthz`), waitForHttp(worker, `http://127.0.0.1:${healthPort}/healthz`)]);
+  const workers = healthPorts.map((healthPort, index) =>
+    startChild(`worker ${index + 1}`, 'apps/worker/src/main.ts', {
+      DATABASE_URL: appDatabase.url,
+      WORKER_HEALTH_PORT: String(healthPort),
+      LOG_LEVEL: 'warn',
+      XSD_DIRECTORY,
+      CERTIFICATE_MASTER_KEY: masterKey,
+      TAXAUTH_ECF_BASE_URL: simUrl,
+      TAXAUTH_FC_BASE_URL: simUrl,
+      TAXAUTH_STATUS_BASE_URL: simUrl,
+      // e.g. --cpu-prof --cpu-prof-dir=/tmp/prof: a CPU profile of the worker, written when it stops.
+      NODE_OPTIONS: process.env['BENCH_WORKER_NODE_OPTIONS'] ?? '',
+    }),
+  );
+  children.push(sim, api, ...workers);
+  await Promise.all([
+    waitForHttp(sim, `${simUrl}/`),
+    waitForHttp(api, `${apiUrl}/healthz`),
+    ...workers.map((worker, index) => waitForHttp(worker, `http://127.0.0.1:${healthPorts[index]}/healthz`)),
+  ]);
 
   const headers = { 'content-type': 'application/json', 'x-api-key': key };
   // Warm-up outside the measured set: JIT, pools, the token cache of the worker.
   for (let index = 0; index < 20; index += 1) {
-    const response = await fetch(`${apiUrl}/TesteCF/documentos-ecf?validate=true`, { method: 'POST', headers, body: e31('E310000000001') });
+    const response = await fetch(`${apiUrl}/TesteCF/documentos-ecf?validate=true`, {
+      method: 'POST',
+      headers,
+      body: e31('E310000000001'),
+    });
     await response.arrayBuffer();
   }
 
-  const encfs = Array.from({ length: DOCUMENTS }, (_, index) => `E31${String(1_000_000 + index).padStart(10, '0')}`);
+  const encfs = Array.from(
+    { length: DOCUMENTS },
+    (_, index) => `E31${String(1_000_000 + index).padStart(10, '0')}`,
+  );
   let next = 0;
   let first202: number | undefined;
   let last202 = 0;
@@ -191,7 +240,11 @@ try {
       next += 1;
       if (index >= encfs.length) return;
       const encf = encfs[index] ?? '';
-      const response = await fetch(`${apiUrl}/TesteCF/documentos-ecf`, { method: 'POST', headers, body: e31(encf) });
+      const response = await fetch(`${apiUrl}/TesteCF/documentos-ecf`, {
+        method: 'POST',
+        headers,
+        body: e31(encf),
+      });
       const text = await response.text();
       if (response.status === 202) {
         first202 ??= Date.now();
@@ -211,28 +264,38 @@ try {
   const submitStart = Date.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, () => submitter()));
   const submitSeconds = (last202 - submitStart) / 1000;
-  console.log(`submitted ${DOCUMENTS - refused.length} documents in ${submitSeconds.toFixed(1)} s (${((DOCUMENTS - refused.length) / submitSeconds).toFixed(1)} 202/s)${refused.length ? `, refused ${refused.length}: ${refused[0]}` : ''}`);
+  console.log(
+    `submitted ${DOCUMENTS - refused.length} documents in ${submitSeconds.toFixed(1)} s (${((DOCUMENTS - refused.length) / submitSeconds).toFixed(1)} 202/s)${refused.length ? `, refused ${refused.length}: ${refused[0]}` : ''}`,
+  );
 
   const finals = ['accepted', 'accepted_conditional', 'rejected', 'transmission_failed'];
   const deadline = Date.now() + 10 * 60_000;
   let counts: Record<string, number> = {};
   for (;;) {
-    const rows = await database.$queryRaw<Array<{ status: string; count: bigint }>>`SELECT status::text AS status, count(*) AS count FROM documents GROUP BY status`;
+    const rows = await database.$queryRaw<
+      Array<{ status: string; count: bigint }>
+    >`SELECT status::text AS status, count(*) AS count FROM documents GROUP BY status`;
     counts = Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
     const final = finals.reduce((sum, status) => sum + (counts[status] ?? 0), 0);
     if (final >= DOCUMENTS - refused.length) break;
-    if (Date.now() > deadline) throw new Error(`not final after 10 minutes: ${JSON.stringify(counts)}\n${worker.output().slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `not final after 10 minutes: ${JSON.stringify(counts)}\n${workers.map((worker) => worker.output().slice(-3000)).join('\n')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 
   // Statistics reach pg_stat_database when a backend goes idle (at most a second late).
   await new Promise((resolve) => setTimeout(resolve, 1500));
-  const transactionsPerDocument = (await transactionsOf() - transactionsBefore) / (DOCUMENTS - refused.length);
+  const transactionsPerDocument =
+    ((await transactionsOf()) - transactionsBefore) / (DOCUMENTS - refused.length);
 
   const timings = await database.$queryRaw<Array<{ submitted: Date; accepted: Date }>>`
     SELECT d.submitted_at AS submitted, a.created_at AS accepted
     FROM documents d JOIN document_events a ON a.document_id = d.id AND a.type = 'accepted'`;
-  const latencies = timings.map((row) => row.accepted.getTime() - row.submitted.getTime()).sort((a, b) => a - b);
+  const latencies = timings
+    .map((row) => row.accepted.getTime() - row.submitted.getTime())
+    .sort((a, b) => a - b);
   const lastAccepted = Math.max(...timings.map((row) => row.accepted.getTime()));
   const endToEndSeconds = (lastAccepted - (first202 ?? submitStart)) / 1000;
   const endToEndRate = timings.length / endToEndSeconds;
@@ -246,18 +309,32 @@ try {
   const received = Number(receptions.rows[0]?.total ?? 0);
   const distinctReceived = Number(receptions.rows[0]?.distinct ?? 0);
 
-  console.log(`\npipeline benchmark: ${DOCUMENTS} documents (10-line E31), ${CONCURRENCY} submissions in flight, WORKER_CONCURRENCY=${process.env['WORKER_CONCURRENCY'] ?? 'default'}, ${(await import('node:os')).availableParallelism()} CPUs\n`);
+  console.log(
+    `\npipeline benchmark: ${DOCUMENTS} documents (10-line E31), ${CONCURRENCY} submissions in flight, ${WORKERS} worker process(es), WORKER_CONCURRENCY=${process.env['WORKER_CONCURRENCY'] ?? 'default'}, ${(await import('node:os')).availableParallelism()} CPUs\n`,
+  );
   console.log(`statuses                              ${JSON.stringify(counts)}`);
   console.log(`simulator receptions                  ${received} (${distinctReceived} distinct eNCF)`);
-  console.log(`end to end (first 202 → last accepted) ${endToEndRate.toFixed(1)} docs/s over ${endToEndSeconds.toFixed(1)} s`);
-  console.log(`latency submission → accepted         p50 ${percentile(latencies, 0.5)} ms   p95 ${percentile(latencies, 0.95)} ms   max ${latencies.at(-1)} ms`);
-  console.log(`PostgreSQL transactions per document  ${transactionsPerDocument.toFixed(1)} (API, worker and pg-boss; polling of this script included)`);
+  console.log(
+    `end to end (first 202 → last accepted) ${endToEndRate.toFixed(1)} docs/s over ${endToEndSeconds.toFixed(1)} s`,
+  );
+  console.log(
+    `latency submission → accepted         p50 ${percentile(latencies, 0.5)} ms   p95 ${percentile(latencies, 0.95)} ms   max ${latencies.at(-1)} ms`,
+  );
+  console.log(
+    `PostgreSQL transactions per document  ${transactionsPerDocument.toFixed(1)} (API, worker and pg-boss; polling of this script included)`,
+  );
   console.log(`fiscal-core pipeline, in process      ${pipelineRate.toFixed(1)} docs/s`);
   console.log(`ratio end to end / fiscal-core        ${(endToEndRate / pipelineRate).toFixed(3)}`);
   const goals = [
     { name: 'end to end >= 1/2 of the fiscal-core pipeline', ok: endToEndRate >= pipelineRate / 2 },
-    { name: `all ${DOCUMENTS} accepted, none lost`, ok: (counts['accepted'] ?? 0) === DOCUMENTS && refused.length === 0 },
-    { name: `simulator received each eNCF exactly once (${DOCUMENTS})`, ok: received === DOCUMENTS && distinctReceived === DOCUMENTS },
+    {
+      name: `all ${DOCUMENTS} accepted, none lost`,
+      ok: (counts['accepted'] ?? 0) === DOCUMENTS && refused.length === 0,
+    },
+    {
+      name: `simulator received each eNCF exactly once (${DOCUMENTS})`,
+      ok: received === DOCUMENTS && distinctReceived === DOCUMENTS,
+    },
   ];
   console.log('');
   for (const goal of goals) console.log(`${goal.ok ? 'MET    ' : 'NOT MET'} ${goal.name}`);

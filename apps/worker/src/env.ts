@@ -24,11 +24,11 @@ const ZEnv = z.object({
   /** Official XSDs (relative paths from the repository root); signed XML is checked against them. */
   XSD_DIRECTORY: z.string().min(1).default('config/xsd'),
   /** Jobs of each document queue (sign, transmit, poll) this process runs at once; scheduled maintenance runs one at a time. */
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(32),
   /**
    * Overrides `expireInSeconds` of the document queues: how long an active job of a killed worker
-   * stays active before pg-boss retries it (default: the registry's, 15 min for signing, 5 min for
-   * transmission). Tests of crash recovery set a few seconds; it must stay above the longest run.
+   * stays active before pg-boss retries it (default: the registry's, 5 min for signing with its sending,
+   * transmission and polling). Tests of crash recovery set a few seconds; it must stay above the longest run.
    */
   WORKER_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).optional(),
   /** A fixed retry delay, without backoff, for the document queues (default: the registry's, 30 s doubling). Tests only. */

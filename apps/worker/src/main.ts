@@ -12,7 +12,8 @@ const certificateKeyring = env.CERTIFICATE_MASTER_KEY
   : undefined;
 if (!certificateKeyring) log.warn('CERTIFICATE_MASTER_KEY is not set: document.sign jobs fail until it is configured');
 const xsdValidators = await loadXsdValidators(resolveXsdDirectory(env.XSD_DIRECTORY));
-const database = createDatabaseClient({ databaseUrl: env.DATABASE_URL });
+// Jobs hold a connection only per statement or short transaction: 20 serve 32 jobs per queue without queueing much.
+const database = createDatabaseClient({ databaseUrl: env.DATABASE_URL, maxConnections: 20 });
 const worker = createWorker({
   databaseUrl: env.DATABASE_URL,
   database,

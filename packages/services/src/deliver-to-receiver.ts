@@ -28,7 +28,7 @@ import {
   authenticationBaseOf,
   directoryRetryWaitSeconds,
   isDeliveredToReceiver,
-  partiesOfSignedDocument,
+  partiesOfSignedXml,
   RECEIVER_DELIVERY_EVENT_TYPES,
   RECEIVER_DELIVERY_FINAL_STATUSES,
   RECEIVER_DELIVERY_MAX_ATTEMPTS,
@@ -75,15 +75,22 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const KEPT_BODY_BYTES = 4096;
 const DELIVERABLE_DOCUMENT_STATUSES: ReadonlyArray<Document['status']> = ['accepted', 'accepted_conditional'];
 
-type TLoaded = TTransmissionDocument & { delivery: ReceiverDelivery | null };
+type TLoaded = TTransmissionDocument & { delivery: ReceiverDelivery | null; signedXml: string | null };
 
-/** The document, its account's RNC and certificate, and its delivery row, in one round trip. */
+/** The document, its account's RNC and certificate, its delivery row and its signed XML, in one round trip. */
 async function loadDelivery(database: TDatabase, documentId: string): Promise<TLoaded | undefined> {
   const { rows } = await sqlPoolOf(database).query<
-    TTransmissionDocumentRow & { delivery_status: TDeliveryStatus | null; delivery_attempts: number | null; delivery_next_attempt_at: Date | null; delivery_last_error: Prisma.JsonValue | null }
+    TTransmissionDocumentRow & {
+      delivery_status: TDeliveryStatus | null;
+      delivery_attempts: number | null;
+      delivery_next_attempt_at: Date | null;
+      delivery_last_error: Prisma.JsonValue | null;
+      signed_xml: string | null;
+    }
   >(
     `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS}, r.status::text AS delivery_status, r.attempts AS delivery_attempts,
-       r.next_attempt_at AS delivery_next_attempt_at, r.last_error AS delivery_last_error
+       r.next_attempt_at AS delivery_next_attempt_at, r.last_error AS delivery_last_error,
+       (SELECT convert_from(a.content, 'UTF8') FROM artifacts a WHERE a.document_id = d.id AND a.kind = 'signed_xml' ORDER BY a.created_at DESC LIMIT 1) AS signed_xml
      FROM documents d JOIN tenants t ON t.id = d.tenant_id LEFT JOIN receiver_deliveries r ON r.document_id = d.id
      WHERE d.id = $1::uuid`,
     [documentId],
@@ -94,7 +101,7 @@ async function loadDelivery(database: TDatabase, documentId: string): Promise<TL
     row.delivery_status === null
       ? null
       : { status: row.delivery_status, attempts: row.delivery_attempts ?? 0, nextAttemptAt: row.delivery_next_attempt_at, lastError: row.delivery_last_error };
-  return { ...transmissionDocumentOf(row), delivery };
+  return { ...transmissionDocumentOf(row), delivery, signedXml: row.signed_xml };
 }
 
 /** Runs one step of the delivery of `documentId`. Idempotent: final deliveries are left as they are. */
@@ -121,7 +128,8 @@ export async function deliverToReceiver(database: TDatabase, documentId: string,
     return settleFailedAttempt(database, document, delivery, { outcome: 'unknown', reason: 'interrupted', message: 'The attempt ended without a recorded outcome.' }, now());
   }
 
-  const parties = await partiesOfSignedDocument(database, document);
+  if (document.signedXml === null) throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
+  const parties = partiesOfSignedXml(document.signedXml, document);
   if (parties.rncComprador === '') return notApplicable(database, document, delivery, 'no_buyer_rnc', now());
 
   let certificate: TSigningCertificate;

@@ -112,7 +112,11 @@ export async function partiesOfSignedDocument(
 ): Promise<TDeliveryParties> {
   const signed = await database.artifact.findFirst({ where: { documentId: document.id, kind: 'signed_xml' }, orderBy: { createdAt: 'desc' }, select: { content: true } });
   if (!signed) throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
-  const xml = Buffer.from(signed.content).toString('utf8');
+  return partiesOfSignedXml(Buffer.from(signed.content).toString('utf8'), document);
+}
+
+/** {@link partiesOfSignedDocument} when the signed XML was read with the document. */
+export function partiesOfSignedXml(xml: string, document: { id: string; encf: string; tenant: { rnc: string } }): TDeliveryParties {
   const tree = readSignedEcfTree(xml);
   if (tree === undefined) throw new Error(`document ${document.id}: the signed e-CF cannot be read back`);
   const header = tree.ECF['Encabezado'];
