@@ -14,7 +14,14 @@ const POOLS = new WeakMap<TDatabase, pg.Pool>();
  */
 export function createDatabaseClient(options: { databaseUrl: string; maxConnections?: number }): TDatabase {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
-  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  const client = new PrismaClient({
+    adapter: new PrismaPg(pool, { disposeExternalPool: true }),
+    // Interactive transactions wait for a pooled connection as long as plain SQL does. With the
+    // default 2 s, a busy pool or a CPU stall lets `maxWait` expire while BEGIN is on the wire, and
+    // the pg adapter then returns the connection to the pool inside the open transaction
+    // (prisma/orm#29719): the next COMMIT on it would commit the abandoned work too.
+    transactionOptions: { maxWait: 60_000, timeout: 60_000 },
+  });
   POOLS.set(client, pool);
   return client;
 }
