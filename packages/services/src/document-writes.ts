@@ -21,7 +21,6 @@ const COLUMN_TYPES = {
   attempts: 'int',
   last_deferred_at: 'timestamptz',
 } as const;
-const JSON_COLUMNS: ReadonlySet<string> = new Set(['last_error', 'taxauth_messages']);
 
 export type TDocumentColumns = Partial<{
   status: DocumentStatus;
@@ -66,18 +65,8 @@ export type TDocumentChange = {
  * `restored`: this statement closed the environment's episode.
  */
 export async function changeDocument(sql: TSql, change: TDocumentChange): Promise<{ moved: boolean; restored: boolean }> {
-  const values: unknown[] = [];
-  const parameter = (value: unknown, type: string): string => {
-    values.push(value);
-    return `$${values.length}::${type}`;
-  };
-
-  const assignments = Object.entries(change.set).map(([column, value]) => {
-    const type = COLUMN_TYPES[column as keyof typeof COLUMN_TYPES];
-    if (type === undefined) throw new TypeError(`changeDocument: column ${column} cannot be set`);
-    const stored = JSON_COLUMNS.has(column) && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null);
-    return `${column} = ${parameter(stored, type)}`;
-  });
+  const { values, parameter } = parameters();
+  const assignments = assignmentsOf(change.set, COLUMN_TYPES, parameter, 'changeDocument');
   const guard = [`id = ${parameter(change.documentId, 'uuid')}`, `status = ANY(${parameter(change.from, '"DocumentStatus"[]')})`];
   if (change.attempts !== undefined) guard.push(`attempts = ${parameter(change.attempts, 'int')}`);
   const parts = [`moved AS (UPDATE documents SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE ${guard.join(' AND ')} RETURNING id, tenant_id)`];
@@ -111,6 +100,28 @@ export async function changeDocument(sql: TSql, change: TDocumentChange): Promis
 }
 
 type TParameter = (value: unknown, type: string) => string;
+
+/** The values of a statement and the function that appends one and returns its typed placeholder. */
+function parameters(): { values: unknown[]; parameter: TParameter } {
+  const values: unknown[] = [];
+  return {
+    values,
+    parameter: (value, type) => {
+      values.push(value);
+      return `$${values.length}::${type}`;
+    },
+  };
+}
+
+/** `column = $n::type` for each column set; jsonb values are sent as JSON text, null as SQL NULL. */
+function assignmentsOf(set: Record<string, unknown>, types: Readonly<Record<string, string>>, parameter: TParameter, caller: string): string[] {
+  return Object.entries(set).map(([column, value]) => {
+    const type = types[column];
+    if (type === undefined) throw new TypeError(`${caller}: column ${column} cannot be set`);
+    const stored = type === 'jsonb' && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null);
+    return `${column} = ${parameter(stored, type)}`;
+  });
+}
 
 /** A CTE inserting `events` for the row of CTE `moved` (`id`, `tenant_id`: the document), in the order given. */
 function eventsInsert(events: TEventInput[], parameter: TParameter): string | undefined {
@@ -149,17 +160,8 @@ export async function changeDelivery(
   sql: TSql,
   change: { documentId: string; from: { status: string; attempts: number }; set: TDeliveryColumns; events?: TEventInput[] },
 ): Promise<boolean> {
-  const values: unknown[] = [];
-  const parameter: TParameter = (value, type) => {
-    values.push(value);
-    return `$${values.length}::${type}`;
-  };
-  const assignments = Object.entries(change.set).map(([column, value]) => {
-    const type = DELIVERY_COLUMN_TYPES[column as keyof TDeliveryColumns];
-    if (type === undefined) throw new TypeError(`changeDelivery: column ${column} cannot be set`);
-    const stored = column === 'last_error' && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null);
-    return `${column} = ${parameter(stored, type)}`;
-  });
+  const { values, parameter } = parameters();
+  const assignments = assignmentsOf(change.set, DELIVERY_COLUMN_TYPES, parameter, 'changeDelivery');
   const parts = [
     `moved AS (UPDATE receiver_deliveries SET ${[...assignments, 'updated_at = now()'].join(', ')}
       WHERE document_id = ${parameter(change.documentId, 'uuid')} AND status = ${parameter(change.from.status, '"ReceiverDeliveryStatus"')} AND attempts = ${parameter(change.from.attempts, 'int')}

@@ -69,15 +69,6 @@ export async function findUnresolvedAttempt(database: TDatabase, documentId: str
   return { attempt: attemptData.attempt ?? data.attempt ?? 0, at, channel: attemptData.channel ?? data.channel ?? 'ecf' };
 }
 
-/** When the document last became `sent` (start of its result polling). */
-export async function findSentAt(database: TDatabase, documentId: string): Promise<Date | undefined> {
-  const { rows } = await sqlPoolOf(database).query<{ created_at: Date }>(
-    `SELECT created_at FROM document_events WHERE document_id = $1::uuid AND to_status = 'sent' ORDER BY id DESC LIMIT 1`,
-    [documentId],
-  );
-  return rows[0]?.created_at;
-}
-
 /** An answer of the tax authority as write-once evidence, for {@link changeDocument}. */
 export function taxauthAnswerArtifact(document: TDocumentRef, answer: unknown, at: Date): TArtifactInput {
   return artifactInput({ tenantId: document.tenantId, documentId: document.id, kind: 'taxauth_response', contentType: 'application/json', content: JSON.stringify(answer), createdAt: at });

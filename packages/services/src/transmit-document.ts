@@ -89,7 +89,6 @@ const RFCE_UNSETTLED_RETRY_SECONDS = 60;
 const TRANSMITTABLE: DocumentStatus[] = ['signed', 'contingency'];
 
 type TChannel = 'ecf' | 'rfce';
-type TLoadedDocument = TTransmissionDocument;
 
 /**
  * Sends (or resolves) one signed document. Idempotent: any other status is left as it is.
@@ -140,7 +139,7 @@ export async function transmitSignedDocument(
   return send(database, document, taxpayer, certificate, channel, unresolved, options, now, known?.signedXml);
 }
 
-async function certificateOf(database: TDatabase, document: TLoadedDocument, options: TTransmissionOptions): Promise<TSigningCertificate> {
+async function certificateOf(database: TDatabase, document: TTransmissionDocument, options: TTransmissionOptions): Promise<TSigningCertificate> {
   if (options.loadCertificate) return options.loadCertificate(document.tenantId);
   if (!options.keyring) throw new TypeError('transmitSignedDocument: give keyring or loadCertificate');
   return loadActiveCertificate(database, document.tenantId, options.keyring, document.activeCertificate);
@@ -152,7 +151,7 @@ async function certificateOf(database: TDatabase, document: TLoadedDocument, opt
  */
 async function resolveUnknownOutcome(
   database: TDatabase,
-  document: TLoadedDocument,
+  document: TTransmissionDocument,
   taxpayer: TTaxpayerClient,
   unresolved: { attempt: number; channel: string },
   channel: TChannel,
@@ -204,7 +203,7 @@ async function resolveUnknownOutcome(
 
 async function send(
   database: TDatabase,
-  document: TLoadedDocument,
+  document: TTransmissionDocument,
   taxpayer: TTaxpayerClient,
   certificate: TSigningCertificate,
   channel: TChannel,
