@@ -2,8 +2,10 @@
  * The simulator's persistence: its own PostgreSQL schema, created at start. Everything that must
  * survive a restart or be shared by two simulator processes lives here: received documents
  * (trackIds), used and annulled e-NCF, commercial approvals, injected faults and the reset epoch
- * that invalidates earlier tokens. Uniqueness of a used e-NCF is enforced by the primary key and an
- * advisory lock per issuer, so concurrent processes cannot both accept the same e-NCF.
+ * that invalidates earlier tokens. Uniqueness of a used e-NCF is enforced by the primary key, and
+ * an advisory lock per issuer keeps annulment and submission apart: submissions hold it shared (an
+ * issuer's receptions run concurrently, as at the tax authority), an annulment exclusively (no
+ * e-NCF of its ranges is burned while it decides).
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -239,8 +241,9 @@ export async function openStore(options: { databaseUrl: string; schema: string }
     }
   }
 
-  async function lockIssuer(client: pg.PoolClient, environment: string, rnc: string): Promise<void> {
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+  async function lockIssuer(client: pg.PoolClient, environment: string, rnc: string, mode: 'shared' | 'exclusive'): Promise<void> {
+    const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+    await client.query(`SELECT ${lock}(hashtext($1))`, [
       `taxauth-sim:${options.schema}:${environment}:${rnc}`,
     ]);
   }
@@ -387,7 +390,7 @@ export async function openStore(options: { databaseUrl: string; schema: string }
       const rnc = track.rncEmisor;
       const encf = track.encf;
       return inTransaction(async (client) => {
-        await lockIssuer(client, track.environment, rnc);
+        await lockIssuer(client, track.environment, rnc, 'shared');
         const annulled = await client.query(
           `SELECT 1 FROM ${s}.annulled_ranges WHERE environment = $1 AND rnc_emisor = $2 AND $3 BETWEEN encf_from AND encf_to LIMIT 1`,
           [track.environment, rnc, encf],
@@ -442,7 +445,7 @@ export async function openStore(options: { databaseUrl: string; schema: string }
       now: Date,
     ): Promise<TAnnulRangeOutcome[]> {
       return inTransaction(async (client) => {
-        await lockIssuer(client, environment, rnc);
+        await lockIssuer(client, environment, rnc, 'exclusive');
         const outcomes: TAnnulRangeOutcome[] = [];
         for (const range of ranges) {
           const used = await client.query(

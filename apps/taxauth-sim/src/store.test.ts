@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { createTestDatabase, type TTestDatabase } from '@ecf/db/testing';
+import { openStore, type TTrack } from './store.ts';
+
+let database: TTestDatabase;
+let store: Awaited<ReturnType<typeof openStore>>;
+before(async () => {
+  database = await createTestDatabase({ migrated: false });
+  store = await openStore({ databaseUrl: database.url, schema: 'sim_store' });
+});
+after(async () => {
+  await store.close();
+  await database.drop();
+});
+
+function trackOf(encf: string): TTrack {
+  return {
+    trackId: randomUUID(),
+    environment: 'testecf',
+    kind: 'ECF',
+    submitterRnc: '131880738',
+    rncEmisor: '131880738',
+    encf,
+    rncComprador: null,
+    idExtranjero: null,
+    montoTotal: '100.00',
+    totalItbis: '0.00',
+    fechaEmision: null,
+    fechaFirma: null,
+    codigoSeguridad: null,
+    codigo: 1,
+    estado: 'Aceptado',
+    secuenciaUtilizada: true,
+    mensajes: [],
+    receivedAt: new Date(),
+    finalAt: new Date(),
+  };
+}
+
+test('an issuer’s receptions run concurrently, yet no e-NCF is both burned and inside a range annulled at the same time', async () => {
+  for (let round = 0; round < 5; round += 1) {
+    const encfs = Array.from({ length: 20 }, (_unused, index) => `E31${String(round * 100 + index).padStart(10, '0')}`);
+    const outcomes: Record<string, string> = {};
+    const submissions = encfs.map(async (encf) => {
+      const stored = await store.recordSubmission(trackOf(encf), {
+        burn: true,
+        onConflict: (outcome) => ({ ...trackOf(encf), codigo: 2, estado: `Rechazado (${outcome})` }),
+      });
+      outcomes[encf] = stored.estado;
+    });
+    // One range over the middle ten, decided while the submissions are in flight.
+    const from = encfs[5] ?? '';
+    const to = encfs[14] ?? '';
+    const annulment = store.annulRanges('testecf', '131880738', [{ from, to }], new Date());
+    const [annulled] = await Promise.all([annulment, ...submissions]);
+    const inRange = encfs.slice(5, 15);
+    if (annulled?.[0] === 'annulled') {
+      // Annulled first: every e-NCF of the range that came after it is refused as annulled.
+      assert.ok(inRange.every((encf) => outcomes[encf] === 'Rechazado (annulled)'), JSON.stringify(outcomes));
+    } else {
+      // A submission burned one of them first: the range was refused, and those e-NCF were accepted.
+      assert.ok(inRange.some((encf) => outcomes[encf] === 'Aceptado'), JSON.stringify(outcomes));
+      assert.ok(inRange.every((encf) => outcomes[encf] === 'Aceptado'), JSON.stringify(outcomes));
+    }
+    assert.ok([...encfs.slice(0, 5), ...encfs.slice(15)].every((encf) => outcomes[encf] === 'Aceptado'));
+  }
+});
