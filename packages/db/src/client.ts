@@ -10,7 +10,8 @@ const POOLS = new WeakMap<TDatabase, pg.Pool>();
 /**
  * Creates a Prisma client over node-postgres (no Prisma engine binaries: the query compiler
  * runs in-process and queries go through the pg driver adapter). The pool it runs on is also
- * reachable with {@link sqlPoolOf} for the hot paths that use plain SQL; `$disconnect` ends it.
+ * reachable with {@link sqlPoolOf} for the hot paths that use plain SQL; `$disconnect` ends it
+ * (whether or not Prisma itself ever connected).
  */
 export function createDatabaseClient(options: { databaseUrl: string; maxConnections?: number }): TDatabase {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
@@ -22,6 +23,12 @@ export function createDatabaseClient(options: { databaseUrl: string; maxConnecti
     // (prisma/orm#29719): the next COMMIT on it would commit the abandoned work too.
     transactionOptions: { maxWait: 60_000, timeout: 60_000 },
   });
+  // The adapter ends the pool only if Prisma itself connected; plain SQL may have used it alone.
+  const disconnect = client.$disconnect.bind(client);
+  client.$disconnect = async () => {
+    await disconnect();
+    if (!pool.ending) await pool.end();
+  };
   POOLS.set(client, pool);
   return client;
 }
