@@ -4,7 +4,7 @@
  */
 export { createDatabaseClient, sqlPoolOf, type TDatabase } from './client.ts';
 export { DOCUMENT_STATE_COLUMNS, documentStateOf, type TDocumentState, type TDocumentStateRow } from './rows.ts';
-export { inSqlTransaction, jobExecutorOfSql, type TSql, type TJobExecutor } from './sql.ts';
+export { inSqlTransaction, jobExecutorOfSql, prepared, type TSql, type TJobExecutor } from './sql.ts';
 export { Prisma } from './generated/prisma/client.ts';
 export * from './generated/prisma/enums.ts';
 export type { Tenant, ApiKey, Document, DocumentEvent, DocumentFingerprint, Artifact, IdempotencyRecord } from './generated/prisma/client.ts';

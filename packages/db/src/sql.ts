@@ -2,11 +2,30 @@
  * Plain SQL for the hot paths: one pooled connection per transaction, queries sent as they are
  * (no query compiler), and pg-boss jobs enqueued on the same connection so they commit with it.
  */
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { sqlPoolOf, type TDatabase } from './client.ts';
 
 /** What runs a query: the pool (autocommit) or a connection inside a transaction. */
 export type TSql = Pick<pg.ClientBase, 'query'>;
+
+const STATEMENT_NAMES = new Map<string, string>();
+
+/**
+ * `text` as a named prepared statement: each connection parses it once and PostgreSQL may keep its
+ * plan, instead of parsing and planning it on every call. On the hot path planning cost more than
+ * running (about 0.15-0.2 ms against 0.06 ms for a step's document read, EXPLAIN ANALYZE). The name
+ * comes from the text, so one text always has one name; texts built from parts (changeDocument)
+ * come in a few dozen shapes.
+ */
+export function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  let name = STATEMENT_NAMES.get(text);
+  if (name === undefined) {
+    name = `ecf_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    STATEMENT_NAMES.set(text, name);
+  }
+  return { name, text, values };
+}
 
 /** The `db` option pg-boss accepts: runs its SQL on our connection, hence in our transaction. */
 export type TJobExecutor = { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };

@@ -1,4 +1,4 @@
-import { hashApiKey, sqlPoolOf, type Environment, type ProductionState, type TDatabase, type TScope } from '@ecf/db';
+import { hashApiKey, prepared, sqlPoolOf, type Environment, type ProductionState, type TDatabase, type TScope } from '@ecf/db';
 import { AppError } from './errors.ts';
 import type { TApiKeyPrincipal } from './authenticate-api-key.ts';
 
@@ -67,22 +67,24 @@ export async function authenticateApiRequest(options: {
   // times its CPU (the query compiler).
   const pool = sqlPoolOf(options.database);
   const { rows } = await pool.query<TRow>(
-    `WITH k AS (
-       SELECT k.id, k.tenant_id, k.environment::text AS environment, k.prefix, k.scopes::text[] AS scopes, k.revoked_at,
-              (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale,
-              t.rnc, t.legal_name, t.trade_name, t.address, t.phones, t.fiscal_email, t.production_state::text AS production_state, t.plan
-       FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
-       WHERE k.hash = $1
-     ), counted AS (
-       INSERT INTO rate_limit_counters (bucket, window_start, count, expires_at)
-       SELECT 'api-key:' || k.id, $2::timestamptz, 1, $3::timestamptz FROM k
-       WHERE $4::boolean AND k.revoked_at IS NULL AND k.environment = $5::text
-         AND (cardinality($6::text[]) = 0 OR k.scopes::text[] && $6::text[])
-       ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
-       RETURNING count
-     )
-     SELECT k.*, (SELECT count FROM counted) AS count FROM k`,
-    [hashApiKey(options.key), windowStart, expiresAt, counting, options.environment, scopes],
+    prepared(
+      `WITH k AS (
+         SELECT k.id, k.tenant_id, k.environment::text AS environment, k.prefix, k.scopes::text[] AS scopes, k.revoked_at,
+                (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale,
+                t.rnc, t.legal_name, t.trade_name, t.address, t.phones, t.fiscal_email, t.production_state::text AS production_state, t.plan
+         FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+         WHERE k.hash = $1
+       ), counted AS (
+         INSERT INTO rate_limit_counters (bucket, window_start, count, expires_at)
+         SELECT 'api-key:' || k.id, $2::timestamptz, 1, $3::timestamptz FROM k
+         WHERE $4::boolean AND k.revoked_at IS NULL AND k.environment = $5::text
+           AND (cardinality($6::text[]) = 0 OR k.scopes::text[] && $6::text[])
+         ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
+         RETURNING count
+       )
+       SELECT k.*, (SELECT count FROM counted) AS count FROM k`,
+      [hashApiKey(options.key), windowStart, expiresAt, counting, options.environment, scopes],
+    ),
   );
   const row = rows[0];
   if (!row || row.revoked_at) throw new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked.');

@@ -8,7 +8,7 @@
  * Nothing here ever logs or puts into an error message the master key, the password or the file.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
-import { sqlPoolOf, type TDatabase } from '@ecf/db';
+import { prepared, sqlPoolOf, type TDatabase } from '@ecf/db';
 import { loadCertificate, type TDistinguishedName, type TSigningCertificate } from '@ecf/fiscal-core';
 import { AppError, type TErrorCode } from './errors.ts';
 
@@ -259,8 +259,10 @@ export async function loadActiveCertificate(
   let found = active;
   if (found === undefined) {
     const { rows } = await sqlPoolOf(database).query<{ id: string; key_id: string }>(
-      `SELECT id, key_id FROM tenant_certificates WHERE tenant_id = $1::uuid AND active AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`,
-      [tenantId],
+      prepared(
+        `SELECT id, key_id FROM tenant_certificates WHERE tenant_id = $1::uuid AND active AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+        [tenantId],
+      ),
     );
     found = rows[0] === undefined ? null : { id: rows[0].id, keyId: rows[0].key_id };
   }

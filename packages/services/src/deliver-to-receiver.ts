@@ -18,7 +18,7 @@
  * event) is committed before the request leaves and guarded by the attempts count; a `sending`
  * delivery whose lease expired (crash) counts as a failed attempt of unknown outcome.
  */
-import { Prisma, sqlPoolOf, type Document, type TDatabase } from '@ecf/db';
+import { Prisma, prepared, sqlPoolOf, type Document, type TDatabase } from '@ecf/db';
 import { signForeignXml, type TSigningCertificate, type TXsdValidators } from '@ecf/fiscal-core';
 import { buildXmlMultipart, isTaxauthError, type TReceiver, type TTaxauthClient } from '@ecf/taxauth-client';
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
@@ -88,12 +88,14 @@ async function loadDelivery(database: TDatabase, documentId: string): Promise<TL
       signed_xml: string | null;
     }
   >(
-    `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS}, r.status::text AS delivery_status, r.attempts AS delivery_attempts,
-       r.next_attempt_at AS delivery_next_attempt_at, r.last_error AS delivery_last_error,
-       (SELECT convert_from(a.content, 'UTF8') FROM artifacts a WHERE a.document_id = d.id AND a.kind = 'signed_xml' ORDER BY a.created_at DESC LIMIT 1) AS signed_xml
-     FROM documents d JOIN tenants t ON t.id = d.tenant_id LEFT JOIN receiver_deliveries r ON r.document_id = d.id
-     WHERE d.id = $1::uuid`,
-    [documentId],
+    prepared(
+      `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS}, r.status::text AS delivery_status, r.attempts AS delivery_attempts,
+         r.next_attempt_at AS delivery_next_attempt_at, r.last_error AS delivery_last_error,
+         (SELECT convert_from(a.content, 'UTF8') FROM artifacts a WHERE a.document_id = d.id AND a.kind = 'signed_xml' ORDER BY a.created_at DESC LIMIT 1) AS signed_xml
+       FROM documents d JOIN tenants t ON t.id = d.tenant_id LEFT JOIN receiver_deliveries r ON r.document_id = d.id
+       WHERE d.id = $1::uuid`,
+      [documentId],
+    ),
   );
   const row = rows[0];
   if (row === undefined) return undefined;

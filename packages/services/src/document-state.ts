@@ -3,7 +3,7 @@
  * submitted JSON), its account's RNC, buyer e-mail setting and active certificate, and when it
  * last became `sent`, in one plain-SQL round trip.
  */
-import { DOCUMENT_STATE_COLUMNS, documentStateOf, sqlPoolOf, type TDatabase, type TDocumentState, type TDocumentStateRow } from '@ecf/db';
+import { DOCUMENT_STATE_COLUMNS, documentStateOf, prepared, sqlPoolOf, type TDatabase, type TDocumentState, type TDocumentStateRow } from '@ecf/db';
 import type { TActiveCertificateRef } from './certificate-store.ts';
 
 export type TTransmissionDocument = TDocumentState & {
@@ -42,8 +42,10 @@ export function transmissionDocumentOf(row: TTransmissionDocumentRow): TTransmis
 
 export async function loadTransmissionDocument(database: TDatabase, documentId: string): Promise<TTransmissionDocument | undefined> {
   const { rows } = await sqlPoolOf(database).query<TTransmissionDocumentRow>(
-    `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS} FROM documents d JOIN tenants t ON t.id = d.tenant_id WHERE d.id = $1::uuid`,
-    [documentId],
+    prepared(
+      `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS} FROM documents d JOIN tenants t ON t.id = d.tenant_id WHERE d.id = $1::uuid`,
+      [documentId],
+    ),
   );
   const row = rows[0];
   return row === undefined ? undefined : transmissionDocumentOf(row);

@@ -6,7 +6,7 @@
  * the worker's hot path (apps/worker/README.md, "Throughput").
  */
 import { randomUUID } from 'node:crypto';
-import { artifactData, type DocumentStatus, type Environment, type TSql } from '@ecf/db';
+import { artifactData, prepared, type DocumentStatus, type Environment, type TSql } from '@ecf/db';
 
 /** Columns a change may set, with the SQL type each parameter is cast to. */
 const COLUMN_TYPES = {
@@ -92,8 +92,10 @@ export async function changeDocument(sql: TSql, change: TDocumentChange): Promis
   }
   const restored = change.closeEpisode === undefined ? 'false' : 'EXISTS (SELECT 1 FROM closed)';
   const result = await sql.query<{ moved: boolean; restored: boolean }>(
-    `WITH ${parts.join(',\n')} SELECT EXISTS (SELECT 1 FROM moved) AS moved, ${restored} AS restored`,
-    values,
+    prepared(
+      `WITH ${parts.join(',\n')} SELECT EXISTS (SELECT 1 FROM moved) AS moved, ${restored} AS restored`,
+      values,
+    ),
   );
   const row = result.rows[0];
   return { moved: row?.moved === true, restored: row?.restored === true };
@@ -169,6 +171,6 @@ export async function changeDelivery(
   ];
   const events = eventsInsert(change.events ?? [], parameter);
   if (events !== undefined) parts.push(events);
-  const result = await sql.query<{ moved: boolean }>(`WITH ${parts.join(',\n')} SELECT EXISTS (SELECT 1 FROM moved) AS moved`, values);
+  const result = await sql.query<{ moved: boolean }>(prepared(`WITH ${parts.join(',\n')} SELECT EXISTS (SELECT 1 FROM moved) AS moved`, values));
   return result.rows[0]?.moved === true;
 }

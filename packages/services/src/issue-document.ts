@@ -4,6 +4,7 @@ import {
   documentStateOf,
   inSqlTransaction,
   jobExecutorOfSql,
+  prepared,
   sqlPoolOf,
   type Document,
   type Environment,
@@ -61,7 +62,8 @@ export async function issueDocument(
   const [algorithm, value] = splitFingerprint(data.fingerprint);
   try {
     const document = await inSqlTransaction(database, async (sql) => {
-      const { rows } = await sql.query<TDocumentStateRow>(INSERT_SUBMITTED_DOCUMENT, [
+      const { rows } = await sql.query<TDocumentStateRow>(
+        prepared(INSERT_SUBMITTED_DOCUMENT, [
         randomUUID(),
         tenant.id,
         environment,
@@ -78,7 +80,8 @@ export async function issueDocument(
         // The validated tree is what the signer signs: re-validating later could fill
         // placeholders with another date.
         JSON.stringify({ format: data.format, warnings, document: data.document }),
-      ]);
+        ]),
+      );
       const row = rows[0];
       if (row === undefined) throw new Error('issueDocument: the document insert returned no row');
       await options.enqueue('document.sign', { documentId: row.id }, jobExecutorOfSql(sql));
@@ -154,8 +157,10 @@ const FINGERPRINTERS: Record<string, (rawBody: string) => string | null> = {
 async function findReplay(database: TDatabase, tenantId: string, environment: Environment, encf: string, rawBody: string): Promise<TIssueOutcome | null> {
   // The common case (a new eNCF) costs one indexed plain-SQL query; a taken eNCF is rare enough for Prisma.
   const { rowCount } = await sqlPoolOf(database).query(
-    'SELECT 1 FROM documents WHERE tenant_id = $1::uuid AND environment = $2::"Environment" AND encf = $3',
-    [tenantId, environment, encf],
+    prepared(
+      'SELECT 1 FROM documents WHERE tenant_id = $1::uuid AND environment = $2::"Environment" AND encf = $3',
+      [tenantId, environment, encf],
+    ),
   );
   if (!rowCount) return null;
   const existing = await database.document.findUnique({

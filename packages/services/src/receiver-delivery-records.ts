@@ -3,7 +3,7 @@
  * and what delivery writes (the `receiver_deliveries` row, acknowledgements as write-once
  * artifacts, the job enqueued with the acceptance).
  */
-import { artifactData, jobExecutorOfSql } from '@ecf/db';
+import { artifactData, jobExecutorOfSql, prepared } from '@ecf/db';
 import type { Prisma, TDatabase, TSql } from '@ecf/db';
 import type { TEcfTree, TEcfValue } from '@ecf/fiscal-core';
 import type { TEnqueueJob } from './job-executor.ts';
@@ -61,8 +61,10 @@ export const RECEIVER_DELIVERY_FINAL_STATUSES = ['sent', 'not_received', 'uncert
  */
 export async function scheduleReceiverDelivery(transaction: TSql, document: { id: string; tenantId: string }, enqueue: TEnqueueJob): Promise<boolean> {
   const created = await transaction.query(
-    `INSERT INTO receiver_deliveries (document_id, tenant_id, status, updated_at) VALUES ($1::uuid, $2::uuid, 'pending', now()) ON CONFLICT (document_id) DO NOTHING`,
-    [document.id, document.tenantId],
+    prepared(
+      `INSERT INTO receiver_deliveries (document_id, tenant_id, status, updated_at) VALUES ($1::uuid, $2::uuid, 'pending', now()) ON CONFLICT (document_id) DO NOTHING`,
+      [document.id, document.tenantId],
+    ),
   );
   if ((created.rowCount ?? 0) === 0) return false;
   await enqueue('document.deliver-to-receiver', { documentId: document.id }, jobExecutorOfSql(transaction));

@@ -14,7 +14,7 @@
  * cannot help, an operator has to look.
  */
 import type { Prisma} from '@ecf/db';
-import { inSqlTransaction, jobExecutorOfSql, sqlPoolOf, type TDatabase, type TDocumentState } from '@ecf/db';
+import { inSqlTransaction, jobExecutorOfSql, prepared, sqlPoolOf, type TDatabase, type TDocumentState } from '@ecf/db';
 import {
   parseSignatureDateTime,
   signEcfDocument,
@@ -104,10 +104,12 @@ async function ecfTreeOf(
 /** The document (with what transmission needs) and the tree its `submitted` event kept, in one round trip. */
 async function loadQueuedDocument(database: TDatabase, documentId: string): Promise<{ document: TTransmissionDocument; stored: unknown } | undefined> {
   const { rows } = await sqlPoolOf(database).query<TTransmissionDocumentRow & { stored: unknown }>(
-    `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS},
-       (SELECT e.data -> 'document' FROM document_events e WHERE e.document_id = d.id AND e.type = 'submitted' ORDER BY e.id LIMIT 1) AS stored
-     FROM documents d JOIN tenants t ON t.id = d.tenant_id WHERE d.id = $1::uuid`,
-    [documentId],
+    prepared(
+      `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS},
+         (SELECT e.data -> 'document' FROM document_events e WHERE e.document_id = d.id AND e.type = 'submitted' ORDER BY e.id LIMIT 1) AS stored
+       FROM documents d JOIN tenants t ON t.id = d.tenant_id WHERE d.id = $1::uuid`,
+      [documentId],
+    ),
   );
   const row = rows[0];
   return row === undefined ? undefined : { document: transmissionDocumentOf(row), stored: row.stored };

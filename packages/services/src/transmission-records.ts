@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Prisma} from '@ecf/db';
-import { sqlPoolOf, type DocumentStatus, type Environment, type TDatabase, type TSql } from '@ecf/db';
+import { prepared, sqlPoolOf, type DocumentStatus, type Environment, type TDatabase, type TSql } from '@ecf/db';
 import type { TTaxauthMessage } from '@ecf/taxauth-client';
 import { artifactInput, changeDocument, type TArtifactInput } from './document-writes.ts';
 import {
@@ -56,8 +56,10 @@ export async function appendEvent(
 /** The last attempt of a document when it has no outcome yet, or its outcome was `unknown`. */
 export async function findUnresolvedAttempt(database: TDatabase, documentId: string): Promise<{ attempt: number; at: Date; channel: string } | undefined> {
   const { rows: events } = await sqlPoolOf(database).query<{ type: string; data: Record<string, unknown> | null; created_at: Date }>(
-    `SELECT type, data, created_at FROM document_events WHERE document_id = $1::uuid AND type = ANY($2::text[]) ORDER BY id DESC LIMIT 2`,
-    [documentId, [TRANSMISSION_EVENT_TYPES.ATTEMPT, TRANSMISSION_EVENT_TYPES.OUTCOME]],
+    prepared(
+      `SELECT type, data, created_at FROM document_events WHERE document_id = $1::uuid AND type = ANY($2::text[]) ORDER BY id DESC LIMIT 2`,
+      [documentId, [TRANSMISSION_EVENT_TYPES.ATTEMPT, TRANSMISSION_EVENT_TYPES.OUTCOME]],
+    ),
   );
   const last = events[0];
   if (last === undefined) return undefined;
@@ -91,8 +93,10 @@ export async function openEpisode(sql: TSql, environment: Environment, code: str
 /** Closes the environment's open episode (the tax authority answered). True when this call closed one. */
 export async function closeEpisode(sql: TSql, environment: Environment, at: Date): Promise<boolean> {
   const updated = await sql.query(
-    `UPDATE taxauth_episodes SET restored_at = GREATEST($1::timestamptz, degraded_since) WHERE environment = $2::"Environment" AND restored_at IS NULL`,
-    [at, environment],
+    prepared(
+      `UPDATE taxauth_episodes SET restored_at = GREATEST($1::timestamptz, degraded_since) WHERE environment = $2::"Environment" AND restored_at IS NULL`,
+      [at, environment],
+    ),
   );
   return (updated.rowCount ?? 0) > 0;
 }

@@ -14,7 +14,7 @@
  * 30... minutes; at 72 h an operator notification; retries continue); a refusal → `rejected`;
  * not delegated → `transmission_failed` with a hint; other definite failures → `transmission_failed`.
  */
-import { sqlPoolOf, type DocumentStatus, type TDatabase, type TDocumentState, type TSql } from '@ecf/db';
+import { prepared, sqlPoolOf, type DocumentStatus, type TDatabase, type TDocumentState, type TSql } from '@ecf/db';
 import { buildRfceXml, isConsumerInvoiceBelowThreshold, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
 import { isTaxauthError, type TaxauthError, type TTaxauthClient, type TTaxpayerClient } from '@ecf/taxauth-client';
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
@@ -292,8 +292,10 @@ async function recordOutcome(database: TDatabase, document: TDocumentState, data
 /** The newest signed XML of the document. */
 async function readSignedXml(sql: TSql, document: TDocumentState): Promise<string> {
   const { rows } = await sql.query<{ content: Buffer }>(
-    `SELECT content FROM artifacts WHERE document_id = $1::uuid AND kind = 'signed_xml' ORDER BY created_at DESC LIMIT 1`,
-    [document.id],
+    prepared(
+      `SELECT content FROM artifacts WHERE document_id = $1::uuid AND kind = 'signed_xml' ORDER BY created_at DESC LIMIT 1`,
+      [document.id],
+    ),
   );
   const content = rows[0]?.content;
   if (content === undefined) throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
