@@ -9,7 +9,8 @@
  * Optional: BENCH_DOCUMENTS (default 2000), BENCH_CONCURRENCY (submissions in flight, default 16),
  * BENCH_SECONDS (fiscal-core measurement, default 3), BENCH_WORKER_NODE_OPTIONS, BENCH_API_NODE_OPTIONS,
  * BENCH_SIM_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: a CPU profile of that process);
- * BENCH_WORKERS (worker processes, default 1: pg-boss hands each job to one of them);
+ * BENCH_WORKERS (worker processes, default 1: pg-boss hands each job to one of them); BENCH_TIMELINE=1
+ * (events per second of each stage: which one lags);
  * WORKER_CONCURRENCY and other WORKER_* variables reach the workers.
  *
  * Goals: end-to-end >= 1/2 of the fiscal-core pipeline rate; no document lost or sent twice.
@@ -91,6 +92,23 @@ async function stopChild(child: TChild): Promise<void> {
   const timer = setTimeout(() => child.process.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** CPU seconds used so far: the whole machine (all cores, busy time) or one process. */
+const TICKS_PER_SECOND = 100;
+function machineCpuSeconds(): number {
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+  const busy = fields.reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + (value || 0)), 0);
+  return busy / TICKS_PER_SECOND;
+}
+function processCpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function percentile(sorted: number[], fraction: number): number {
@@ -261,6 +279,7 @@ try {
     return Number(row?.count ?? 0);
   };
   const transactionsBefore = await transactionsOf();
+  const cpuBefore = { machine: machineCpuSeconds(), children: children.map((child) => processCpuSeconds(child.process.pid)) };
   const submitStart = Date.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, () => submitter()));
   const submitSeconds = (last202 - submitStart) / 1000;
@@ -285,6 +304,7 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 
+  const cpuAfter = { machine: machineCpuSeconds(), children: children.map((child) => processCpuSeconds(child.process.pid)) };
   // Statistics reach pg_stat_database when a backend goes idle (at most a second late).
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const transactionsPerDocument =
@@ -299,6 +319,18 @@ try {
   const lastAccepted = Math.max(...timings.map((row) => row.accepted.getTime()));
   const endToEndSeconds = (lastAccepted - (first202 ?? submitStart)) / 1000;
   const endToEndRate = timings.length / endToEndSeconds;
+
+  if (process.env['BENCH_TIMELINE']) {
+    // Which stage lags: events of each kind per second since the first 202.
+    const timeline = await database.$queryRaw<Array<{ second: number; type: string; count: bigint }>>`
+      SELECT floor(extract(epoch FROM created_at - ${new Date(first202 ?? submitStart)}::timestamptz))::int AS second, type, count(*) AS count
+      FROM document_events WHERE type IN ('submitted', 'signed', 'sent', 'accepted') GROUP BY 1, 2 ORDER BY 1`;
+    const bySecond = new Map<number, Record<string, number>>();
+    for (const row of timeline) bySecond.set(row.second, { ...bySecond.get(row.second), [row.type]: Number(row.count) });
+    console.log('second  submitted  signed  sent  accepted');
+    for (const [second, counts] of [...bySecond].sort((a, b) => a[0] - b[0]))
+      console.log(`${String(second).padStart(6)}  ${String(counts['submitted'] ?? 0).padStart(9)}  ${String(counts['signed'] ?? 0).padStart(6)}  ${String(counts['sent'] ?? 0).padStart(4)}  ${String(counts['accepted'] ?? 0).padStart(8)}`);
+  }
 
   const simClient = new pg.Client({ connectionString: simDatabase.url });
   await simClient.connect();
@@ -323,6 +355,14 @@ try {
   console.log(
     `PostgreSQL transactions per document  ${transactionsPerDocument.toFixed(1)} (API, worker and pg-boss; polling of this script included)`,
   );
+  const accepted = DOCUMENTS - refused.length;
+  const cpuMs = (seconds: number) => ((seconds * 1000) / accepted).toFixed(2);
+  const childCpu = children.map((child, index) => (cpuAfter.children[index] ?? 0) - (cpuBefore.children[index] ?? 0));
+  const machineCpu = cpuAfter.machine - cpuBefore.machine;
+  console.log(
+    `CPU per document (ms, whole run)      ${cpuMs(machineCpu)} machine = ${children.map((child, index) => `${child.name} ${cpuMs(childCpu[index] ?? 0)}`).join(', ')}, PostgreSQL and the rest ${cpuMs(machineCpu - childCpu.reduce((sum, value) => sum + value, 0))}`,
+  );
+  console.log(`fiscal-core pipeline CPU per document ${(1000 / pipelineRate).toFixed(2)} ms`);
   console.log(`fiscal-core pipeline, in process      ${pipelineRate.toFixed(1)} docs/s`);
   console.log(`ratio end to end / fiscal-core        ${(endToEndRate / pipelineRate).toFixed(3)}`);
   const goals = [

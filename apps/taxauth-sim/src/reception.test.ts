@@ -84,6 +84,12 @@ test('an e-CF is "En Proceso" first, then "Aceptado" with the tax authority fiel
     ).text(),
   );
   assert.match(xml, /<estado>Aceptado<\/estado>/);
+  // A trackId is a GUID: its letter case does not matter.
+  const upper = (await jsonOf(
+    await getWithToken(`${harness.baseUrl}/testecf/consultaresultado/api/consultas/estado?trackid=${trackId.toUpperCase()}`, token),
+  )) as Record<string, unknown>;
+  assert.equal(upper['estado'], 'Aceptado');
+  assert.equal(upper['encf'], encf);
 });
 
 test('a tampered signature is rejected without using the e-NCF, which can be sent again', async () => {

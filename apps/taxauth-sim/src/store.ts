@@ -64,6 +64,8 @@ export type TAnnulRangeOutcome = 'annulled' | 'used';
 
 const EPOCH_CACHE_MS = 1000;
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+/** A uuid as text in any letter case (trackIds); anything else names no track. */
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function ddl(schema: string): string {
   const s = `"${schema}"`;
@@ -419,10 +421,12 @@ export async function openStore(options: { databaseUrl: string; schema: string }
     },
 
     async getTrack(environment: string, trackId: string): Promise<TTrack | undefined> {
-      const result = await pool.query<TTrackRow>(
-        `SELECT * FROM ${s}.tracks WHERE environment = $1 AND track_id::text = lower($2)`,
-        [environment, trackId],
-      );
+      // Compared as a uuid so the primary key answers (a text comparison scanned every track).
+      if (!UUID_TEXT.test(trackId)) return undefined;
+      const result = await pool.query<TTrackRow>(`SELECT * FROM ${s}.tracks WHERE environment = $1 AND track_id = $2::uuid`, [
+        environment,
+        trackId,
+      ]);
       const row = result.rows[0];
       return row === undefined ? undefined : trackOf(row);
     },
