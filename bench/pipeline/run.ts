@@ -111,6 +111,23 @@ function processCpuSeconds(pid: number | undefined): number {
   }
 }
 
+/** CPU seconds of the PostgreSQL server's processes alive now (backends of pools that live through the run). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1]?.split(' ') ?? [];
+      total += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 function percentile(sorted: number[], fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
   return (
@@ -279,7 +296,7 @@ try {
     return Number(row?.count ?? 0);
   };
   const transactionsBefore = await transactionsOf();
-  const cpuBefore = { machine: machineCpuSeconds(), children: children.map((child) => processCpuSeconds(child.process.pid)) };
+  const cpuBefore = { machine: machineCpuSeconds(), children: children.map((child) => processCpuSeconds(child.process.pid)), self: process.cpuUsage(), postgres: postgresCpuSeconds() };
   const submitStart = Date.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, () => submitter()));
   const submitSeconds = (last202 - submitStart) / 1000;
@@ -304,7 +321,7 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 
-  const cpuAfter = { machine: machineCpuSeconds(), children: children.map((child) => processCpuSeconds(child.process.pid)) };
+  const cpuAfter = { machine: machineCpuSeconds(), children: children.map((child) => processCpuSeconds(child.process.pid)), self: process.cpuUsage(cpuBefore.self), postgres: postgresCpuSeconds() };
   // Statistics reach pg_stat_database when a backend goes idle (at most a second late).
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const transactionsPerDocument =
@@ -359,8 +376,10 @@ try {
   const cpuMs = (seconds: number) => ((seconds * 1000) / accepted).toFixed(2);
   const childCpu = children.map((child, index) => (cpuAfter.children[index] ?? 0) - (cpuBefore.children[index] ?? 0));
   const machineCpu = cpuAfter.machine - cpuBefore.machine;
+  // This script: the submitting client (HTTP and JSON) and its polling of the statuses.
+  const selfCpu = (cpuAfter.self.user + cpuAfter.self.system) / 1e6;
   console.log(
-    `CPU per document (ms, whole run)      ${cpuMs(machineCpu)} machine = ${children.map((child, index) => `${child.name} ${cpuMs(childCpu[index] ?? 0)}`).join(', ')}, PostgreSQL and the rest ${cpuMs(machineCpu - childCpu.reduce((sum, value) => sum + value, 0))}`,
+    `CPU per document (ms, whole run)      ${cpuMs(machineCpu)} machine = ${children.map((child, index) => `${child.name} ${cpuMs(childCpu[index] ?? 0)}`).join(', ')}, benchmark client ${cpuMs(selfCpu)}, PostgreSQL ${cpuMs(cpuAfter.postgres - cpuBefore.postgres)}, the rest ${cpuMs(machineCpu - selfCpu - (cpuAfter.postgres - cpuBefore.postgres) - childCpu.reduce((sum, value) => sum + value, 0))}`,
   );
   console.log(`fiscal-core pipeline CPU per document ${(1000 / pipelineRate).toFixed(2)} ms`);
   console.log(`fiscal-core pipeline, in process      ${pipelineRate.toFixed(1)} docs/s`);

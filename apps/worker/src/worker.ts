@@ -1,7 +1,8 @@
 import http from 'node:http';
 import { PgBoss, type JobResult } from 'pg-boss';
 import type { Logger } from 'pino';
-import { JOB_QUEUE_SCHEMA, type TDatabase } from '@ecf/db';
+import { randomUUID } from 'node:crypto';
+import { createCoalescer, JOB_QUEUE_SCHEMA, type TCoalesced, type TDatabase } from '@ecf/db';
 import type { TCertificateKeyring } from '@ecf/services';
 import type { TXsdValidators } from '@ecf/fiscal-core';
 import { JOB_REGISTRY, type TAnyJobDefinition, type TJobContext } from './jobs/registry.ts';
@@ -40,6 +41,27 @@ export type TWorkerOptions = {
 };
 
 /**
+ * `send(name, data, { startAfter })` for one queue, coalesced (see `createCoalescer`): concurrent
+ * sends become one `insert` of all their jobs. Ids are chosen here, so each caller gets its own
+ * (null if its row was not inserted, as `send` answers).
+ */
+function coalescedSends(boss: PgBoss): (name: string) => TCoalesced<{ data: object; startAfter: number }, string | null> {
+  const perQueue = new Map<string, TCoalesced<{ data: object; startAfter: number }, string | null>>();
+  return (name) => {
+    let coalesced = perQueue.get(name);
+    if (coalesced === undefined) {
+      coalesced = createCoalescer(async (jobs) => {
+        const withIds = jobs.map((job) => ({ id: randomUUID(), data: job.data, startAfter: job.startAfter }));
+        const inserted = new Set((await boss.insert(name, withIds, { returnId: true })) ?? []);
+        return withIds.map((job) => ({ status: 'fulfilled' as const, value: inserted.has(job.id) ? job.id : null }));
+      });
+      perQueue.set(name, coalesced);
+    }
+    return coalesced;
+  };
+}
+
+/**
  * The background worker: pg-boss on the application database, one queue per registered job,
  * payloads parsed before handlers run, and a graceful stop that lets running jobs finish.
  */
@@ -58,6 +80,8 @@ export function createWorker(options: TWorkerOptions) {
   const processed = new Map<string, { completed: number; failed: number }>();
 
   boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
+  // Follow-up jobs of concurrent handlers (a step's next poll or retry) go in as one insert per queue.
+  const sendCoalesced = coalescedSends(boss);
   // One client per environment for the process: each holds its tenants' tokens until they expire.
   const taxauthClients = new Map<TTaxauthEnvironment, TTaxauthClient>();
   const taxauth = options.taxauth;
@@ -115,7 +139,12 @@ export function createWorker(options: TWorkerOptions) {
             log,
             now,
             ...(options.certificateKeyring ? { certificateKeyring: options.certificateKeyring } : {}),
-            send: (name, data, sendOptions) => boss.send(name, data, sendOptions ?? {}),
+            send: (name, data, sendOptions) => {
+              const startAfter = sendOptions?.startAfter ?? 0;
+              if (Object.keys(sendOptions ?? {}).every((key) => key === 'startAfter') && typeof startAfter === 'number')
+                return sendCoalesced(name)({ data, startAfter });
+              return boss.send(name, data, sendOptions ?? {});
+            },
             enqueue: async (name, payload, executor) => {
               await boss.send(name, payload, { db: executor });
             },

@@ -3,11 +3,19 @@
  * (no query compiler), and pg-boss jobs enqueued on the same connection so they commit with it.
  */
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import { sqlPoolOf, type TDatabase } from './client.ts';
 
 /** What runs a query: the pool (autocommit) or a connection inside a transaction. */
 export type TSql = Pick<pg.ClientBase, 'query'>;
+
+/** The pool of a database client (`sqlPoolOf`). */
+export type TSqlPool = pg.Pool;
+
+/** True for the pool itself (each query its own transaction), false for a connection (maybe in a transaction). */
+export function isSqlPool(sql: TSql): sql is pg.Pool {
+  return sql instanceof pg.Pool;
+}
 
 const STATEMENT_NAMES = new Map<string, string>();
 
@@ -41,7 +49,12 @@ export function jobExecutorOfSql(sql: TSql): TJobExecutor {
  * is discarded rather than returned to the pool.
  */
 export async function inSqlTransaction<T>(database: TDatabase, work: (sql: TSql) => Promise<T>): Promise<T> {
-  const connection = await sqlPoolOf(database).connect();
+  return inPoolTransaction(sqlPoolOf(database), work);
+}
+
+/** {@link inSqlTransaction} on a pool. */
+export async function inPoolTransaction<T>(pool: pg.Pool, work: (sql: TSql) => Promise<T>): Promise<T> {
+  const connection = await pool.connect();
   let broken: Error | undefined;
   try {
     await connection.query('BEGIN');

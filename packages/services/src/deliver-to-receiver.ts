@@ -18,7 +18,7 @@
  * event) is committed before the request leaves and guarded by the attempts count; a `sending`
  * delivery whose lease expired (crash) counts as a failed attempt of unknown outcome.
  */
-import { Prisma, prepared, sqlPoolOf, type Document, type TDatabase } from '@ecf/db';
+import { Prisma, sqlPoolOf, type Document, type TDatabase } from '@ecf/db';
 import { signForeignXml, type TSigningCertificate, type TXsdValidators } from '@ecf/fiscal-core';
 import { buildXmlMultipart, isTaxauthError, type TReceiver, type TTaxauthClient } from '@ecf/taxauth-client';
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
@@ -36,7 +36,7 @@ import {
   receptionUrlOf,
   storeAcknowledgement,
 } from './receiver-delivery-records.ts';
-import { TRANSMISSION_DOCUMENT_COLUMNS, transmissionDocumentOf, type TTransmissionDocument, type TTransmissionDocumentRow } from './document-state.ts';
+import { readByIdCoalesced, TRANSMISSION_DOCUMENT_COLUMNS, transmissionDocumentOf, type TTransmissionDocument, type TTransmissionDocumentRow } from './document-state.ts';
 import { changeDelivery } from './document-writes.ts';
 import { appendEvent } from './transmission-records.ts';
 
@@ -79,25 +79,7 @@ type TLoaded = TTransmissionDocument & { delivery: ReceiverDelivery | null; sign
 
 /** The document, its account's RNC and certificate, its delivery row and its signed XML, in one round trip. */
 async function loadDelivery(database: TDatabase, documentId: string): Promise<TLoaded | undefined> {
-  const { rows } = await sqlPoolOf(database).query<
-    TTransmissionDocumentRow & {
-      delivery_status: TDeliveryStatus | null;
-      delivery_attempts: number | null;
-      delivery_next_attempt_at: Date | null;
-      delivery_last_error: Prisma.JsonValue | null;
-      signed_xml: string | null;
-    }
-  >(
-    prepared(
-      `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS}, r.status::text AS delivery_status, r.attempts AS delivery_attempts,
-         r.next_attempt_at AS delivery_next_attempt_at, r.last_error AS delivery_last_error,
-         (SELECT convert_from(a.content, 'UTF8') FROM artifacts a WHERE a.document_id = d.id AND a.kind = 'signed_xml' ORDER BY a.created_at DESC LIMIT 1) AS signed_xml
-       FROM documents d JOIN tenants t ON t.id = d.tenant_id LEFT JOIN receiver_deliveries r ON r.document_id = d.id
-       WHERE d.id = $1::uuid`,
-      [documentId],
-    ),
-  );
-  const row = rows[0];
+  const row = await readDeliveryRow(database, documentId);
   if (row === undefined) return undefined;
   const delivery =
     row.delivery_status === null
@@ -105,6 +87,22 @@ async function loadDelivery(database: TDatabase, documentId: string): Promise<TL
       : { status: row.delivery_status, attempts: row.delivery_attempts ?? 0, nextAttemptAt: row.delivery_next_attempt_at, lastError: row.delivery_last_error };
   return { ...transmissionDocumentOf(row), delivery, signedXml: row.signed_xml };
 }
+
+const readDeliveryRow = readByIdCoalesced<
+  TTransmissionDocumentRow & {
+    delivery_status: TDeliveryStatus | null;
+    delivery_attempts: number | null;
+    delivery_next_attempt_at: Date | null;
+    delivery_last_error: Prisma.JsonValue | null;
+    signed_xml: string | null;
+  }
+>(
+  `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS}, r.status::text AS delivery_status, r.attempts AS delivery_attempts,
+     r.next_attempt_at AS delivery_next_attempt_at, r.last_error AS delivery_last_error,
+     (SELECT convert_from(a.content, 'UTF8') FROM artifacts a WHERE a.document_id = d.id AND a.kind = 'signed_xml' ORDER BY a.created_at DESC LIMIT 1) AS signed_xml
+   FROM documents d JOIN tenants t ON t.id = d.tenant_id LEFT JOIN receiver_deliveries r ON r.document_id = d.id
+   WHERE d.id = ANY($1::uuid[])`,
+);
 
 /** Runs one step of the delivery of `documentId`. Idempotent: final deliveries are left as they are. */
 export async function deliverToReceiver(database: TDatabase, documentId: string, options: TDeliverToReceiverOptions): Promise<TReceiverDeliveryReport> {

@@ -3,7 +3,19 @@
  * submitted JSON), its account's RNC, buyer e-mail setting and active certificate, and when it
  * last became `sent`, in one plain-SQL round trip.
  */
-import { DOCUMENT_STATE_COLUMNS, documentStateOf, prepared, sqlPoolOf, type TDatabase, type TDocumentState, type TDocumentStateRow } from '@ecf/db';
+import {
+  coalescerPerKey,
+  createCoalescer,
+  DOCUMENT_STATE_COLUMNS,
+  documentStateOf,
+  prepared,
+  settleEach,
+  sqlPoolOf,
+  type TDatabase,
+  type TDocumentState,
+  type TDocumentStateRow,
+  type TSql,
+} from '@ecf/db';
 import type { TActiveCertificateRef } from './certificate-store.ts';
 
 export type TTransmissionDocument = TDocumentState & {
@@ -41,12 +53,33 @@ export function transmissionDocumentOf(row: TTransmissionDocumentRow): TTransmis
 }
 
 export async function loadTransmissionDocument(database: TDatabase, documentId: string): Promise<TTransmissionDocument | undefined> {
-  const { rows } = await sqlPoolOf(database).query<TTransmissionDocumentRow>(
-    prepared(
-      `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS} FROM documents d JOIN tenants t ON t.id = d.tenant_id WHERE d.id = $1::uuid`,
-      [documentId],
-    ),
-  );
-  const row = rows[0];
+  const row = await readTransmissionRow(database, documentId);
   return row === undefined ? undefined : transmissionDocumentOf(row);
+}
+
+const readTransmissionRow = readByIdCoalesced<TTransmissionDocumentRow>(
+  `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS} FROM documents d JOIN tenants t ON t.id = d.tenant_id WHERE d.id = ANY($1::uuid[])`,
+);
+
+/**
+ * A read of one row by document id whose concurrent calls go to PostgreSQL as one query (see
+ * `createCoalescer`): `text` selects rows with an `id` column `WHERE d.id = ANY($1::uuid[])`.
+ */
+export function readByIdCoalesced<TRow extends { id: string }>(text: string): (database: TDatabase, documentId: string) => Promise<TRow | undefined> {
+  const readMany = async (pool: TSql, ids: string[]): Promise<Map<string, TRow>> => {
+    const { rows } = await pool.query<TRow>(prepared(text, [[...new Set(ids)]]));
+    return new Map(rows.map((row) => [row.id.toLowerCase(), row]));
+  };
+  const perPool = coalescerPerKey((pool: TSql) =>
+    createCoalescer<string, TRow | undefined>(async (ids) => {
+      try {
+        const byId = await readMany(pool, ids);
+        return ids.map((id) => ({ status: 'fulfilled' as const, value: byId.get(id.toLowerCase()) }));
+      } catch {
+        // A malformed id fails the whole query: each alone then, so only its caller sees the error.
+        return settleEach(ids, async (id) => (await readMany(pool, [id])).get(id.toLowerCase()));
+      }
+    }),
+  );
+  return (database, documentId) => perPool(sqlPoolOf(database))(documentId);
 }

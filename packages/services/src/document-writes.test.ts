@@ -126,3 +126,144 @@ test('loadTransmissionDocument: the document as Prisma reads it, with RNC, sent 
   assert.equal(activeCertificate, null);
   assert.equal(await loadTransmissionDocument(database, '00000000-0000-4000-8000-000000000000'), undefined);
 });
+
+/** Counts the round trips made on the pool while `work` runs. */
+async function countingQueries<T>(pool: ReturnType<typeof sqlPoolOf>, work: () => Promise<T>): Promise<{ result: T; queries: number }> {
+  const original = pool.query.bind(pool);
+  let queries = 0;
+  (pool as { query: unknown }).query = (...args: unknown[]) => {
+    queries += 1;
+    return (original as (...all: unknown[]) => unknown)(...args);
+  };
+  try {
+    return { result: await work(), queries };
+  } finally {
+    (pool as { query: unknown }).query = original;
+  }
+}
+
+test('changeDocument on the pool: concurrent changes of distinct documents go as one statement, each guarded on its own', async () => {
+  const { database } = context;
+  const pool = sqlPoolOf(database);
+  const tenant = await seedTenant(database);
+  const documents = await Promise.all(
+    Array.from({ length: 6 }, (_, index) => seedDocument(database, { tenantId: tenant.id, encf: `E31000000910${index}`, status: index === 5 ? 'accepted' : 'signed' })),
+  );
+  const at = new Date('2026-11-22T11:00:00.000Z');
+  const { result, queries } = await countingQueries(pool, () =>
+    Promise.all(
+      documents.map((document, index) =>
+        changeDocument(pool, {
+          documentId: document.id,
+          from: ['signed'],
+          set: { status: 'sent', track_id: `t-${index}` },
+          artifacts: [artifactInput({ tenantId: tenant.id, documentId: document.id, kind: 'taxauth_response', contentType: 'application/json', content: `{"n":${index}}` })],
+          events: [
+            { type: 'transmission_outcome', data: { index }, at },
+            { type: 'sent', fromStatus: 'signed', toStatus: 'sent', data: { index }, at },
+          ],
+        }),
+      ),
+    ),
+  );
+  assert.equal(queries, 1, 'one round trip for the six changes');
+  assert.deepEqual(
+    result.map((change) => change.moved),
+    [true, true, true, true, true, false],
+    'the accepted document kept its status: its guard failed alone',
+  );
+  for (const [index, document] of documents.entries()) {
+    const stored = await database.document.findUniqueOrThrow({ where: { id: document.id } });
+    const log = await database.documentEvent.findMany({ where: { documentId: document.id }, orderBy: { id: 'asc' } });
+    const artifacts = await database.artifact.findMany({ where: { documentId: document.id } });
+    if (index === 5) {
+      assert.equal(stored.status, 'accepted');
+      assert.equal(log.length + artifacts.length, 0);
+      continue;
+    }
+    assert.equal(stored.trackId, `t-${index}`);
+    assert.deepEqual(
+      log.map((event) => [event.type, (event.data as { index: number }).index]),
+      [
+        ['transmission_outcome', index],
+        ['sent', index],
+      ],
+    );
+    assert.equal(Buffer.from(artifacts[0]?.content ?? []).toString('utf8'), `{"n":${index}}`);
+  }
+});
+
+test('changeDocument on the pool: the same change twice at once moves the document once; a failing change fails only its caller', async () => {
+  const { database } = context;
+  const pool = sqlPoolOf(database);
+  const tenant = await seedTenant(database);
+  const document = await seedDocument(database, { tenantId: tenant.id, encf: 'E310000009201', status: 'signed' });
+  const other = await seedDocument(database, { tenantId: tenant.id, encf: 'E310000009202', status: 'signed' });
+  const at = new Date('2026-11-22T11:00:00.000Z');
+  const claim = { documentId: document.id, from: ['signed' as const], attempts: 0, set: { attempts: 1 }, events: [{ type: 'transmission_attempt', data: {}, at }] };
+  const results = await Promise.all([changeDocument(pool, claim), changeDocument(pool, claim), changeDocument(pool, claim)]);
+  assert.deepEqual(
+    results.map((result) => result.moved).sort(),
+    [false, false, true],
+  );
+  assert.equal((await database.document.findUniqueOrThrow({ where: { id: document.id } })).attempts, 1);
+  assert.equal(await database.documentEvent.count({ where: { documentId: document.id, type: 'transmission_attempt' } }), 1);
+
+  // An artifact id already taken breaks its own change (unique violation); the batch's others still apply.
+  const taken = artifactInput({ tenantId: tenant.id, documentId: document.id, kind: 'taxauth_response', contentType: 'application/json', content: '{}' });
+  await changeDocument(pool, { documentId: document.id, from: ['signed'], set: {}, artifacts: [taken] });
+  const settled = await Promise.allSettled([
+    changeDocument(pool, { documentId: document.id, from: ['signed'], set: { status: 'sent' }, artifacts: [{ ...taken }] }),
+    changeDocument(pool, { documentId: other.id, from: ['signed'], set: { status: 'sent' }, events: [{ type: 'sent', data: {}, at }] }),
+  ]);
+  assert.equal(settled[0]?.status, 'rejected');
+  assert.deepEqual(settled[1], { status: 'fulfilled', value: { moved: true, restored: false } });
+  assert.equal((await database.document.findUniqueOrThrow({ where: { id: document.id } })).status, 'signed', 'the failed change wrote nothing');
+  assert.equal((await database.document.findUniqueOrThrow({ where: { id: other.id } })).status, 'sent');
+});
+
+test('changeDocument afterMove: runs only when the guard matched, and commits or rolls back with its change', async () => {
+  const { database } = context;
+  const pool = sqlPoolOf(database);
+  const tenant = await seedTenant(database);
+  const [moving, stuck, failing] = await Promise.all(
+    ['E310000009301', 'E310000009302', 'E310000009303'].map((encf, index) => seedDocument(database, { tenantId: tenant.id, encf, status: index === 1 ? 'rejected' : 'sent' })),
+  );
+  assert.ok(moving && stuck && failing);
+  const ran: string[] = [];
+  const deliveryRow = (documentId: string) => async (sql: Parameters<NonNullable<Parameters<typeof changeDocument>[1]['afterMove']>>[0]) => {
+    ran.push(documentId);
+    await sql.query(`INSERT INTO receiver_deliveries (document_id, tenant_id, status, updated_at) VALUES ($1::uuid, $2::uuid, 'pending', now())`, [documentId, tenant.id]);
+    if (documentId === failing.id) throw new Error('follow-up failed');
+  };
+  const accept = (documentId: string) => ({ documentId, from: ['sent' as const], set: { status: 'accepted' as const }, afterMove: deliveryRow(documentId) });
+  const settled = await Promise.allSettled([changeDocument(pool, accept(moving.id)), changeDocument(pool, accept(stuck.id)), changeDocument(pool, accept(failing.id))]);
+  assert.deepEqual(settled[0], { status: 'fulfilled', value: { moved: true, restored: false } });
+  assert.deepEqual(settled[1], { status: 'fulfilled', value: { moved: false, restored: false } });
+  assert.equal(settled[2]?.status, 'rejected');
+  assert.ok(!ran.includes(stuck.id), 'no follow-up for a change whose guard failed');
+  const statuses = await database.document.findMany({ where: { id: { in: [moving.id, stuck.id, failing.id] } }, select: { id: true, status: true } });
+  assert.equal(statuses.find((row) => row.id === moving.id)?.status, 'accepted');
+  assert.equal(statuses.find((row) => row.id === failing.id)?.status, 'sent', 'the change rolled back with its failed follow-up');
+  const deliveries = await database.receiverDelivery.findMany({ where: { documentId: { in: [moving.id, stuck.id, failing.id] } } });
+  assert.deepEqual(
+    deliveries.map((row) => row.documentId),
+    [moving.id],
+  );
+});
+
+test('loadTransmissionDocument: concurrent reads go as one query, each caller gets its own document', async () => {
+  const { database } = context;
+  const pool = sqlPoolOf(database);
+  const tenant = await seedTenant(database);
+  const documents = await Promise.all(['E310000009401', 'E310000009402', 'E310000009403'].map((encf) => seedDocument(database, { tenantId: tenant.id, encf, status: 'signed' })));
+  const missing = '00000000-0000-4000-8000-000000000001';
+  const { result, queries } = await countingQueries(pool, () =>
+    Promise.all([...documents.map((document) => loadTransmissionDocument(database, document.id.toUpperCase())), loadTransmissionDocument(database, missing)]),
+  );
+  assert.equal(queries, 1);
+  assert.deepEqual(
+    result.map((document) => document?.encf),
+    ['E310000009401', 'E310000009402', 'E310000009403', undefined],
+  );
+});

@@ -6,7 +6,7 @@
  * the worker's hot path (apps/worker/README.md, "Throughput").
  */
 import { randomUUID } from 'node:crypto';
-import { artifactData, prepared, type DocumentStatus, type Environment, type TSql } from '@ecf/db';
+import { artifactData, coalescerPerKey, createCoalescer, inPoolTransaction, isSqlPool, prepared, settleEach, type DocumentStatus, type Environment, type TSql, type TSqlPool } from '@ecf/db';
 
 /** Columns a change may set, with the SQL type each parameter is cast to. */
 const COLUMN_TYPES = {
@@ -58,47 +58,141 @@ export type TDocumentChange = {
   events?: TEventInput[];
   /** Closes the environment's open outage episode in the same statement, whether or not the guard matched. */
   closeEpisode?: { environment: Environment; at: Date };
+  /**
+   * Follow-up writes that commit with the change, run only when its guard matched (rows of the
+   * next step, pg-boss jobs through `jobExecutorOfSql(sql)`). With it the change runs in a
+   * transaction: the caller's, or on the pool one of its own (shared with the batch it joins).
+   */
+  afterMove?: (sql: TSql) => Promise<void>;
 };
 
 /**
  * Applies `change` in one statement. `moved`: the guard matched and everything was written;
  * `restored`: this statement closed the environment's episode.
+ *
+ * On the pool (autocommit), changes of concurrent callers are coalesced: those made while the
+ * event loop is busy go to PostgreSQL as one statement (each change still all or nothing, guarded
+ * on its own; a document changed twice goes in separate statements). On a connection (a caller's
+ * transaction) the change runs alone, in that transaction.
  */
 export async function changeDocument(sql: TSql, change: TDocumentChange): Promise<{ moved: boolean; restored: boolean }> {
+  return applyWrite(sql, {
+    key: `document:${change.documentId}`,
+    parts: (suffix, parameter) => changeParts(change, suffix, parameter),
+    ...(change.closeEpisode === undefined ? {} : { closeEpisode: change.closeEpisode }),
+    ...(change.afterMove === undefined ? {} : { afterMove: change.afterMove }),
+  });
+}
+
+type TChangeResult = { moved: boolean; restored: boolean };
+
+/**
+ * A guarded write as CTEs: `parts(suffix)` names its guarded update `moved${suffix}`. `key` names
+ * the row it guards: two writes of one key never share a statement.
+ */
+type TGuardedWrite = {
+  key: string;
+  parts: (suffix: string, parameter: TParameter) => string[];
+  closeEpisode?: { environment: Environment; at: Date };
+  afterMove?: (sql: TSql) => Promise<void>;
+};
+
+/** Coalesced on the pool; alone (with its follow-up) on a connection, in the caller's transaction. */
+async function applyWrite(sql: TSql, write: TGuardedWrite): Promise<TChangeResult> {
+  if (isSqlPool(sql)) return coalescedWrites(sql)(write);
+  const [result] = await writeMany(sql, [write]);
+  if (result?.moved && write.afterMove !== undefined) await write.afterMove(sql);
+  return result ?? { moved: false, restored: false };
+}
+
+/**
+ * Writes of distinct rows as one statement: prepared when alone (a few dozen shapes), not when
+ * several (the shape varies with the batch). An environment's episode is closed once, and
+ * `restored` goes to the first write that asked.
+ */
+async function writeMany(sql: TSql, writes: TGuardedWrite[]): Promise<TChangeResult[]> {
   const { values, parameter } = parameters();
+  const single = writes.length === 1;
+  const suffixOf = (index: number) => (single ? '' : `_${index}`);
+  const parts: string[] = [];
+  writes.forEach((write, index) => parts.push(...write.parts(suffixOf(index), parameter)));
+  const closers = new Map<string, number>();
+  writes.forEach((write, index) => {
+    if (write.closeEpisode === undefined || closers.has(write.closeEpisode.environment)) return;
+    closers.set(write.closeEpisode.environment, index);
+    parts.push(closeEpisodePart(`closed${suffixOf(index)}`, write.closeEpisode, parameter));
+  });
+  const closing = new Set(closers.values());
+  const moved = writes.map((_, index) => `EXISTS (SELECT 1 FROM moved${suffixOf(index)})`);
+  const restored = writes.map((_, index) => (closing.has(index) ? `EXISTS (SELECT 1 FROM closed${suffixOf(index)})` : 'false'));
+  const text = `WITH ${parts.join(',\n')} SELECT ARRAY[${moved.join(', ')}] AS moved, ARRAY[${restored.join(', ')}] AS restored`;
+  const result = await sql.query<{ moved: boolean[]; restored: boolean[] }>(single ? prepared(text, values) : { text, values });
+  const row = result.rows[0];
+  return writes.map((_, index) => ({ moved: row?.moved[index] === true, restored: row?.restored[index] === true }));
+}
+
+const coalescedWrites = coalescerPerKey((pool: TSqlPool) =>
+  createCoalescer<TGuardedWrite, TChangeResult>(async (writes) => {
+    // A row written twice in one statement would see both guards pass: the repeats go alone, after.
+    const seen = new Set<string>();
+    const batch: number[] = [];
+    const repeats: number[] = [];
+    writes.forEach((write, index) => {
+      (seen.has(write.key) ? repeats : batch).push(index);
+      seen.add(write.key);
+    });
+    const alone = (write: TGuardedWrite) => writeBatch(pool, [write]).then(([result]) => result as TChangeResult);
+    const batchWrites = batch.map((index) => writes[index] as TGuardedWrite);
+    let settled: Array<PromiseSettledResult<TChangeResult>>;
+    try {
+      settled = (await writeBatch(pool, batchWrites)).map((value) => ({ status: 'fulfilled', value }));
+    } catch (error) {
+      // One bad write (or a deadlock with another batch) fails the batch: each alone then, so only its own caller sees its error.
+      settled = batchWrites.length === 1 ? [{ status: 'rejected', reason: error }] : await settleEach(batchWrites, alone);
+    }
+    const results: Array<PromiseSettledResult<TChangeResult>> = [];
+    batch.forEach((index, position) => {
+      results[index] = settled[position] as PromiseSettledResult<TChangeResult>;
+    });
+    for (const index of repeats) results[index] = (await settleEach([writes[index] as TGuardedWrite], alone))[0] as PromiseSettledResult<TChangeResult>;
+    return results;
+  }),
+);
+
+/** Writes of distinct rows on the pool: one statement, in a transaction with their follow-ups when any has one. */
+async function writeBatch(pool: TSqlPool, writes: TGuardedWrite[]): Promise<TChangeResult[]> {
+  if (!writes.some((write) => write.afterMove !== undefined)) return writeMany(pool, writes);
+  return inPoolTransaction(pool, async (transaction) => {
+    const results = await writeMany(transaction, writes);
+    for (const [index, write] of writes.entries()) if (results[index]?.moved && write.afterMove !== undefined) await write.afterMove(transaction);
+    return results;
+  });
+}
+
+/** The CTEs of one change: `moved${suffix}` (the guarded update), its artifacts and its events. */
+function changeParts(change: TDocumentChange, suffix: string, parameter: TParameter): string[] {
   const assignments = assignmentsOf(change.set, COLUMN_TYPES, parameter, 'changeDocument');
   const guard = [`id = ${parameter(change.documentId, 'uuid')}`, `status = ANY(${parameter(change.from, '"DocumentStatus"[]')})`];
   if (change.attempts !== undefined) guard.push(`attempts = ${parameter(change.attempts, 'int')}`);
-  const parts = [`moved AS (UPDATE documents SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE ${guard.join(' AND ')} RETURNING id, tenant_id)`];
-
+  const moved = `moved${suffix}`;
+  const parts = [`${moved} AS (UPDATE documents SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE ${guard.join(' AND ')} RETURNING id, tenant_id)`];
   (change.artifacts ?? []).forEach((artifact, index) => {
     parts.push(
-      `artifact_${index} AS (INSERT INTO artifacts (id, tenant_id, document_id, kind, content_type, content, sha256, size_bytes, created_at)
-        SELECT ${parameter(artifact.id, 'uuid')}, moved.tenant_id, moved.id, ${parameter(artifact.kind, '"ArtifactKind"')}, ${parameter(artifact.contentType, 'text')},
+      `artifact${suffix}_${index} AS (INSERT INTO artifacts (id, tenant_id, document_id, kind, content_type, content, sha256, size_bytes, created_at)
+        SELECT ${parameter(artifact.id, 'uuid')}, ${moved}.tenant_id, ${moved}.id, ${parameter(artifact.kind, '"ArtifactKind"')}, ${parameter(artifact.contentType, 'text')},
           ${parameter(artifact.content, 'bytea')}, ${parameter(artifact.sha256, 'text')}, ${parameter(artifact.sizeBytes, 'int')}, ${parameter(artifact.createdAt ?? new Date(), 'timestamptz')}
-        FROM moved)`,
+        FROM ${moved})`,
     );
   });
-
-  const events = eventsInsert(change.events ?? [], parameter);
+  const events = eventsInsert(change.events ?? [], parameter, moved, `events${suffix}`);
   if (events !== undefined) parts.push(events);
+  return parts;
+}
 
-  if (change.closeEpisode !== undefined) {
-    const at = parameter(change.closeEpisode.at, 'timestamptz');
-    parts.push(
-      `closed AS (UPDATE taxauth_episodes SET restored_at = GREATEST(${at}, degraded_since)
-        WHERE environment = ${parameter(change.closeEpisode.environment, '"Environment"')} AND restored_at IS NULL RETURNING id)`,
-    );
-  }
-  const restored = change.closeEpisode === undefined ? 'false' : 'EXISTS (SELECT 1 FROM closed)';
-  const result = await sql.query<{ moved: boolean; restored: boolean }>(
-    prepared(
-      `WITH ${parts.join(',\n')} SELECT EXISTS (SELECT 1 FROM moved) AS moved, ${restored} AS restored`,
-      values,
-    ),
-  );
-  const row = result.rows[0];
-  return { moved: row?.moved === true, restored: row?.restored === true };
+function closeEpisodePart(name: string, close: { environment: Environment; at: Date }, parameter: TParameter): string {
+  const at = parameter(close.at, 'timestamptz');
+  return `${name} AS (UPDATE taxauth_episodes SET restored_at = GREATEST(${at}, degraded_since)
+    WHERE environment = ${parameter(close.environment, '"Environment"')} AND restored_at IS NULL RETURNING id)`;
 }
 
 type TParameter = (value: unknown, type: string) => string;
@@ -125,16 +219,16 @@ function assignmentsOf(set: Record<string, unknown>, types: Readonly<Record<stri
   });
 }
 
-/** A CTE inserting `events` for the row of CTE `moved` (`id`, `tenant_id`: the document), in the order given. */
-function eventsInsert(events: TEventInput[], parameter: TParameter): string | undefined {
+/** A CTE `name` inserting `events` for the row of CTE `moved` (`id`, `tenant_id`: the document), in the order given. */
+function eventsInsert(events: TEventInput[], parameter: TParameter, moved = 'moved', name = 'events'): string | undefined {
   if (events.length === 0) return undefined;
   const rows = events.map(
     (event, index) =>
       `(${index}, ${parameter(event.type, 'text')}, ${parameter(event.fromStatus ?? null, '"DocumentStatus"')}, ${parameter(event.toStatus ?? null, '"DocumentStatus"')}, ${parameter(JSON.stringify(event.data), 'jsonb')}, ${parameter(event.at, 'timestamptz')})`,
   );
-  return `events AS (INSERT INTO document_events (document_id, tenant_id, type, from_status, to_status, data, created_at)
-    SELECT moved.id, moved.tenant_id, e.type, e.from_status, e.to_status, e.data, e.created_at
-    FROM moved CROSS JOIN (VALUES ${rows.join(', ')}) AS e(ord, type, from_status, to_status, data, created_at)
+  return `${name} AS (INSERT INTO document_events (document_id, tenant_id, type, from_status, to_status, data, created_at)
+    SELECT ${moved}.id, ${moved}.tenant_id, e.type, e.from_status, e.to_status, e.data, e.created_at
+    FROM ${moved} CROSS JOIN (VALUES ${rows.join(', ')}) AS e(ord, type, from_status, to_status, data, created_at)
     ORDER BY e.ord)`;
 }
 
@@ -156,21 +250,27 @@ const DELIVERY_COLUMN_TYPES: Record<keyof TDeliveryColumns, string> = {
 
 /**
  * A receiver delivery's step as one statement: its row updated only if it is still in the status
- * and attempts count the step read, and then the document's events. True when it moved.
+ * and attempts count the step read, and then the document's events. True when it moved. Coalesced
+ * on the pool like {@link changeDocument}.
  */
 export async function changeDelivery(
   sql: TSql,
   change: { documentId: string; from: { status: string; attempts: number }; set: TDeliveryColumns; events?: TEventInput[] },
 ): Promise<boolean> {
-  const { values, parameter } = parameters();
-  const assignments = assignmentsOf(change.set, DELIVERY_COLUMN_TYPES, parameter, 'changeDelivery');
-  const parts = [
-    `moved AS (UPDATE receiver_deliveries SET ${[...assignments, 'updated_at = now()'].join(', ')}
-      WHERE document_id = ${parameter(change.documentId, 'uuid')} AND status = ${parameter(change.from.status, '"ReceiverDeliveryStatus"')} AND attempts = ${parameter(change.from.attempts, 'int')}
-      RETURNING document_id AS id, tenant_id)`,
-  ];
-  const events = eventsInsert(change.events ?? [], parameter);
-  if (events !== undefined) parts.push(events);
-  const result = await sql.query<{ moved: boolean }>(prepared(`WITH ${parts.join(',\n')} SELECT EXISTS (SELECT 1 FROM moved) AS moved`, values));
-  return result.rows[0]?.moved === true;
+  const { moved } = await applyWrite(sql, {
+    key: `delivery:${change.documentId}`,
+    parts: (suffix, parameter) => {
+      const assignments = assignmentsOf(change.set, DELIVERY_COLUMN_TYPES, parameter, 'changeDelivery');
+      const moved = `moved${suffix}`;
+      const parts = [
+        `${moved} AS (UPDATE receiver_deliveries SET ${[...assignments, 'updated_at = now()'].join(', ')}
+          WHERE document_id = ${parameter(change.documentId, 'uuid')} AND status = ${parameter(change.from.status, '"ReceiverDeliveryStatus"')} AND attempts = ${parameter(change.from.attempts, 'int')}
+          RETURNING document_id AS id, tenant_id)`,
+      ];
+      const events = eventsInsert(change.events ?? [], parameter, moved, `events${suffix}`);
+      if (events !== undefined) parts.push(events);
+      return parts;
+    },
+  });
+  return moved;
 }

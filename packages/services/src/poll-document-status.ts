@@ -4,7 +4,7 @@
  * kept and the answer stored as evidence. Says when to ask again otherwise; the job handler only
  * schedules it.
  */
-import { inSqlTransaction, sqlPoolOf, type TDatabase } from '@ecf/db';
+import { sqlPoolOf, type TDatabase, type TSql } from '@ecf/db';
 import type { TSigningCertificate } from '@ecf/fiscal-core';
 import { isTaxauthError } from '@ecf/taxauth-client';
 import { loadActiveCertificate } from './certificate-store.ts';
@@ -67,16 +67,14 @@ export async function pollDocumentStatus(database: TDatabase, documentId: string
       const delivers = result.status !== 'rejected' && isDeliveredToReceiver(document.type);
       const emails = BUYER_EMAIL_STATUSES.has(result.status) && document.buyerEmailEnabled;
       // An acceptance's follow-up jobs (receiver delivery, buyer e-mail) commit with it or not at all.
-      const applied =
+      const afterMove =
         enqueue === undefined || (!delivers && !emails)
-          ? await applyFinalAnswer(pool, document, finalAnswer)
-          : await inSqlTransaction(database, async (transaction) => {
-              const moved = await applyFinalAnswer(transaction, document, finalAnswer);
-              if (!moved) return false;
+          ? undefined
+          : async (transaction: TSql) => {
               if (delivers) await scheduleReceiverDelivery(transaction, document, enqueue);
               if (emails) await scheduleBuyerEmail(transaction, document, enqueue);
-              return true;
-            });
+            };
+      const applied = await applyFinalAnswer(pool, document, { ...finalAnswer, ...(afterMove === undefined ? {} : { afterMove }) });
       return { documentId, next: 'done', status: applied ? result.status : document.status, outcome: applied ? result.status : 'moved_elsewhere', ...episode };
     }
     // "En Proceso", or not (yet) found under this trackId: ask again, less and less often.

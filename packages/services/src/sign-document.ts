@@ -14,7 +14,7 @@
  * cannot help, an operator has to look.
  */
 import type { Prisma} from '@ecf/db';
-import { inSqlTransaction, jobExecutorOfSql, prepared, sqlPoolOf, type TDatabase, type TDocumentState } from '@ecf/db';
+import { inSqlTransaction, jobExecutorOfSql, sqlPoolOf, type TDatabase, type TDocumentState } from '@ecf/db';
 import {
   parseSignatureDateTime,
   signEcfDocument,
@@ -28,9 +28,11 @@ import {
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
 import { accountDataOf } from './account-data.ts';
 import { AppError } from './errors.ts';
-import { TRANSMISSION_DOCUMENT_COLUMNS, transmissionDocumentOf, type TTransmissionDocument, type TTransmissionDocumentRow } from './document-state.ts';
+import { readByIdCoalesced, TRANSMISSION_DOCUMENT_COLUMNS, transmissionDocumentOf, type TTransmissionDocument, type TTransmissionDocumentRow } from './document-state.ts';
 import { artifactInput, changeDocument } from './document-writes.ts';
 import type { TEnqueueJob } from './job-executor.ts';
+import { TRANSMISSION_EVENT_TYPES } from './transmission-records.ts';
+import { transmissionChannelOf } from './transmission-rules.ts';
 
 /** Codes a signing attempt leaves in `lastError` (besides the certificate codes of AppError). */
 export const SIGNING_ERROR_CODES = {
@@ -63,6 +65,8 @@ export type TSignQueuedDocumentResult =
       /** The signed XML as stored, and the document as this step left it: the next step needs no read. */
       xml: string;
       document: TTransmissionDocument;
+      /** The transmission claim recorded with the signature (`claimTransmission`). */
+      claimed?: { attempt: number; channel: 'ecf' };
     }
   | { outcome: 'skipped'; documentId: string; reason: 'not_found' | 'not_queued'; status?: string }
   /** A certificate problem: the document stays queued; try again later (the job retries). */
@@ -103,17 +107,15 @@ async function ecfTreeOf(
 
 /** The document (with what transmission needs) and the tree its `submitted` event kept, in one round trip. */
 async function loadQueuedDocument(database: TDatabase, documentId: string): Promise<{ document: TTransmissionDocument; stored: unknown } | undefined> {
-  const { rows } = await sqlPoolOf(database).query<TTransmissionDocumentRow & { stored: unknown }>(
-    prepared(
-      `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS},
-         (SELECT e.data -> 'document' FROM document_events e WHERE e.document_id = d.id AND e.type = 'submitted' ORDER BY e.id LIMIT 1) AS stored
-       FROM documents d JOIN tenants t ON t.id = d.tenant_id WHERE d.id = $1::uuid`,
-      [documentId],
-    ),
-  );
-  const row = rows[0];
+  const row = await readQueuedRow(database, documentId);
   return row === undefined ? undefined : { document: transmissionDocumentOf(row), stored: row.stored };
 }
+
+const readQueuedRow = readByIdCoalesced<TTransmissionDocumentRow & { stored: unknown }>(
+  `SELECT ${TRANSMISSION_DOCUMENT_COLUMNS},
+     (SELECT e.data -> 'document' FROM document_events e WHERE e.document_id = d.id AND e.type = 'submitted' ORDER BY e.id LIMIT 1) AS stored
+   FROM documents d JOIN tenants t ON t.id = d.tenant_id WHERE d.id = ANY($1::uuid[])`,
+);
 
 function isEcfDocument(value: unknown): value is TEcfDocument {
   const root = (value as { ECF?: unknown } | null | undefined)?.ECF;
@@ -139,6 +141,13 @@ export async function signQueuedDocument(
     xsdValidators?: TXsdValidators;
     /** Enqueues `document.transmit` in the signing transaction (the worker passes pg-boss). */
     enqueue?: TEnqueueJob;
+    /**
+     * The caller sends the document right after (the worker's signing job): the signature also
+     * records the transmission claim (`attempts` + 1 and its `transmission_attempt` event), as
+     * `transmitSignedDocument` would before sending; pass the result's `claimed` to it. Only for an
+     * e-CF sent as such (an E32 below the threshold goes as its RFCE summary and claims itself).
+     */
+    claimTransmission?: boolean;
   },
 ): Promise<TSignQueuedDocumentResult> {
   const now = options.now ?? new Date();
@@ -207,11 +216,20 @@ export async function signQueuedDocument(
   const qrUrl = timbreUrlOf(tree.tree, signed.data, document.environment);
   const artifact = artifactInput({ tenantId: document.tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: signed.data.xml });
   const { sha256 } = artifact;
+  const claim = options.claimTransmission === true && transmissionChannelOf(document) === 'ecf' ? { attempt: document.attempts + 1, channel: 'ecf' as const } : undefined;
   // The guard: only the run that moves the document out of the queue writes anything.
   const change = {
     documentId: document.id,
     from: ['queued_for_signing' as const],
-    set: { status: 'signed' as const, security_code: signed.data.securityCode, qr_url: qrUrl, signature_date: signatureDate.data, last_error: null },
+    ...(claim === undefined ? {} : { attempts: document.attempts }),
+    set: {
+      status: 'signed' as const,
+      security_code: signed.data.securityCode,
+      qr_url: qrUrl,
+      signature_date: signatureDate.data,
+      last_error: null,
+      ...(claim === undefined ? {} : { attempts: claim.attempt }),
+    },
     artifacts: [artifact],
     events: [
       {
@@ -227,6 +245,7 @@ export async function signQueuedDocument(
         },
         at: now,
       },
+      ...(claim === undefined ? [] : [{ type: TRANSMISSION_EVENT_TYPES.ATTEMPT, data: { attempt: claim.attempt, channel: claim.channel, at: now.toISOString() }, at: now }]),
     ],
   };
   const enqueue = options.enqueue;
@@ -247,6 +266,7 @@ export async function signQueuedDocument(
     qrUrl,
     signatureDate: signatureDate.data,
     lastError: null,
+    attempts: claim?.attempt ?? document.attempts,
     updatedAt: new Date(),
   };
   return {
@@ -259,6 +279,7 @@ export async function signQueuedDocument(
     artifactId: artifact.id,
     xml: signed.data.xml,
     document: after,
+    ...(claim === undefined ? {} : { claimed: claim }),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Prisma} from '@ecf/db';
-import { prepared, sqlPoolOf, type DocumentStatus, type Environment, type TDatabase, type TSql } from '@ecf/db';
+import { coalescerPerKey, createCoalescer, isSqlPool, prepared, sqlPoolOf, type DocumentStatus, type Environment, type TDatabase, type TSql, type TSqlPool } from '@ecf/db';
 import type { TTaxauthMessage } from '@ecf/taxauth-client';
 import { artifactInput, changeDocument, type TArtifactInput } from './document-writes.ts';
 import {
@@ -90,8 +90,17 @@ export async function openEpisode(sql: TSql, environment: Environment, code: str
   return (inserted.rowCount ?? 0) > 0;
 }
 
-/** Closes the environment's open episode (the tax authority answered). True when this call closed one. */
+/**
+ * Closes the environment's open episode (the tax authority answered). True when this call closed
+ * one. On the pool, concurrent calls are coalesced: one statement per environment, at the earliest
+ * time given, whose closing is reported to the first of them.
+ */
 export async function closeEpisode(sql: TSql, environment: Environment, at: Date): Promise<boolean> {
+  if (isSqlPool(sql)) return coalescedCloses(sql)({ environment, at });
+  return closeOne(sql, environment, at);
+}
+
+async function closeOne(sql: TSql, environment: Environment, at: Date): Promise<boolean> {
   const updated = await sql.query(
     prepared(
       `UPDATE taxauth_episodes SET restored_at = GREATEST($1::timestamptz, degraded_since) WHERE environment = $2::"Environment" AND restored_at IS NULL`,
@@ -100,6 +109,23 @@ export async function closeEpisode(sql: TSql, environment: Environment, at: Date
   );
   return (updated.rowCount ?? 0) > 0;
 }
+
+const coalescedCloses = coalescerPerKey((pool: TSqlPool) =>
+  createCoalescer<{ environment: Environment; at: Date }, boolean>(async (closes) => {
+    const results: Array<PromiseSettledResult<boolean>> = closes.map(() => ({ status: 'fulfilled', value: false }));
+    for (const environment of new Set(closes.map((close) => close.environment))) {
+      const indexes = closes.flatMap((close, index) => (close.environment === environment ? [index] : []));
+      const at = new Date(Math.min(...indexes.map((index) => (closes[index] as { at: Date }).at.getTime())));
+      const [first] = indexes;
+      try {
+        if (first !== undefined) results[first] = { status: 'fulfilled', value: await closeOne(pool, environment, at) };
+      } catch (error) {
+        for (const index of indexes) results[index] = { status: 'rejected', reason: error };
+      }
+    }
+    return results;
+  }),
+);
 
 /** A notification for an operator, as given to `notifyOperator`. */
 export type TOperatorNotification = {
@@ -174,10 +200,13 @@ export async function applyFinalAnswer(
     trackId?: string;
     outcomeEvent?: { attempt: number; channel: string; resolvedBy?: string };
     at: Date;
+    /** Follow-ups committed with the answer (see `TDocumentChange.afterMove`). */
+    afterMove?: (sql: TSql) => Promise<void>;
   },
 ): Promise<boolean> {
   const artifact = taxauthAnswerArtifact(document, input.answer, input.at);
   const { moved } = await changeDocument(sql, {
+    ...(input.afterMove === undefined ? {} : { afterMove: input.afterMove }),
     documentId: document.id,
     from: input.from,
     set: {

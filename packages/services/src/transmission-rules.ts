@@ -3,7 +3,7 @@
  * classified into what the document's `lastError` says, and reading a signed e-CF back into the
  * tree `buildRfceXml` takes. No I/O and no clock: times come in as arguments.
  */
-import type { TEcfDocument, TEcfTree, TEcfValue } from '@ecf/fiscal-core';
+import { isConsumerInvoiceBelowThreshold, type TEcfDocument, type TEcfTree, type TEcfValue } from '@ecf/fiscal-core';
 import { toTaxauthMessages, type TaxauthError, type TTaxauthMessage } from '@ecf/taxauth-client';
 
 /** Codes a transmission leaves in `lastError` (documented in apps/worker/README.md "Transmission"). */
@@ -192,4 +192,9 @@ function treeOf(frame: TFrame): TEcfTree {
   const tree: Record<string, TEcfValue> = {};
   for (const [name, values] of frame.members) tree[name] = values.length === 1 ? (values[0] as string | TEcfTree) : values;
   return tree;
+}
+
+/** How a signed document goes to the tax authority: an E32 below RD$250,000 as its RFCE summary, anything else as the e-CF. */
+export function transmissionChannelOf(document: { encf: string; totalAmount: { toFixed(digits: number): string } }): 'ecf' | 'rfce' {
+  return isConsumerInvoiceBelowThreshold(document.encf, document.totalAmount.toFixed(2)) ? 'rfce' : 'ecf';
 }

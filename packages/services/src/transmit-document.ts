@@ -15,7 +15,7 @@
  * not delegated → `transmission_failed` with a hint; other definite failures → `transmission_failed`.
  */
 import { prepared, sqlPoolOf, type DocumentStatus, type TDatabase, type TDocumentState, type TSql } from '@ecf/db';
-import { buildRfceXml, isConsumerInvoiceBelowThreshold, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
+import { buildRfceXml, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
 import { isTaxauthError, type TaxauthError, type TTaxauthClient, type TTaxpayerClient } from '@ecf/taxauth-client';
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
 import { AppError } from './errors.ts';
@@ -43,6 +43,7 @@ import {
   keptMessages,
   readSignedEcfTree,
   rejectionErrorOf,
+  transmissionChannelOf,
   type TTransmissionError,
 } from './transmission-rules.ts';
 
@@ -99,7 +100,12 @@ export async function transmitSignedDocument(
   database: TDatabase,
   documentId: string,
   options: TTransmissionOptions,
-  known?: { document: TTransmissionDocument; signedXml: string },
+  known?: {
+    document: TTransmissionDocument;
+    signedXml: string;
+    /** The claim the signing step recorded with the signature (`claimTransmission`): this run owns that attempt and sends at once. */
+    claimed?: { attempt: number; channel: 'ecf' };
+  },
 ): Promise<TTransmissionReport> {
   const now = options.now ?? (() => new Date());
   const document = known?.document ?? (await loadTransmissionDocument(database, documentId));
@@ -107,9 +113,11 @@ export async function transmitSignedDocument(
   if (document.status === 'sent') return { documentId, next: 'poll', afterSeconds: 0, outcome: 'already_sent' };
   if (!TRANSMITTABLE.includes(document.status)) return { documentId, next: 'done', status: document.status, outcome: 'not_transmittable' };
 
-  const channel: TChannel = isConsumerInvoiceBelowThreshold(document.encf, document.totalAmount.toFixed(2)) ? 'rfce' : 'ecf';
-  // Every attempt increments `attempts` with its event: none counted, none to resolve.
-  const unresolved = document.attempts === 0 ? undefined : await findUnresolvedAttempt(database, document.id);
+  const channel: TChannel = transmissionChannelOf(document);
+  const claimed = known?.claimed !== undefined && known.claimed.attempt === document.attempts && channel === known.claimed.channel ? known.claimed : undefined;
+  // Every attempt increments `attempts` with its event: none counted, none to resolve. The attempt
+  // claimed with the signature is this run's own, not one to resolve.
+  const unresolved = document.attempts === 0 || claimed !== undefined ? undefined : await findUnresolvedAttempt(database, document.id);
   if (unresolved !== undefined) {
     const age = now().getTime() - unresolved.at.getTime();
     const inFlightMs = options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS;
@@ -136,7 +144,7 @@ export async function transmitSignedDocument(
     const resolved = await resolveUnknownOutcome(database, document, taxpayer, unresolved, channel, options, now);
     if (resolved !== undefined) return resolved;
   }
-  return send(database, document, taxpayer, certificate, channel, unresolved, options, now, known?.signedXml);
+  return send(database, document, taxpayer, certificate, channel, unresolved, options, now, known?.signedXml, claimed);
 }
 
 async function certificateOf(database: TDatabase, document: TTransmissionDocument, options: TTransmissionOptions): Promise<TSigningCertificate> {
@@ -211,6 +219,7 @@ async function send(
   options: TTransmissionOptions,
   now: () => Date,
   signedInHand: string | undefined,
+  claimed?: { attempt: number },
 ): Promise<TTransmissionReport> {
   const pool = sqlPoolOf(database);
   const signedXml = signedInHand ?? (await readSignedXml(pool, document));
@@ -223,10 +232,10 @@ async function send(
     xml = signXml(rfce.data, certificate).xml;
   }
 
-  // The claim: committed before the request leaves. Guarded by the attempts count this run read.
-  const attempt = document.attempts + 1;
+  // The claim: committed before the request leaves (with the signature, or here). Guarded by the attempts count this run read.
+  const attempt = claimed?.attempt ?? document.attempts + 1;
   const claimedAt = now();
-  const { moved: claimed } = await changeDocument(pool, {
+  const claim = claimed !== undefined ? { moved: true } : await changeDocument(pool, {
     documentId: document.id,
     from: TRANSMITTABLE,
     attempts: document.attempts,
@@ -244,7 +253,7 @@ async function send(
       { type: TRANSMISSION_EVENT_TYPES.ATTEMPT, data: { attempt, channel, at: claimedAt.toISOString() }, at: claimedAt },
     ],
   });
-  if (!claimed) return { documentId: document.id, next: 'retry', afterSeconds: 1, outcome: 'claim_lost' };
+  if (!claim.moved) return { documentId: document.id, next: 'retry', afterSeconds: 1, outcome: 'claim_lost' };
   const current = { ...document, attempts: attempt };
   const outcomeEvent = { attempt, channel };
 

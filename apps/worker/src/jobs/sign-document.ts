@@ -24,12 +24,14 @@ export async function signDocument(payload: TJobPayload<'document.sign'>, contex
     now: context.now(),
     ...(context.xsdValidators ? { xsdValidators: context.xsdValidators } : {}),
     ...(context.enqueue && !sendsInline ? { enqueue: context.enqueue } : {}),
+    // Sent at once below: the signature records the transmission claim too (one write less).
+    ...(sendsInline ? { claimTransmission: true } : {}),
   });
   const log = context.log.child({ documentId: payload.documentId });
   switch (result.outcome) {
     case 'signed':
       log.info({ sha256: result.sha256, artifactId: result.artifactId }, 'document signed');
-      if (sendsInline) await transmit(payload.documentId, context, { document: result.document, signedXml: result.xml });
+      if (sendsInline) await transmit(payload.documentId, context, { document: result.document, signedXml: result.xml, ...(result.claimed ? { claimed: result.claimed } : {}) });
       return;
     case 'skipped':
       log.info({ reason: result.reason, status: result.status }, 'nothing to sign');
