@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { seedTenant } from '@ecf/db';
+import { seedTenant, sqlPoolOf } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
 import { issueDocument, type TEnqueueJob } from '@ecf/services';
 import type { TXsdValidators } from '@ecf/fiscal-core';
@@ -138,8 +138,9 @@ test('a submission racing an uncommitted one of its eNCF waits for it: same JSON
     () => 'stored',
     (error: unknown) => (error as { code?: unknown }).code,
   );
-  // Both inserts block on the winner's uncommitted row of the (tenant, environment, eNCF) key.
-  await sessionsWaitingOnALock(2);
+  // The racing inserts block on the winner's uncommitted row of the (tenant, environment, eNCF)
+  // key (emissions arriving together share one transaction, so one session may wait for both).
+  await sessionsWaitingOnALock(1);
   first.release();
   const created = await winner;
   const replayed = await same;
@@ -162,4 +163,59 @@ test('a submission racing one that rolls back is stored', async () => {
   await assert.rejects(loser, /crash before commit/);
   assert.equal((await second).outcome, 'created');
   assert.deepEqual(await state(tenant.id), oneMore(before));
+});
+
+test('emissions arriving together commit in one transaction, each with its document and job; a taken eNCF among them fails alone', async () => {
+  const tenant = await seedTenant(context.database);
+  const taken = simplifiedE31();
+  await issue(tenant.id, queue.enqueue, taken);
+  const before = await state(tenant.id);
+  const account = await context.database.tenant.findUniqueOrThrow({ where: { id: tenant.id } });
+  // The account read once: only emission's own transactions take connections below.
+  const emit = (body: Record<string, unknown> = simplifiedE31()) =>
+    issueDocument({ database: context.database, tenant: account, environment: 'TesteCF', xsd, now: new Date(), rawBody: JSON.stringify(body), body, enqueue: queue.enqueue });
+  const pool = sqlPoolOf(context.database);
+  const original = pool.connect.bind(pool);
+  let connections = 0;
+  // Every transaction takes a connection of its own: counting them counts the transactions.
+  (pool as { connect: unknown }).connect = (...args: unknown[]) => {
+    connections += 1;
+    return (original as (...all: unknown[]) => unknown)(...args);
+  };
+  let results: Array<PromiseSettledResult<Awaited<ReturnType<typeof issue>>>>;
+  try {
+    results = await Promise.allSettled([
+      ...Array.from({ length: 8 }, () => emit()),
+      emit({ ...taken, paymentType: 'cash' }),
+    ]);
+  } finally {
+    (pool as { connect: unknown }).connect = original;
+  }
+  const stored = results.slice(0, 8).map((result) => (result.status === 'fulfilled' ? result.value : undefined));
+  assert.ok(stored.every((issued) => issued?.outcome === 'created'));
+  assert.equal(new Set(stored.map((issued) => issued?.document.id)).size, 8);
+  assert.equal(results[8]?.status, 'rejected');
+  assert.equal(((results[8] as PromiseRejectedResult).reason as { code?: unknown }).code, 'ENCF_CONFLICT');
+  const after = await state(tenant.id);
+  assert.deepEqual(after, { documents: before.documents + 8, fingerprints: before.fingerprints + 8, events: before.events + 8, jobs: before.jobs + 8 });
+  // The batch failed on the taken eNCF and each emission was retried alone (the batch plus nine);
+  // the conflict's own look-up of the stored document reads through Prisma (a few more).
+  assert.ok(connections <= 14, `${connections} connections`);
+
+  // Without a conflict, the nine go in one or two transactions (a batch may already be on the wire).
+  connections = 0;
+  (pool as { connect: unknown }).connect = (...args: unknown[]) => {
+    connections += 1;
+    return (original as (...all: unknown[]) => unknown)(...args);
+  };
+  try {
+    const clean = await Promise.all(Array.from({ length: 9 }, () => emit()));
+    assert.ok(clean.every((issued) => issued.outcome === 'created'));
+  } finally {
+    (pool as { connect: unknown }).connect = original;
+  }
+  assert.ok(connections >= 1 && connections <= 2, `${connections} transactions for nine emissions`);
+  const [jobs] = await context.database.$queryRaw<Array<{ count: bigint }>>`
+    SELECT count(*) AS count FROM pgboss.job j JOIN documents d ON d.id = (j.data->>'documentId')::uuid WHERE j.name = 'document.sign' AND d.tenant_id = ${tenant.id}::uuid`;
+  assert.equal(Number(jobs?.count), before.documents + 8 + 9, 'exactly one sign job per stored document');
 });

@@ -1,7 +1,7 @@
 import { PgBoss } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import { JOB_QUEUE_SCHEMA } from '@ecf/db';
-import type { TEnqueueJob } from '@ecf/services';
+import type { TEnqueueJob, TEnqueueJobs } from '@ecf/services';
 
 /** Queues the API sends to (created if absent, as the worker does). */
 const API_QUEUES = ['document.sign'] as const;
@@ -36,8 +36,18 @@ export function createJobQueue(options: { databaseUrl: string; log: FastifyBaseL
     await queue.send(name, payload, { db: executor });
   };
 
+  const enqueueJobs: TEnqueueJobs = async (name, payloads, executor) => {
+    const queue = await started();
+    await queue.insert(
+      name,
+      payloads.map((data) => ({ data })),
+      { db: executor },
+    );
+  };
+
   return {
     enqueue,
+    enqueueJobs,
     start: started,
     close: async () => {
       if (closed) return;

@@ -53,3 +53,23 @@ test('requests refused before authentication are not counted against a key; /rea
   assert.equal(ready.statusCode, 200);
   assert.equal(ready.json().checks.rateLimit.ok, true);
 });
+
+test('requests arriving together are counted exactly: the first `limit` pass, the rest are 429, wrong keys and scopes are not counted', async () => {
+  const tenant = await seedTenant(api.database, { plan: 'professional' });
+  const { key, record } = await seedApiKey(api.database, { tenantId: tenant.id, environment: 'TesteCF' });
+  const { key: otherEnvironment } = await seedApiKey(api.database, { tenantId: tenant.id, environment: 'CerteCF' });
+  const responses = await Promise.all([
+    ...Array.from({ length: 9 }, () => get(key)),
+    // Refused before counting: another environment's key, an unknown key.
+    get(otherEnvironment),
+    get('sk_test_unknown_key_0000000000000000000000000'),
+  ]);
+  const statuses = responses.slice(0, 9).map((response) => response.statusCode);
+  if (statuses.every((status) => status === 200)) return; // a window boundary split the burst
+  assert.equal(statuses.filter((status) => status === 200).length, 5, statuses.join(','));
+  assert.equal(statuses.filter((status) => status === 429).length, 4, statuses.join(','));
+  assert.equal(responses[9]?.statusCode, 403);
+  assert.equal(responses[10]?.statusCode, 401);
+  const rows = await api.database.rateLimitCounter.findMany({ where: { bucket: `api-key:${record.id}` } });
+  assert.equal(rows.reduce((sum, row) => sum + row.count, 0), 9);
+});

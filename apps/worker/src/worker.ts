@@ -148,6 +148,13 @@ export function createWorker(options: TWorkerOptions) {
             enqueue: async (name, payload, executor) => {
               await boss.send(name, payload, { db: executor });
             },
+            enqueueJobs: async (name, payloads, executor) => {
+              await boss.insert(
+                name,
+                payloads.map((data) => ({ data })),
+                { db: executor },
+              );
+            },
             ...(options.xsdValidators ? { xsdValidators: options.xsdValidators } : {}),
             ...(taxauthClientFor ? { taxauthClientFor } : {}),
             ...(options.sweepStaleAfterSeconds === undefined ? {} : { sweepStaleAfterSeconds: options.sweepStaleAfterSeconds }),

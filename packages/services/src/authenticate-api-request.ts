@@ -1,4 +1,16 @@
-import { hashApiKey, prepared, sqlPoolOf, type Environment, type ProductionState, type TDatabase, type TScope } from '@ecf/db';
+import {
+  coalescerPerKey,
+  createCoalescer,
+  hashApiKey,
+  prepared,
+  settleEach,
+  sqlPoolOf,
+  type Environment,
+  type ProductionState,
+  type TDatabase,
+  type TScope,
+  type TSqlPool,
+} from '@ecf/db';
 import { AppError } from './errors.ts';
 import type { TApiKeyPrincipal } from './authenticate-api-key.ts';
 
@@ -40,6 +52,61 @@ type TRow = {
   count: number | null;
 };
 
+type TLookup = { hash: string; windowStart: Date; expiresAt: Date; counting: boolean; environment: Environment; scopes: string };
+
+/**
+ * Keys and counters of a batch of requests in one statement. Each request is counted only when
+ * its key is valid for its environment and scopes; a key's requests of one window add to its
+ * counter in one upsert, and each request's `count` is its own position in that sum (the first of
+ * the batch the lowest), as if they had been counted one after the other.
+ */
+const LOOKUP_AND_COUNT = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::boolean[], $5::text[], $6::text[]) WITH ORDINALITY
+      AS i(hash, window_start, expires_at, counting, wanted_environment, wanted_scopes, ord)
+  ), k AS (
+    SELECT i.ord, i.window_start, i.expires_at,
+           i.counting AND k.revoked_at IS NULL AND k.environment::text = i.wanted_environment
+             AND (i.wanted_scopes = '' OR k.scopes::text[] && string_to_array(i.wanted_scopes, ',')) AS eligible,
+           k.id, k.tenant_id, k.environment::text AS environment, k.prefix, k.scopes::text[] AS scopes, k.revoked_at,
+           (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale,
+           t.rnc, t.legal_name, t.trade_name, t.address, t.phones, t.fiscal_email, t.production_state::text AS production_state, t.plan
+    FROM input i JOIN api_keys k ON k.hash = i.hash JOIN tenants t ON t.id = k.tenant_id
+  ), counted AS (
+    INSERT INTO rate_limit_counters (bucket, window_start, count, expires_at)
+    SELECT 'api-key:' || id, window_start, count(*), max(expires_at) FROM k WHERE eligible GROUP BY id, window_start
+    ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
+    RETURNING bucket, window_start, count
+  )
+  SELECT k.ord, k.id, k.tenant_id, k.environment, k.prefix, k.scopes, k.revoked_at, k.stale, k.rnc, k.legal_name, k.trade_name,
+         k.address, k.phones, k.fiscal_email, k.production_state, k.plan,
+         CASE WHEN k.eligible THEN c.count - (SELECT count(*) FROM k later WHERE later.eligible AND later.id = k.id AND later.window_start = k.window_start AND later.ord > k.ord) END::int AS count
+  FROM k LEFT JOIN counted c ON c.bucket = 'api-key:' || k.id AND c.window_start = k.window_start`;
+
+const lookupCoalesced = coalescerPerKey((pool: TSqlPool) =>
+  createCoalescer<TLookup, TRow | undefined>(async (lookups) => {
+    const run = async (batch: TLookup[]): Promise<Array<TRow | undefined>> => {
+      const { rows } = await pool.query<TRow & { ord: string }>(
+        prepared(LOOKUP_AND_COUNT, [
+          batch.map((lookup) => lookup.hash),
+          batch.map((lookup) => lookup.windowStart),
+          batch.map((lookup) => lookup.expiresAt),
+          batch.map((lookup) => lookup.counting),
+          batch.map((lookup) => lookup.environment),
+          batch.map((lookup) => lookup.scopes),
+        ]),
+      );
+      const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
+      return batch.map((_, index) => byOrdinal.get(index + 1));
+    };
+    try {
+      return (await run(lookups)).map((value) => ({ status: 'fulfilled', value }));
+    } catch {
+      return settleEach(lookups, async (lookup) => (await run([lookup]))[0]);
+    }
+  }),
+);
+
 /**
  * `authenticateApiKey` and the rate limit of the request in ONE database round trip (the hot path
  * of every direct-account request): the key is looked up by its SHA-256 with its tenant, and only
@@ -63,30 +130,17 @@ export async function authenticateApiRequest(options: {
   const expiresAt = new Date(windowStart.getTime() + 2 * windowMs);
   const scopes = [...options.requiredScopes];
   const counting = options.requestsPerMinute !== undefined;
-  // Plain SQL through the pool: this runs on every request, and a Prisma raw query costs several
-  // times its CPU (the query compiler).
-  const pool = sqlPoolOf(options.database);
-  const { rows } = await pool.query<TRow>(
-    prepared(
-      `WITH k AS (
-         SELECT k.id, k.tenant_id, k.environment::text AS environment, k.prefix, k.scopes::text[] AS scopes, k.revoked_at,
-                (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale,
-                t.rnc, t.legal_name, t.trade_name, t.address, t.phones, t.fiscal_email, t.production_state::text AS production_state, t.plan
-         FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
-         WHERE k.hash = $1
-       ), counted AS (
-         INSERT INTO rate_limit_counters (bucket, window_start, count, expires_at)
-         SELECT 'api-key:' || k.id, $2::timestamptz, 1, $3::timestamptz FROM k
-         WHERE $4::boolean AND k.revoked_at IS NULL AND k.environment = $5::text
-           AND (cardinality($6::text[]) = 0 OR k.scopes::text[] && $6::text[])
-         ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
-         RETURNING count
-       )
-       SELECT k.*, (SELECT count FROM counted) AS count FROM k`,
-      [hashApiKey(options.key), windowStart, expiresAt, counting, options.environment, scopes],
-    ),
-  );
-  const row = rows[0];
+  // Plain SQL through the pool, coalesced: this runs on every request (a Prisma raw query costs
+  // several times its CPU), and requests arriving together share one statement and one upsert of
+  // their key's counter instead of queueing on that row one commit after another.
+  const row = await lookupCoalesced(sqlPoolOf(options.database))({
+    hash: hashApiKey(options.key),
+    windowStart,
+    expiresAt,
+    counting,
+    environment: options.environment,
+    scopes: scopes.join(','),
+  });
   if (!row || row.revoked_at) throw new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked.');
   if (row.environment !== options.environment) {
     throw new AppError('INSUFFICIENT_SCOPE', `This API key belongs to ${row.environment}, not ${options.environment}.`, {
@@ -110,7 +164,7 @@ export async function authenticateApiRequest(options: {
     }
   }
   // Recorded at most once a minute per key so authentication does not become a write per request.
-  if (row.stale) await pool.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1::uuid', [row.id]);
+  if (row.stale) await sqlPoolOf(options.database).query('UPDATE api_keys SET last_used_at = now() WHERE id = $1::uuid', [row.id]);
   return {
     tenantId: row.tenant_id,
     apiKeyId: row.id,

@@ -110,9 +110,12 @@ function associatedDataOf(row: { id: string; tenantId: string }, field: 'p12' | 
   return `ecf:tenant-certificate:v1:${row.id}:${row.tenantId}:${field}`;
 }
 
-/** Decrypted certificates, per keyring and row id (a row's plaintext never changes). */
-const decryptedCache = new WeakMap<TCertificateKeyring, Map<string, TSigningCertificate>>();
-function cacheOf(keyring: TCertificateKeyring): Map<string, TSigningCertificate> {
+/**
+ * Decrypted certificates, per keyring and row id (a row's plaintext never changes). The promise is
+ * kept, so the concurrent jobs of a fetch that all miss parse the PKCS#12 once, not once each.
+ */
+const decryptedCache = new WeakMap<TCertificateKeyring, Map<string, Promise<TSigningCertificate>>>();
+function cacheOf(keyring: TCertificateKeyring): Map<string, Promise<TSigningCertificate>> {
   let cache = decryptedCache.get(keyring);
   if (cache === undefined) {
     cache = new Map();
@@ -236,7 +239,7 @@ export async function storeTenantCertificate(
       select: METADATA_SELECT,
     });
   });
-  cacheOf(keyring).set(stored.id, certificate);
+  cacheOf(keyring).set(stored.id, Promise.resolve(certificate));
   return stored;
 }
 
@@ -271,15 +274,21 @@ export async function loadActiveCertificate(
   const cache = cacheOf(keyring);
   const cached = cache.get(row.id);
   if (cached) return cached;
-  const sealed = await database.tenantCertificate.findUniqueOrThrow({
-    where: { id: row.id },
-    select: { encryptedP12: true, encryptedPassword: true },
+  const opening = (async () => {
+    const sealed = await database.tenantCertificate.findUniqueOrThrow({
+      where: { id: row.id },
+      select: { encryptedP12: true, encryptedPassword: true },
+    });
+    const p12 = keyring.open(row.keyId, sealed.encryptedP12, associatedDataOf(row, 'p12'));
+    const password = keyring.open(row.keyId, sealed.encryptedPassword, associatedDataOf(row, 'password')).toString('utf8');
+    return parseCertificate(p12, password);
+  })();
+  cache.set(row.id, opening);
+  // A failure is not kept: the next call tries again (a master key added, a row restored).
+  opening.catch(() => {
+    if (cache.get(row.id) === opening) cache.delete(row.id);
   });
-  const p12 = keyring.open(row.keyId, sealed.encryptedP12, associatedDataOf(row, 'p12'));
-  const password = keyring.open(row.keyId, sealed.encryptedPassword, associatedDataOf(row, 'password')).toString('utf8');
-  const certificate = parseCertificate(p12, password);
-  cache.set(row.id, certificate);
-  return certificate;
+  return opening;
 }
 
 /** Every certificate of a tenant, newest first, metadata only. */

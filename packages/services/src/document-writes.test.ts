@@ -5,6 +5,7 @@ import { openTestDatabase } from '@ecf/db/testing';
 import { artifactInput, changeDelivery, changeDocument } from './document-writes.ts';
 import { loadTransmissionDocument } from './document-state.ts';
 import { openEpisode } from './transmission-records.ts';
+import type { TEnqueueJobs } from './job-executor.ts';
 
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 before(async () => {
@@ -222,33 +223,59 @@ test('changeDocument on the pool: the same change twice at once moves the docume
   assert.equal((await database.document.findUniqueOrThrow({ where: { id: other.id } })).status, 'sent');
 });
 
-test('changeDocument afterMove: runs only when the guard matched, and commits or rolls back with its change', async () => {
+test('changeDocument followUp: a delivery row and jobs only when the guard matched, committed or rolled back with the change; one enqueue per queue for a batch', async () => {
   const { database } = context;
   const pool = sqlPoolOf(database);
+  await pool.query('CREATE TABLE IF NOT EXISTS follow_up_jobs (name text NOT NULL, document_id uuid NOT NULL)');
   const tenant = await seedTenant(database);
-  const [moving, stuck, failing] = await Promise.all(
-    ['E310000009301', 'E310000009302', 'E310000009303'].map((encf, index) => seedDocument(database, { tenantId: tenant.id, encf, status: index === 1 ? 'rejected' : 'sent' })),
+  const [moving, stuck, failing, other] = await Promise.all(
+    ['E310000009301', 'E310000009302', 'E310000009303', 'E310000009304'].map((encf, index) => seedDocument(database, { tenantId: tenant.id, encf, status: index === 1 ? 'rejected' : 'sent' })),
   );
-  assert.ok(moving && stuck && failing);
-  const ran: string[] = [];
-  const deliveryRow = (documentId: string) => async (sql: Parameters<NonNullable<Parameters<typeof changeDocument>[1]['afterMove']>>[0]) => {
-    ran.push(documentId);
-    await sql.query(`INSERT INTO receiver_deliveries (document_id, tenant_id, status, updated_at) VALUES ($1::uuid, $2::uuid, 'pending', now())`, [documentId, tenant.id]);
-    if (documentId === failing.id) throw new Error('follow-up failed');
+  assert.ok(moving && stuck && failing && other);
+  const calls: Array<{ name: string; documentIds: string[] }> = [];
+  const enqueueJobs: TEnqueueJobs = async (name, payloads, executor) => {
+    const documentIds = payloads.map((payload) => (payload as { documentId: string }).documentId);
+    calls.push({ name, documentIds });
+    for (const documentId of documentIds) await executor.executeSql('INSERT INTO follow_up_jobs (name, document_id) VALUES ($1, $2::uuid)', [name, documentId]);
+    if (documentIds.includes(failing.id)) throw new Error('queue refused the job');
   };
-  const accept = (documentId: string) => ({ documentId, from: ['sent' as const], set: { status: 'accepted' as const }, afterMove: deliveryRow(documentId) });
-  const settled = await Promise.allSettled([changeDocument(pool, accept(moving.id)), changeDocument(pool, accept(stuck.id)), changeDocument(pool, accept(failing.id))]);
+  const accept = (documentId: string) => ({
+    documentId,
+    from: ['sent' as const],
+    set: { status: 'accepted' as const },
+    followUp: {
+      receiverDelivery: true,
+      jobs: [
+        { name: 'document.deliver-to-receiver' as const, payload: { documentId } },
+        { name: 'document.email-buyer' as const, payload: { documentId } },
+      ],
+      enqueueJobs,
+    },
+  });
+  const settled = await Promise.allSettled([moving, stuck, failing, other].map((document) => changeDocument(pool, accept(document.id))));
   assert.deepEqual(settled[0], { status: 'fulfilled', value: { moved: true, restored: false } });
   assert.deepEqual(settled[1], { status: 'fulfilled', value: { moved: false, restored: false } });
   assert.equal(settled[2]?.status, 'rejected');
-  assert.ok(!ran.includes(stuck.id), 'no follow-up for a change whose guard failed');
-  const statuses = await database.document.findMany({ where: { id: { in: [moving.id, stuck.id, failing.id] } }, select: { id: true, status: true } });
-  assert.equal(statuses.find((row) => row.id === moving.id)?.status, 'accepted');
-  assert.equal(statuses.find((row) => row.id === failing.id)?.status, 'sent', 'the change rolled back with its failed follow-up');
-  const deliveries = await database.receiverDelivery.findMany({ where: { documentId: { in: [moving.id, stuck.id, failing.id] } } });
+  assert.deepEqual(settled[3], { status: 'fulfilled', value: { moved: true, restored: false } });
+  // The batch tried its three moved changes' deliveries in one call; refused, each change was retried alone.
+  assert.equal(calls[0]?.name, 'document.deliver-to-receiver');
+  assert.deepEqual(calls[0]?.documentIds.slice().sort(), [moving.id, failing.id, other.id].sort());
+
+  const statuses = new Map((await database.document.findMany({ where: { id: { in: [moving.id, stuck.id, failing.id, other.id] } } })).map((row) => [row.id, row.status]));
+  assert.equal(statuses.get(moving.id), 'accepted');
+  assert.equal(statuses.get(other.id), 'accepted');
+  assert.equal(statuses.get(stuck.id), 'rejected');
+  assert.equal(statuses.get(failing.id), 'sent', 'the change rolled back with its refused job');
+  const deliveries = await database.receiverDelivery.findMany({ where: { documentId: { in: [moving.id, stuck.id, failing.id, other.id] } }, orderBy: { documentId: 'asc' } });
   assert.deepEqual(
-    deliveries.map((row) => row.documentId),
-    [moving.id],
+    deliveries.map((row) => [row.documentId, row.status]),
+    [moving.id, other.id].sort().map((id) => [id, 'pending']),
+  );
+  const { rows } = await pool.query<{ name: string; document_id: string }>('SELECT name, document_id FROM follow_up_jobs ORDER BY name, document_id');
+  assert.deepEqual(
+    rows.map((row) => [row.name, row.document_id]),
+    ['document.deliver-to-receiver', 'document.email-buyer'].flatMap((name) => [moving.id, other.id].sort().map((id) => [name, id])),
+    'jobs exist exactly for the changes that committed',
   );
 });
 

@@ -6,7 +6,23 @@
  * the worker's hot path (apps/worker/README.md, "Throughput").
  */
 import { randomUUID } from 'node:crypto';
-import { artifactData, coalescerPerKey, createCoalescer, inPoolTransaction, isSqlPool, prepared, settleEach, type DocumentStatus, type Environment, type TSql, type TSqlPool } from '@ecf/db';
+import {
+  artifactData,
+  coalescerPerKey,
+  createCoalescer,
+  inPoolTransaction,
+  isSqlPool,
+  jobExecutorOfSql,
+  prepared,
+  settleEach,
+  type DocumentStatus,
+  type Environment,
+  type TJobName,
+  type TJobPayload,
+  type TSql,
+  type TSqlPool,
+} from '@ecf/db';
+import type { TEnqueueJobs } from './job-executor.ts';
 
 /** Columns a change may set, with the SQL type each parameter is cast to. */
 const COLUMN_TYPES = {
@@ -59,12 +75,14 @@ export type TDocumentChange = {
   /** Closes the environment's open outage episode in the same statement, whether or not the guard matched. */
   closeEpisode?: { environment: Environment; at: Date };
   /**
-   * Follow-up writes that commit with the change, run only when its guard matched (rows of the
-   * next step, pg-boss jobs through `jobExecutorOfSql(sql)`). With it the change runs in a
-   * transaction: the caller's, or on the pool one of its own (shared with the batch it joins).
+   * The next steps, committed with the change and only when its guard matched: a `pending` receiver
+   * delivery row (in the same statement), and jobs enqueued through `enqueueJobs` on the same
+   * transaction (the caller's, or on the pool one shared by the batch, one insert per queue).
    */
-  afterMove?: (sql: TSql) => Promise<void>;
+  followUp?: { receiverDelivery?: boolean; jobs?: TFollowUpJob[]; enqueueJobs: TEnqueueJobs };
 };
+
+export type TFollowUpJob = { [TName in TJobName]: { name: TName; payload: TJobPayload<TName> } }[TJobName];
 
 /**
  * Applies `change` in one statement. `moved`: the guard matched and everything was written;
@@ -80,7 +98,7 @@ export async function changeDocument(sql: TSql, change: TDocumentChange): Promis
     key: `document:${change.documentId}`,
     parts: (suffix, parameter) => changeParts(change, suffix, parameter),
     ...(change.closeEpisode === undefined ? {} : { closeEpisode: change.closeEpisode }),
-    ...(change.afterMove === undefined ? {} : { afterMove: change.afterMove }),
+    ...(change.followUp?.jobs?.length ? { jobs: { list: change.followUp.jobs, enqueueJobs: change.followUp.enqueueJobs } } : {}),
   });
 }
 
@@ -94,15 +112,16 @@ type TGuardedWrite = {
   key: string;
   parts: (suffix: string, parameter: TParameter) => string[];
   closeEpisode?: { environment: Environment; at: Date };
-  afterMove?: (sql: TSql) => Promise<void>;
+  /** Enqueued when the guard matched, in the write's transaction. */
+  jobs?: { list: TFollowUpJob[]; enqueueJobs: TEnqueueJobs };
 };
 
 /** Coalesced on the pool; alone (with its follow-up) on a connection, in the caller's transaction. */
 async function applyWrite(sql: TSql, write: TGuardedWrite): Promise<TChangeResult> {
   if (isSqlPool(sql)) return coalescedWrites(sql)(write);
-  const [result] = await writeMany(sql, [write]);
-  if (result?.moved && write.afterMove !== undefined) await write.afterMove(sql);
-  return result ?? { moved: false, restored: false };
+  const results = await writeMany(sql, [write]);
+  await enqueueFollowUps(sql, [write], results);
+  return results[0] ?? { moved: false, restored: false };
 }
 
 /**
@@ -159,14 +178,30 @@ const coalescedWrites = coalescerPerKey((pool: TSqlPool) =>
   }),
 );
 
-/** Writes of distinct rows on the pool: one statement, in a transaction with their follow-ups when any has one. */
+/** Writes of distinct rows on the pool: one statement, in a transaction with their jobs when any has some. */
 async function writeBatch(pool: TSqlPool, writes: TGuardedWrite[]): Promise<TChangeResult[]> {
-  if (!writes.some((write) => write.afterMove !== undefined)) return writeMany(pool, writes);
+  if (!writes.some((write) => write.jobs !== undefined)) return writeMany(pool, writes);
   return inPoolTransaction(pool, async (transaction) => {
     const results = await writeMany(transaction, writes);
-    for (const [index, write] of writes.entries()) if (results[index]?.moved && write.afterMove !== undefined) await write.afterMove(transaction);
+    await enqueueFollowUps(transaction, writes, results);
     return results;
   });
+}
+
+/** The jobs of the writes that moved, one `enqueueJobs` call per queue (and enqueuer). */
+async function enqueueFollowUps(sql: TSql, writes: TGuardedWrite[], results: TChangeResult[]): Promise<void> {
+  const groups = new Map<TEnqueueJobs, Map<TJobName, unknown[]>>();
+  writes.forEach((write, index) => {
+    if (!results[index]?.moved || write.jobs === undefined) return;
+    const byName = groups.get(write.jobs.enqueueJobs) ?? new Map<TJobName, unknown[]>();
+    groups.set(write.jobs.enqueueJobs, byName);
+    for (const job of write.jobs.list) byName.set(job.name, [...(byName.get(job.name) ?? []), job.payload]);
+  });
+  const executor = jobExecutorOfSql(sql);
+  for (const [enqueueJobs, byName] of groups) {
+    // Each payload was typed with its name in TFollowUpJob.
+    for (const [name, payloads] of byName) await enqueueJobs(name, payloads as Array<TJobPayload<typeof name>>, executor);
+  }
 }
 
 /** The CTEs of one change: `moved${suffix}` (the guarded update), its artifacts and its events. */
@@ -186,6 +221,12 @@ function changeParts(change: TDocumentChange, suffix: string, parameter: TParame
   });
   const events = eventsInsert(change.events ?? [], parameter, moved, `events${suffix}`);
   if (events !== undefined) parts.push(events);
+  if (change.followUp?.receiverDelivery === true) {
+    parts.push(
+      `delivery${suffix} AS (INSERT INTO receiver_deliveries (document_id, tenant_id, status, updated_at)
+        SELECT ${moved}.id, ${moved}.tenant_id, 'pending', now() FROM ${moved} ON CONFLICT (document_id) DO NOTHING)`,
+    );
+  }
   return parts;
 }
 

@@ -47,7 +47,7 @@ export {
 export { TRANSMISSION_EVENT_TYPES, type TOperatorNotification } from './transmission-records.ts';
 export { authenticateApiRequest, RATE_LIMIT_WINDOW_SECONDS, type TApiRequestPrincipal, type TTenantProfile } from './authenticate-api-request.ts';
 export { loadXsdValidators, resolveXsdDirectory } from './load-xsd-validators.ts';
-export { executorOf, type TEnqueueJob, type TJobExecutor } from './job-executor.ts';
+export { enqueueJobsOf, executorOf, type TEnqueueJob, type TEnqueueJobs, type TJobExecutor } from './job-executor.ts';
 export {
   sweepDocuments,
   nextContingencyAttemptAt,

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
+  coalescerPerKey,
+  createCoalescer,
   DOCUMENT_STATE_COLUMNS,
   documentStateOf,
-  inSqlTransaction,
+  inPoolTransaction,
   jobExecutorOfSql,
   prepared,
+  settleEach,
   sqlPoolOf,
+  type TSqlPool,
   type Document,
   type Environment,
   type Prisma,
@@ -14,7 +18,7 @@ import {
 } from '@ecf/db';
 import { computeSubmissionFingerprint } from '@ecf/fiscal-core';
 import { AppError } from './errors.ts';
-import type { TEnqueueJob } from './job-executor.ts';
+import { enqueueJobsOf, type TEnqueueJob, type TEnqueueJobs } from './job-executor.ts';
 import { ENCF_PATTERN } from './document-references.ts';
 import { validateDocumentSubmission, type TSubmissionContext, type TSubmissionIssue } from './validate-document-submission.ts';
 
@@ -26,18 +30,21 @@ export type TIssueOutcome = {
 };
 
 /**
- * Emission (`POST /{environment}/documentos-ecf`): replay check, validation (as preflight), then the
- * document, its fingerprint, its `submitted` event and its `document.sign` job in ONE transaction.
+ * Emission (`POST /{environment}/documentos-ecf`): validation (as preflight), then the document,
+ * its fingerprint, its `submitted` event and its `document.sign` job in ONE transaction (shared
+ * with the emissions that arrive at the same moment: group commit, see `insertCoalesced`).
  *
  * - The same eNCF with the same JSON (any stored fingerprint algorithm) is a replay: the original
- *   document, never a second one. The same eNCF with other content is 409 `ENCF_CONFLICT`.
+ *   document, never a second one. The same eNCF with other content is 409 `ENCF_CONFLICT`. The
+ *   stored eNCF is found by the insert itself (the unique key), so a new eNCF costs no look-up.
  * - Two identical submissions racing each other: the unique (tenant, environment, eNCF) lets one
  *   insert; the other rolls back and resolves as a replay.
- * - A failed validation is 422 `VALIDATION_FAILED` with `errors` and `warnings`; nothing is stored.
+ * - A failed validation is 422 `VALIDATION_FAILED` with `errors` and `warnings`; nothing is stored
+ *   (unless the body is a replay of a stored document: the replay is answered).
  * - In `eCF` the account's production authorization must be active (423 `PRODUCTION_NOT_ACTIVE`).
  */
 export async function issueDocument(
-  options: TSubmissionContext & { rawBody: string; body: unknown; enqueue: TEnqueueJob },
+  options: TSubmissionContext & { rawBody: string; body: unknown; enqueue: TEnqueueJob; enqueueJobs?: TEnqueueJobs },
 ): Promise<TIssueOutcome> {
   const { database, tenant, environment } = options;
   if (environment === 'eCF' && tenant.productionState !== 'active') {
@@ -45,14 +52,13 @@ export async function issueDocument(
       details: { productionState: tenant.productionState },
     });
   }
-  const encf = encfOf(options.body);
-  if (encf) {
-    const replay = await findReplay(database, tenant.id, environment, encf, options.rawBody);
-    if (replay) return replay;
-  }
 
   const validation = await validateDocumentSubmission(options);
   if (!validation.success) {
+    // A replay is answered even if its body would not validate today (date windows move).
+    const encf = encfOf(options.body);
+    const replay = encf === null ? null : await findReplay(database, tenant.id, environment, encf, options.rawBody);
+    if (replay) return replay;
     throw new AppError('VALIDATION_FAILED', `The document has ${validation.errors.length} error(s); nothing was stored and the eNCF stays free.`, {
       details: { errorCount: validation.errors.length },
       body: { errors: validation.errors, warnings: validation.warnings },
@@ -61,9 +67,8 @@ export async function issueDocument(
   const { data, warnings } = validation;
   const [algorithm, value] = splitFingerprint(data.fingerprint);
   try {
-    const document = await inSqlTransaction(database, async (sql) => {
-      const { rows } = await sql.query<TDocumentStateRow>(
-        prepared(INSERT_SUBMITTED_DOCUMENT, [
+    const row = await insertCoalesced(sqlPoolOf(database))({
+      values: [
         randomUUID(),
         tenant.id,
         environment,
@@ -80,42 +85,101 @@ export async function issueDocument(
         // The validated tree is what the signer signs: re-validating later could fill
         // placeholders with another date.
         JSON.stringify({ format: data.format, warnings, document: data.document }),
-        ]),
-      );
-      const row = rows[0];
-      if (row === undefined) throw new Error('issueDocument: the document insert returned no row');
-      await options.enqueue('document.sign', { documentId: row.id }, jobExecutorOfSql(sql));
-      // The payload is not read back: it is the body just parsed, as Prisma would return it.
-      return { ...documentStateOf(row), submittedPayload: options.body as Prisma.JsonValue } satisfies Document;
+      ],
+      enqueueJobs: options.enqueueJobs ?? enqueueJobsOf(options.enqueue),
     });
+    // The payload is not read back: it is the body just parsed, as Prisma would return it.
+    const document = { ...documentStateOf(row), submittedPayload: options.body as Prisma.JsonValue } satisfies Document;
     return { outcome: 'created', document, warnings };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    // Lost a race with the same eNCF: the winner's document decides (replay or conflict).
+    // The eNCF is taken (a replay, a conflict, or a race with the same eNCF): the stored document decides.
     const replay = await findReplay(database, tenant.id, environment, data.encf, options.rawBody);
     if (replay) return replay;
     throw error;
   }
 }
 
+type TEmission = { values: unknown[]; enqueueJobs: TEnqueueJobs };
+
 /**
- * The document, its fingerprint and its `submitted` event in ONE statement (a plain-SQL round trip
- * instead of four Prisma queries at about 1 ms of CPU each: emission's hot path). The fingerprint
- * and the event take the document's id from its insert, whose foreign keys are checked at the end
- * of the statement. `updated_at` is Prisma's client-side @updatedAt, so it is set here.
+ * Group commit of emissions: the requests that arrive while the event loop is busy are stored in
+ * ONE transaction (one insert statement for all their documents, fingerprints and events, one
+ * pg-boss insert per enqueuer for their `document.sign` jobs) instead of one transaction each. A
+ * batch that fails (an eNCF already taken) is retried one emission per transaction, so each
+ * request gets its own answer and its document and job commit together or not at all.
  */
-const INSERT_SUBMITTED_DOCUMENT = `
-  WITH d AS (
+const insertCoalesced = coalescerPerKey((pool: TSqlPool) =>
+  createCoalescer<TEmission, TDocumentStateRow>(async (emissions) => {
+    const alone = async (emission: TEmission) => (await insertEmissions(pool, [emission]))[0] as TDocumentStateRow;
+    // The same eNCF twice in one batch would fail it for everyone: the repeats go alone, after.
+    const seen = new Set<string>();
+    const batch: number[] = [];
+    const repeats: number[] = [];
+    emissions.forEach((emission, index) => {
+      const key = emission.values.slice(1, 3).concat(emission.values[4]).join(':');
+      (seen.has(key) ? repeats : batch).push(index);
+      seen.add(key);
+    });
+    const first = batch.map((index) => emissions[index] as TEmission);
+    let settled: Array<PromiseSettledResult<TDocumentStateRow>>;
+    try {
+      settled = (await insertEmissions(pool, first)).map((value) => ({ status: 'fulfilled', value }));
+    } catch (error) {
+      // An eNCF already taken fails the statement: each alone then, so only its request sees the conflict.
+      settled = first.length === 1 ? [{ status: 'rejected', reason: error }] : await settleEach(first, alone);
+    }
+    const results: Array<PromiseSettledResult<TDocumentStateRow>> = [];
+    batch.forEach((index, position) => {
+      results[index] = settled[position] as PromiseSettledResult<TDocumentStateRow>;
+    });
+    for (const index of repeats) results[index] = (await settleEach([emissions[index] as TEmission], alone))[0] as PromiseSettledResult<TDocumentStateRow>;
+    return results;
+  }),
+);
+
+async function insertEmissions(pool: TSqlPool, emissions: TEmission[]): Promise<TDocumentStateRow[]> {
+  return inPoolTransaction(pool, async (sql) => {
+    // Column-wise arrays for unnest: one statement text whatever the batch size (prepared once).
+    const columns = INSERT_COLUMN_COUNT_RANGE.map((column) => emissions.map((emission) => emission.values[column] ?? null));
+    const { rows } = await sql.query<TDocumentStateRow>(prepared(INSERT_SUBMITTED_DOCUMENTS, columns));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const inserted = emissions.map((emission) => byId.get(emission.values[0] as string));
+    if (inserted.some((row) => row === undefined)) throw new Error('issueDocument: the document insert did not return every row');
+    const executor = jobExecutorOfSql(sql);
+    const enqueuers = new Map<TEnqueueJobs, Array<{ documentId: string }>>();
+    emissions.forEach((emission, index) => {
+      enqueuers.set(emission.enqueueJobs, [...(enqueuers.get(emission.enqueueJobs) ?? []), { documentId: (inserted[index] as TDocumentStateRow).id }]);
+    });
+    for (const [enqueueJobs, payloads] of enqueuers) await enqueueJobs('document.sign', payloads, executor);
+    return inserted as TDocumentStateRow[];
+  });
+}
+
+/**
+ * The documents, their fingerprints and their `submitted` events in ONE statement (a plain-SQL
+ * round trip for a whole batch instead of four Prisma queries per document at about 1 ms of CPU
+ * each: emission's hot path). Each column comes as an array; fingerprints and events take the
+ * document ids from the input, whose foreign keys are checked at the end of the statement.
+ * `updated_at` is Prisma's client-side @updatedAt, so it is set here.
+ */
+const INSERT_SUBMITTED_DOCUMENTS = `
+  WITH input AS (
+    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::"Environment"[], $4::smallint[], $5::text[], $6::"SubmissionFormat"[], $7::date[],
+      $8::numeric[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+      AS i(id, tenant_id, environment, type, encf, format, issue_date, total_amount, buyer_rnc, payload, algorithm, value, event_data)
+  ), d AS (
     INSERT INTO documents AS d (id, tenant_id, environment, type, encf, status, format, issue_date, total_amount, buyer_rnc, submitted_payload, updated_at)
-    VALUES ($1::uuid, $2::uuid, $3::"Environment", $4::smallint, $5, 'queued_for_signing', $6::"SubmissionFormat", $7::date, $8::numeric, $9, $10::jsonb, now())
+    SELECT id, tenant_id, environment, type, encf, 'queued_for_signing', format, issue_date, total_amount, buyer_rnc, payload::jsonb, now() FROM input
     RETURNING ${DOCUMENT_STATE_COLUMNS}
   ), fingerprint AS (
-    INSERT INTO document_fingerprints (document_id, algorithm, value) SELECT d.id, $11::text, $12::text FROM d
+    INSERT INTO document_fingerprints (document_id, algorithm, value) SELECT id, algorithm, value FROM input
   ), event AS (
     INSERT INTO document_events (document_id, tenant_id, type, to_status, data)
-    SELECT d.id, d.tenant_id, 'submitted', 'queued_for_signing', $13::jsonb FROM d
+    SELECT id, tenant_id, 'submitted', 'queued_for_signing', event_data::jsonb FROM input
   )
   SELECT * FROM d`;
+const INSERT_COLUMN_COUNT_RANGE = Array.from({ length: 13 }, (_, index) => index);
 
 /** PostgreSQL's unique_violation: here the (tenant, environment, eNCF) key of `documents`. */
 const UNIQUE_VIOLATION = '23505';

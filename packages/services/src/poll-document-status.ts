@@ -4,15 +4,16 @@
  * kept and the answer stored as evidence. Says when to ask again otherwise; the job handler only
  * schedules it.
  */
-import { sqlPoolOf, type TDatabase, type TSql } from '@ecf/db';
+import { sqlPoolOf, type TDatabase } from '@ecf/db';
 import type { TSigningCertificate } from '@ecf/fiscal-core';
 import { isTaxauthError } from '@ecf/taxauth-client';
 import { loadActiveCertificate } from './certificate-store.ts';
 import { AppError } from './errors.ts';
-import { BUYER_EMAIL_STATUSES, scheduleBuyerEmail } from './email-buyer.ts';
-import type { TEnqueueJob } from './job-executor.ts';
+import { BUYER_EMAIL_STATUSES } from './email-buyer.ts';
+import { enqueueJobsOf, type TEnqueueJob, type TEnqueueJobs } from './job-executor.ts';
+import type { TFollowUpJob } from './document-writes.ts';
 import { loadTransmissionDocument } from './document-state.ts';
-import { isDeliveredToReceiver, scheduleReceiverDelivery } from './receiver-delivery-records.ts';
+import { isDeliveredToReceiver } from './receiver-delivery-records.ts';
 import { applyFinalAnswer, appendEvent, closeEpisode, openEpisode, TRANSMISSION_EVENT_TYPES } from './transmission-records.ts';
 import { CONTINGENCY_MAX_WAIT_SECONDS, episodeCodeOf, keptMessages, pollFailureWaitSeconds, pollWaitSeconds, rejectionErrorOf } from './transmission-rules.ts';
 import type { TTransmissionOptions, TTransmissionReport } from './transmit-document.ts';
@@ -22,7 +23,11 @@ import type { TTransmissionOptions, TTransmissionReport } from './transmit-docum
  * buyer (31, 33, 34, 44) records its receiver delivery and enqueues `document.deliver-to-receiver`
  * in the acceptance's own transaction.
  */
-export type TPollOptions = TTransmissionOptions & { enqueue?: TEnqueueJob };
+export type TPollOptions = TTransmissionOptions & {
+  enqueue?: TEnqueueJob;
+  /** Enqueues several jobs at once (pg-boss `insert`): a batch of acceptances enqueues its deliveries in one statement. */
+  enqueueJobs?: TEnqueueJobs;
+};
 
 /** Asks once for the result of a sent document's trackId. Any status but `sent` is left as it is. */
 export async function pollDocumentStatus(database: TDatabase, documentId: string, options: TPollOptions): Promise<TTransmissionReport> {
@@ -66,15 +71,14 @@ export async function pollDocumentStatus(database: TDatabase, documentId: string
       const enqueue = options.enqueue;
       const delivers = result.status !== 'rejected' && isDeliveredToReceiver(document.type);
       const emails = BUYER_EMAIL_STATUSES.has(result.status) && document.buyerEmailEnabled;
-      // An acceptance's follow-up jobs (receiver delivery, buyer e-mail) commit with it or not at all.
-      const afterMove =
-        enqueue === undefined || (!delivers && !emails)
-          ? undefined
-          : async (transaction: TSql) => {
-              if (delivers) await scheduleReceiverDelivery(transaction, document, enqueue);
-              if (emails) await scheduleBuyerEmail(transaction, document, enqueue);
-            };
-      const applied = await applyFinalAnswer(pool, document, { ...finalAnswer, ...(afterMove === undefined ? {} : { afterMove }) });
+      // An acceptance's next steps (receiver delivery, buyer e-mail) commit with it or not at all.
+      const enqueueJobs = options.enqueueJobs ?? (enqueue === undefined ? undefined : enqueueJobsOf(enqueue));
+      const jobs: TFollowUpJob[] = [
+        ...(delivers ? [{ name: 'document.deliver-to-receiver' as const, payload: { documentId: document.id } }] : []),
+        ...(emails ? [{ name: 'document.email-buyer' as const, payload: { documentId: document.id } }] : []),
+      ];
+      const followUp = enqueueJobs === undefined || jobs.length === 0 ? undefined : { receiverDelivery: delivers, jobs, enqueueJobs };
+      const applied = await applyFinalAnswer(pool, document, { ...finalAnswer, ...(followUp === undefined ? {} : { followUp }) });
       return { documentId, next: 'done', status: applied ? result.status : document.status, outcome: applied ? result.status : 'moved_elsewhere', ...episode };
     }
     // "En Proceso", or not (yet) found under this trackId: ask again, less and less often.

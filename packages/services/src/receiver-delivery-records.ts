@@ -3,10 +3,9 @@
  * and what delivery writes (the `receiver_deliveries` row, acknowledgements as write-once
  * artifacts, the job enqueued with the acceptance).
  */
-import { artifactData, jobExecutorOfSql, prepared } from '@ecf/db';
-import type { Prisma, TDatabase, TSql } from '@ecf/db';
+import { artifactData } from '@ecf/db';
+import type { Prisma, TDatabase } from '@ecf/db';
 import type { TEcfTree, TEcfValue } from '@ecf/fiscal-core';
-import type { TEnqueueJob } from './job-executor.ts';
 import { readSignedEcfTree } from './transmission-rules.ts';
 
 type TTransaction = Prisma.TransactionClient;
@@ -53,23 +52,6 @@ export const RECEIVER_DELIVERY_EVENT_TYPES = {
 
 /** Delivery statuses after which nothing happens automatically. */
 export const RECEIVER_DELIVERY_FINAL_STATUSES = ['sent', 'not_received', 'uncertain', 'dispatch_failed', 'not_applicable'] as const;
-
-/**
- * Records that an accepted document is to be delivered (`pending` row) and enqueues its
- * `document.deliver-to-receiver` job, both on `transaction` (the acceptance's own transaction).
- * A document that already has a delivery row is left alone.
- */
-export async function scheduleReceiverDelivery(transaction: TSql, document: { id: string; tenantId: string }, enqueue: TEnqueueJob): Promise<boolean> {
-  const created = await transaction.query(
-    prepared(
-      `INSERT INTO receiver_deliveries (document_id, tenant_id, status, updated_at) VALUES ($1::uuid, $2::uuid, 'pending', now()) ON CONFLICT (document_id) DO NOTHING`,
-      [document.id, document.tenantId],
-    ),
-  );
-  if ((created.rowCount ?? 0) === 0) return false;
-  await enqueue('document.deliver-to-receiver', { documentId: document.id }, jobExecutorOfSql(transaction));
-  return true;
-}
 
 /** Stores an ARECF as write-once evidence (`receiver_acknowledgement`). */
 export async function storeAcknowledgement(transaction: TTransaction, document: { id: string; tenantId: string }, xml: string, at: Date): Promise<{ id: string; sha256: string }> {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Prisma} from '@ecf/db';
 import { coalescerPerKey, createCoalescer, isSqlPool, prepared, sqlPoolOf, type DocumentStatus, type Environment, type TDatabase, type TSql, type TSqlPool } from '@ecf/db';
 import type { TTaxauthMessage } from '@ecf/taxauth-client';
-import { artifactInput, changeDocument, type TArtifactInput } from './document-writes.ts';
+import { artifactInput, changeDocument, type TArtifactInput, type TDocumentChange } from './document-writes.ts';
 import {
   CONTINGENCY_OPERATOR_NOTIFICATION_KIND,
   OPERATOR_NOTIFICATION_AFTER_MS,
@@ -200,13 +200,13 @@ export async function applyFinalAnswer(
     trackId?: string;
     outcomeEvent?: { attempt: number; channel: string; resolvedBy?: string };
     at: Date;
-    /** Follow-ups committed with the answer (see `TDocumentChange.afterMove`). */
-    afterMove?: (sql: TSql) => Promise<void>;
+    /** Next steps committed with the answer (see `TDocumentChange.followUp`). */
+    followUp?: TDocumentChange['followUp'];
   },
 ): Promise<boolean> {
   const artifact = taxauthAnswerArtifact(document, input.answer, input.at);
   const { moved } = await changeDocument(sql, {
-    ...(input.afterMove === undefined ? {} : { afterMove: input.afterMove }),
+    ...(input.followUp === undefined ? {} : { followUp: input.followUp }),
     documentId: document.id,
     from: input.from,
     set: {

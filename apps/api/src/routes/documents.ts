@@ -13,6 +13,7 @@ import {
   printingOf,
   printingStatusOf,
   type TEnqueueJob,
+  type TEnqueueJobs,
   type TSubmissionIssue,
 } from '@ecf/services';
 import { PREFER_WAIT_MAX_SECONDS, ROUTES, SUBMIT_RETRY_AFTER_SECONDS } from '../contract.ts';
@@ -24,6 +25,8 @@ export { STATUS_BATCH_MAX, ZStatusBatchRequest } from '../contract.ts';
 export type TDocumentRoutesOptions = TAuthenticationContext & {
   xsd: TXsdValidators;
   enqueue: TEnqueueJob;
+  /** Several `document.sign` jobs at once (pg-boss `insert`): emissions committed together enqueue in one statement. */
+  enqueueJobs?: TEnqueueJobs;
   waiter: ReturnType<typeof createDocumentWaiter>;
   cursorSecret: string;
 };
@@ -145,7 +148,7 @@ export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentR
       }
 
       const wait = parsePreferWait(request.headers.prefer);
-      const issued = await issueDocument({ ...context, rawBody: request.rawBody, body: request.body, enqueue: options.enqueue });
+      const issued = await issueDocument({ ...context, rawBody: request.rawBody, body: request.body, enqueue: options.enqueue, ...(options.enqueueJobs ? { enqueueJobs: options.enqueueJobs } : {}) });
       let document = issued.document;
       if (!isPrintable(document) && wait !== null) {
         document = await options.waiter.waitFor(

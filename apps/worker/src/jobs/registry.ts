@@ -1,5 +1,5 @@
 import { JOB_CONTRACTS, type TDatabase, type TJobName, type TJobPayload } from '@ecf/db';
-import type { TCertificateKeyring, TEnqueueJob } from '@ecf/services';
+import type { TCertificateKeyring, TEnqueueJob, TEnqueueJobs } from '@ecf/services';
 import type { TXsdValidators } from '@ecf/fiscal-core';
 import type { QueueOptions } from 'pg-boss';
 import type { Logger } from 'pino';
@@ -25,6 +25,8 @@ export type TJobContext = {
   taxauthClientFor?: (environment: 'TesteCF' | 'CerteCF' | 'eCF') => TTaxauthClient;
   /** Enqueues a job inside a use-case's transaction (pg-boss `send` with `db`). */
   enqueue?: TEnqueueJob;
+  /** Enqueues several jobs of one queue inside a use-case's transaction (pg-boss `insert` with `db`). */
+  enqueueJobs?: TEnqueueJobs;
   /** Official XSDs (from XSD_DIRECTORY): signed XML is checked before it is stored. */
   xsdValidators?: TXsdValidators;
   /** Age after which the sweep re-enqueues a document no job is moving (WORKER_SWEEP_STALE_SECONDS). */
