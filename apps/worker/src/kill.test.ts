@@ -23,7 +23,7 @@ import { createCertificateKeyring, issueDocument, loadXsdValidators, storeTenant
 import { startSimulator } from '@ecf/taxauth-sim';
 
 const XSD_DIRECTORY = fileURLToPath(new URL('../../../../shared/taxauth/xsd/', import.meta.url));
-const DOCUMENTS = 24;
+const DOCUMENTS = 36;
 const KILLS = 6;
 
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -67,7 +67,8 @@ function startWorker(): TWorkerProcess {
       WORKER_JOB_EXPIRE_SECONDS: '3',
       WORKER_JOB_RETRY_DELAY_SECONDS: '1',
       WORKER_SUPERVISE_INTERVAL_SECONDS: '1',
-      WORKER_CONCURRENCY: '4',
+      // Two fetches of two jobs per queue: documents are signed a few at a time, so kills land between them.
+      WORKER_CONCURRENCY: '2',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
