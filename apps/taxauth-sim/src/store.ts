@@ -67,6 +67,56 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** A uuid as text in any letter case (trackIds); anything else names no track. */
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The columns of a track row, in insert order, with their SQL types. */
+const TRACK_COLUMNS = [
+  ['track_id', 'uuid'],
+  ['environment', 'text'],
+  ['kind', 'text'],
+  ['submitter_rnc', 'text'],
+  ['rnc_emisor', 'text'],
+  ['encf', 'text'],
+  ['rnc_comprador', 'text'],
+  ['id_extranjero', 'text'],
+  ['monto_total', 'text'],
+  ['total_itbis', 'text'],
+  ['fecha_emision', 'text'],
+  ['fecha_firma', 'text'],
+  ['codigo_seguridad', 'text'],
+  ['codigo', 'integer'],
+  ['estado', 'text'],
+  ['secuencia_utilizada', 'boolean'],
+  ['mensajes', 'jsonb'],
+  ['received_at', 'timestamptz'],
+  ['final_at', 'timestamptz'],
+] as const;
+
+function trackValues(track: TTrack): unknown[] {
+  return [
+    track.trackId,
+    track.environment,
+    track.kind,
+    track.submitterRnc,
+    track.rncEmisor,
+    track.encf,
+    track.rncComprador,
+    track.idExtranjero,
+    track.montoTotal,
+    track.totalItbis,
+    track.fechaEmision,
+    track.fechaFirma,
+    track.codigoSeguridad,
+    track.codigo,
+    track.estado,
+    track.secuenciaUtilizada,
+    JSON.stringify(track.mensajes),
+    track.receivedAt,
+    track.finalAt,
+  ];
+}
+
+/** How long "no fault is active" is believed without asking again (a fault added by this process applies at once). */
+const NO_FAULTS_CACHE_MS = 1000;
+
 function ddl(schema: string): string {
   const s = `"${schema}"`;
   return `
@@ -227,6 +277,10 @@ export async function openStore(options: { databaseUrl: string; schema: string }
   }
 
   let epochCache: { value: number; readAt: number } | undefined;
+  /** Until when "no active fault" is believed (see NO_FAULTS_CACHE_MS); 0: ask. */
+  let noFaultsUntil = 0;
+  /** Moves on with every fault this process adds: an answer read before it is not cached. */
+  let faultsAdded = 0;
 
   async function inTransaction<T>(run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
@@ -245,38 +299,54 @@ export async function openStore(options: { databaseUrl: string; schema: string }
 
   async function lockIssuer(client: pg.PoolClient, environment: string, rnc: string, mode: 'shared' | 'exclusive'): Promise<void> {
     const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-    await client.query(`SELECT ${lock}(hashtext($1))`, [
-      `taxauth-sim:${options.schema}:${environment}:${rnc}`,
-    ]);
+    await client.query(`SELECT ${lock}(hashtext($1))`, [issuerLockKey(environment, rnc)]);
+  }
+
+  function issuerLockKey(environment: string, rnc: string): string {
+    return `taxauth-sim:${options.schema}:${environment}:${rnc}`;
   }
 
   async function insertTrack(client: pg.PoolClient | pg.Pool, track: TTrack): Promise<void> {
+    const values = trackValues(track);
     await client.query(
-      `INSERT INTO ${s}.tracks (track_id, environment, kind, submitter_rnc, rnc_emisor, encf, rnc_comprador, id_extranjero, monto_total,
-         total_itbis, fecha_emision, fecha_firma, codigo_seguridad, codigo, estado, secuencia_utilizada, mensajes, received_at, final_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)`,
-      [
-        track.trackId,
-        track.environment,
-        track.kind,
-        track.submitterRnc,
-        track.rncEmisor,
-        track.encf,
-        track.rncComprador,
-        track.idExtranjero,
-        track.montoTotal,
-        track.totalItbis,
-        track.fechaEmision,
-        track.fechaFirma,
-        track.codigoSeguridad,
-        track.codigo,
-        track.estado,
-        track.secuenciaUtilizada,
-        JSON.stringify(track.mensajes),
-        track.receivedAt,
-        track.finalAt,
-      ],
+      `INSERT INTO ${s}.tracks (${TRACK_COLUMNS.map(([column]) => column).join(', ')})
+       VALUES (${values.map((_, index) => `$${index + 1}`).join(',')})`,
+      values,
     );
+  }
+
+  /**
+   * Burns the e-NCF and records its track in one statement, inside a transaction that holds the
+   * issuer's lock (taken by the statement before it, so this one's snapshot sees every annulment
+   * committed while it waited). The track stored is `track` when the e-NCF was free, else the
+   * variant for `used` or `annulled`: all three are sent and the statement picks one.
+   */
+  async function burnAndInsertTrack(
+    client: pg.PoolClient,
+    track: TTrack,
+    variants: Record<Exclude<TBurnOutcome, 'burned'>, TTrack>,
+  ): Promise<TBurnOutcome> {
+    const count = TRACK_COLUMNS.length;
+    const values = [...trackValues(track), ...trackValues(variants.used), ...trackValues(variants.annulled)];
+    const picked = TRACK_COLUMNS.map(
+      ([, type], index) =>
+        `CASE o.outcome WHEN 'burned' THEN $${index + 1}::${type} WHEN 'used' THEN $${count + index + 1}::${type} ELSE $${2 * count + index + 1}::${type} END`,
+    );
+    const result = await client.query<{ outcome: TBurnOutcome }>(
+      `WITH annulled AS (
+         SELECT 1 FROM ${s}.annulled_ranges WHERE environment = $2::text AND rnc_emisor = $5::text AND $6::text BETWEEN encf_from AND encf_to LIMIT 1
+       ), used AS (
+         INSERT INTO ${s}.used_encf (environment, rnc_emisor, encf, track_id, used_at)
+         SELECT $2::text, $5::text, $6::text, $1::uuid, $18::timestamptz WHERE NOT EXISTS (SELECT 1 FROM annulled)
+         ON CONFLICT DO NOTHING RETURNING 1
+       ), o AS (
+         SELECT CASE WHEN EXISTS (SELECT 1 FROM annulled) THEN 'annulled' WHEN EXISTS (SELECT 1 FROM used) THEN 'burned' ELSE 'used' END AS outcome
+       )
+       INSERT INTO ${s}.tracks (${TRACK_COLUMNS.map(([column]) => column).join(', ')})
+       SELECT ${picked.join(', ')} FROM o RETURNING (SELECT outcome FROM o)`,
+      values,
+    );
+    return result.rows[0]?.outcome ?? 'used';
   }
 
   return {
@@ -312,6 +382,8 @@ export async function openStore(options: { databaseUrl: string; schema: string }
     },
 
     async addFault(fault: Omit<TFault, 'id' | 'createdAt'>): Promise<TFault> {
+      faultsAdded += 1;
+      noFaultsUntil = 0;
       const result = await pool.query<TFaultRow>(
         `INSERT INTO ${s}.faults (id, environment, service, fault, delay_ms, remaining) VALUES ($1,$2,$3,$4,$5,$6) RETURNING *`,
         [randomUUID(), fault.environment, fault.service, fault.fault, fault.delayMs, fault.remaining],
@@ -333,12 +405,20 @@ export async function openStore(options: { databaseUrl: string; schema: string }
       return (result.rowCount ?? 0) > 0;
     },
 
-    /** Whether any fault with applications left exists at all (one cheap query per request). */
+    /**
+     * Whether any fault with applications left exists at all. "None" is believed for a second (a
+     * fault added through this process applies at once, one added through another process sharing
+     * the schema within that second); while faults exist every request asks.
+     */
     async hasActiveFaults(): Promise<boolean> {
+      if (Date.now() < noFaultsUntil) return false;
+      const added = faultsAdded;
       const result = await pool.query(
         `SELECT 1 FROM ${s}.faults WHERE remaining IS NULL OR remaining > 0 LIMIT 1`,
       );
-      return (result.rowCount ?? 0) > 0;
+      const active = (result.rowCount ?? 0) > 0;
+      if (!active && added === faultsAdded) noFaultsUntil = Date.now() + NO_FAULTS_CACHE_MS;
+      return active;
     },
 
     /** Faults of the given kinds that apply to (environment, service), without consuming them. */
@@ -390,26 +470,19 @@ export async function openStore(options: { databaseUrl: string; schema: string }
         return track;
       }
       const rnc = track.rncEmisor;
-      const encf = track.encf;
-      return inTransaction(async (client) => {
-        await lockIssuer(client, track.environment, rnc, 'shared');
-        const annulled = await client.query(
-          `SELECT 1 FROM ${s}.annulled_ranges WHERE environment = $1 AND rnc_emisor = $2 AND $3 BETWEEN encf_from AND encf_to LIMIT 1`,
-          [track.environment, rnc, encf],
-        );
-        let final = track;
-        if ((annulled.rowCount ?? 0) > 0) {
-          final = options.onConflict('annulled');
-        } else {
-          const used = await client.query(
-            `INSERT INTO ${s}.used_encf (environment, rnc_emisor, encf, track_id, used_at) VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING`,
-            [track.environment, rnc, encf, track.trackId, track.receivedAt],
-          );
-          if ((used.rowCount ?? 0) === 0) final = options.onConflict('used');
-        }
-        await insertTrack(client, final);
-        return final;
-      });
+      const client = await pool.connect();
+      try {
+        // BEGIN and the issuer's shared lock in one round trip, then one statement, then COMMIT.
+        await client.query(`BEGIN; SELECT pg_advisory_xact_lock_shared(hashtext(${client.escapeLiteral(issuerLockKey(track.environment, rnc))}))`);
+        const outcome = await burnAndInsertTrack(client, track, { used: options.onConflict('used'), annulled: options.onConflict('annulled') });
+        await client.query('COMMIT');
+        return outcome === 'burned' ? track : options.onConflict(outcome);
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
     },
 
     async isEncfUsed(environment: string, rnc: string, encf: string): Promise<boolean> {

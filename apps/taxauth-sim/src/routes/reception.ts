@@ -55,10 +55,9 @@ async function decide(
   }
   const rejections = [...judgement.rejections];
   const conditions = [...judgement.conditions];
-  const fault = await context.store.takeFault(options.environment, options.service, [
-    'reject',
-    'accept_conditional',
-  ]);
+  const fault = (await context.store.hasActiveFaults())
+    ? await context.store.takeFault(options.environment, options.service, ['reject', 'accept_conditional'])
+    : undefined;
   if (fault?.fault === 'reject') rejections.push(message('injectedRejection'));
   if (fault?.fault === 'accept_conditional') conditions.push(message('injectedConditional'));
   const state =
