@@ -67,3 +67,30 @@ test('an issuer’s receptions run concurrently, yet no e-NCF is both burned and
     assert.ok([...encfs.slice(0, 5), ...encfs.slice(15)].every((encf) => outcomes[encf] === 'Aceptado'));
   }
 });
+
+test('receptions arriving together: each e-NCF burned once (a repeat in the same batch is refused as used), each track stored as decided and read back', async () => {
+  const encfs = ['E310000009001', 'E310000009002', 'E310000009001', 'E310000009003', 'E310000009002'];
+  const tracks = encfs.map((encf) => trackOf(encf));
+  const stored = await Promise.all(
+    tracks.map((track) =>
+      store.recordSubmission(track, {
+        burn: true,
+        onConflict: (outcome) => ({ ...track, codigo: 2, estado: `Rechazado (${outcome})`, mensajes: [{ valor: outcome, codigo: 2 }] }),
+      }),
+    ),
+  );
+  const byEncf = new Map<string, string[]>();
+  stored.forEach((track, index) => byEncf.set(encfs[index] ?? '', [...(byEncf.get(encfs[index] ?? '') ?? []), track.estado]));
+  for (const [encf, states] of byEncf) {
+    assert.equal(states.filter((state) => state === 'Aceptado').length, 1, `${encf}: ${states.join(', ')}`);
+    assert.ok(states.filter((state) => state !== 'Aceptado').every((state) => state === 'Rechazado (used)'), `${encf}: ${states.join(', ')}`);
+  }
+  // What each caller was told is what the status query reads back (read together, one query).
+  const read = await Promise.all(tracks.map((track) => store.getTrack('testecf', track.trackId.toUpperCase())));
+  assert.deepEqual(
+    read.map((track) => [track?.estado, track?.codigo, track?.mensajes]),
+    stored.map((track) => [track.estado, track.codigo, track.mensajes]),
+  );
+  assert.equal(await store.getTrack('ecf', tracks[0]?.trackId ?? ''), undefined, 'a track is found only in its environment');
+  assert.equal(await store.isEncfUsed('testecf', '131880738', 'E310000009003'), true);
+});

@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { createCoalescer, settleEach } from '@ecf/db';
 import type { TMessage, TStateCode } from './messages.ts';
 
 export const FAULT_KINDS = [
@@ -315,39 +316,79 @@ export async function openStore(options: { databaseUrl: string; schema: string }
     );
   }
 
+  type TBurn = { track: TTrack & { rncEmisor: string; encf: string }; variants: Record<Exclude<TBurnOutcome, 'burned'>, TTrack> };
+
   /**
-   * Burns the e-NCF and records its track in one statement, inside a transaction that holds the
-   * issuer's lock (taken by the statement before it, so this one's snapshot sees every annulment
-   * committed while it waited). The track stored is `track` when the e-NCF was free, else the
-   * variant for `used` or `annulled`: all three are sent and the statement picks one.
+   * Burns the e-NCFs of a batch of receptions and records their tracks: BEGIN with the shared lock
+   * of every issuer in one round trip, then one statement, then COMMIT. The statement runs after
+   * the locks are held, so its snapshot sees every annulment committed while it waited. Each
+   * reception's track is its own when its e-NCF was free, else its variant for `used` (also when an
+   * earlier reception of the same batch burned it) or `annulled`: all are sent, the statement picks.
    */
-  async function burnAndInsertTrack(
-    client: pg.PoolClient,
-    track: TTrack,
-    variants: Record<Exclude<TBurnOutcome, 'burned'>, TTrack>,
-  ): Promise<TBurnOutcome> {
-    const count = TRACK_COLUMNS.length;
-    const values = [...trackValues(track), ...trackValues(variants.used), ...trackValues(variants.annulled)];
-    const picked = TRACK_COLUMNS.map(
-      ([, type], index) =>
-        `CASE o.outcome WHEN 'burned' THEN $${index + 1}::${type} WHEN 'used' THEN $${count + index + 1}::${type} ELSE $${2 * count + index + 1}::${type} END`,
-    );
-    const result = await client.query<{ outcome: TBurnOutcome }>(
-      `WITH annulled AS (
-         SELECT 1 FROM ${s}.annulled_ranges WHERE environment = $2::text AND rnc_emisor = $5::text AND $6::text BETWEEN encf_from AND encf_to LIMIT 1
-       ), used AS (
-         INSERT INTO ${s}.used_encf (environment, rnc_emisor, encf, track_id, used_at)
-         SELECT $2::text, $5::text, $6::text, $1::uuid, $18::timestamptz WHERE NOT EXISTS (SELECT 1 FROM annulled)
-         ON CONFLICT DO NOTHING RETURNING 1
-       ), o AS (
-         SELECT CASE WHEN EXISTS (SELECT 1 FROM annulled) THEN 'annulled' WHEN EXISTS (SELECT 1 FROM used) THEN 'burned' ELSE 'used' END AS outcome
-       )
-       INSERT INTO ${s}.tracks (${TRACK_COLUMNS.map(([column]) => column).join(', ')})
-       SELECT ${picked.join(', ')} FROM o RETURNING (SELECT outcome FROM o)`,
-      values,
-    );
-    return result.rows[0]?.outcome ?? 'used';
+  async function burnAndInsertTracks(burns: TBurn[]): Promise<TBurnOutcome[]> {
+    const client = await pool.connect();
+    try {
+      const keys = [...new Set(burns.map((burn) => issuerLockKey(burn.track.environment, burn.track.rncEmisor)))].sort();
+      await client.query(`BEGIN; SELECT ${keys.map((key) => `pg_advisory_xact_lock_shared(hashtext(${client.escapeLiteral(key)}))`).join(', ')}`);
+      const columns = TRACK_COLUMNS.length;
+      const variants = ['burned', 'used', 'annulled'] as const;
+      // One array per column and variant: $1..$19 the tracks, $20..$38 the `used` variants, $39..$57 the `annulled` ones.
+      const rows = burns.map((burn) => ({ burned: trackValues(burn.track), used: trackValues(burn.variants.used), annulled: trackValues(burn.variants.annulled) }));
+      const values = variants.flatMap((variant) => TRACK_COLUMNS.map((_, column) => rows.map((row) => row[variant][column] ?? null)));
+      const arrays = variants.flatMap((_, variant) => TRACK_COLUMNS.map(([, type], column) => `$${variant * columns + column + 1}::${type}[]`));
+      const picked = TRACK_COLUMNS.map(
+        ([name]) => `CASE o.outcome WHEN 'burned' THEN i.b_${name} WHEN 'used' THEN i.u_${name} ELSE i.a_${name} END`,
+      );
+      const result = await client.query<{ ord: string; outcome: TBurnOutcome }>(
+        `WITH i AS (
+           SELECT * FROM unnest(${arrays.join(', ')}) WITH ORDINALITY
+             AS t(${variants.flatMap((variant) => TRACK_COLUMNS.map(([name]) => `${variant[0]}_${name}`)).join(', ')}, ord)
+         ), annulled AS (
+           SELECT i.ord FROM i WHERE EXISTS (
+             SELECT 1 FROM ${s}.annulled_ranges r WHERE r.environment = i.b_environment AND r.rnc_emisor = i.b_rnc_emisor AND i.b_encf BETWEEN r.encf_from AND r.encf_to)
+         ), used AS (
+           INSERT INTO ${s}.used_encf (environment, rnc_emisor, encf, track_id, used_at)
+           SELECT b_environment, b_rnc_emisor, b_encf, b_track_id, b_received_at FROM i WHERE i.ord NOT IN (SELECT ord FROM annulled) ORDER BY i.ord
+           ON CONFLICT DO NOTHING RETURNING track_id
+         ), o AS (
+           SELECT i.ord, CASE WHEN i.ord IN (SELECT ord FROM annulled) THEN 'annulled' WHEN i.b_track_id IN (SELECT track_id FROM used) THEN 'burned' ELSE 'used' END AS outcome FROM i
+         ), inserted AS (
+           INSERT INTO ${s}.tracks (${TRACK_COLUMNS.map(([name]) => name).join(', ')})
+           SELECT ${picked.join(', ')} FROM i JOIN o ON o.ord = i.ord
+         )
+         SELECT ord, outcome FROM o`,
+        values,
+      );
+      await client.query('COMMIT');
+      const byOrdinal = new Map(result.rows.map((row) => [Number(row.ord), row.outcome]));
+      return burns.map((_, index) => byOrdinal.get(index + 1) ?? 'used');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
+
+  /** Receptions arriving together burn their e-NCFs in one transaction (see `createCoalescer`). */
+  const burnCoalesced = createCoalescer<TBurn, TBurnOutcome>(async (burns) => {
+    try {
+      return (await burnAndInsertTracks(burns)).map((value) => ({ status: 'fulfilled', value }));
+    } catch (error) {
+      if (burns.length === 1) return [{ status: 'rejected', reason: error }];
+      return settleEach(burns, async (burn) => (await burnAndInsertTracks([burn]))[0] ?? 'used');
+    }
+  });
+
+  /** Status queries arriving together read their tracks in one query. */
+  const readTrackCoalesced = createCoalescer<{ environment: string; trackId: string }, TTrack | undefined>(async (reads) => {
+    const result = await pool.query<TTrackRow>(`SELECT * FROM ${s}.tracks WHERE track_id = ANY($1::uuid[])`, [reads.map((read) => read.trackId)]);
+    const byId = new Map(result.rows.map((row) => [String(row.track_id).toLowerCase(), row]));
+    return reads.map((read) => {
+      const row = byId.get(read.trackId.toLowerCase());
+      return { status: 'fulfilled', value: row === undefined || row.environment !== read.environment ? undefined : trackOf(row) };
+    });
+  });
 
   return {
     async close(): Promise<void> {
@@ -469,20 +510,11 @@ export async function openStore(options: { databaseUrl: string; schema: string }
         await insertTrack(pool, track);
         return track;
       }
-      const rnc = track.rncEmisor;
-      const client = await pool.connect();
-      try {
-        // BEGIN and the issuer's shared lock in one round trip, then one statement, then COMMIT.
-        await client.query(`BEGIN; SELECT pg_advisory_xact_lock_shared(hashtext(${client.escapeLiteral(issuerLockKey(track.environment, rnc))}))`);
-        const outcome = await burnAndInsertTrack(client, track, { used: options.onConflict('used'), annulled: options.onConflict('annulled') });
-        await client.query('COMMIT');
-        return outcome === 'burned' ? track : options.onConflict(outcome);
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      const outcome = await burnCoalesced({
+        track: { ...track, rncEmisor: track.rncEmisor, encf: track.encf },
+        variants: { used: options.onConflict('used'), annulled: options.onConflict('annulled') },
+      });
+      return outcome === 'burned' ? track : options.onConflict(outcome);
     },
 
     async isEncfUsed(environment: string, rnc: string, encf: string): Promise<boolean> {
@@ -496,12 +528,7 @@ export async function openStore(options: { databaseUrl: string; schema: string }
     async getTrack(environment: string, trackId: string): Promise<TTrack | undefined> {
       // Compared as a uuid so the primary key answers (a text comparison scanned every track).
       if (!UUID_TEXT.test(trackId)) return undefined;
-      const result = await pool.query<TTrackRow>(`SELECT * FROM ${s}.tracks WHERE environment = $1 AND track_id = $2::uuid`, [
-        environment,
-        trackId,
-      ]);
-      const row = result.rows[0];
-      return row === undefined ? undefined : trackOf(row);
+      return readTrackCoalesced({ environment, trackId });
     },
 
     /** Every submission of one e-NCF, oldest first (ConsultaTrackIds). */
