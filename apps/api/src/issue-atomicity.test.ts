@@ -195,7 +195,7 @@ test('emissions arriving together commit in one transaction, each with its docum
   assert.ok(stored.every((issued) => issued?.outcome === 'created'));
   assert.equal(new Set(stored.map((issued) => issued?.document.id)).size, 8);
   assert.equal(results[8]?.status, 'rejected');
-  assert.equal(((results[8] as PromiseRejectedResult).reason as { code?: unknown }).code, 'ENCF_CONFLICT');
+  assert.equal((results[8].reason as { code?: unknown }).code, 'ENCF_CONFLICT');
   const after = await state(tenant.id);
   assert.deepEqual(after, { documents: before.documents + 8, fingerprints: before.fingerprints + 8, events: before.events + 8, jobs: before.jobs + 8 });
   // The batch failed on the taken eNCF and each emission was retried alone (the batch plus nine);

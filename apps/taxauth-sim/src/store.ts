@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createCoalescer, settleEach } from '@ecf/db';
+import { batchOrEach, createCoalescer } from '@ecf/db';
 import type { TMessage, TStateCode } from './messages.ts';
 
 export const FAULT_KINDS = [
@@ -371,14 +371,7 @@ export async function openStore(options: { databaseUrl: string; schema: string }
   }
 
   /** Receptions arriving together burn their e-NCFs in one transaction (see `createCoalescer`). */
-  const burnCoalesced = createCoalescer<TBurn, TBurnOutcome>(async (burns) => {
-    try {
-      return (await burnAndInsertTracks(burns)).map((value) => ({ status: 'fulfilled', value }));
-    } catch (error) {
-      if (burns.length === 1) return [{ status: 'rejected', reason: error }];
-      return settleEach(burns, async (burn) => (await burnAndInsertTracks([burn]))[0] ?? 'used');
-    }
-  });
+  const burnCoalesced = createCoalescer(batchOrEach(burnAndInsertTracks));
 
   /** Status queries arriving together read their tracks in one query. */
   const readTrackCoalesced = createCoalescer<{ environment: string; trackId: string }, TTrack | undefined>(async (reads) => {

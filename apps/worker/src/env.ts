@@ -23,7 +23,7 @@ const ZEnv = z.object({
   TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** Official XSDs (relative paths from the repository root); signed XML is checked against them. */
   XSD_DIRECTORY: z.string().min(1).default('config/xsd'),
-  /** Jobs of each document queue (sign, transmit, poll) this process runs at once; scheduled maintenance runs one at a time. */
+  /** Jobs per fetch of each document queue (sign, transmit, poll); two fetches run at once, so up to twice this many per queue. Scheduled maintenance runs one at a time. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(32),
   /**
    * Overrides `expireInSeconds` of the document queues: how long an active job of a killed worker

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { coalescerPerKey, createCoalescer, settleEach } from './coalesce.ts';
+import { batchOrEach, coalescerPerKey, createCoalescer, settleEach } from './coalesce.ts';
 
 /** A flush that records its batches and answers each item doubled, after `delayMs`. */
 function recordingFlush(delayMs = 5) {
@@ -102,4 +102,32 @@ test('settleEach runs each item alone; coalescerPerKey keeps one coalescer per k
   const b = { name: 'b' };
   assert.deepEqual(await Promise.all([perKey(a)(1), perKey(b)(2), perKey(a)(3)]), ['a1', 'b2', 'a3']);
   assert.equal(created, 2);
+});
+
+test('batchOrEach: one run for the batch; repeats of a key run alone after it; a failed batch is retried item by item', async () => {
+  const runs: string[][] = [];
+  const flush = batchOrEach(
+    async (items: string[]) => {
+      runs.push(items);
+      if (items.length > 1 && items.includes('bad')) throw new Error('the batch failed');
+      if (items[0] === 'bad') throw new Error('bad item');
+      return items.map((item) => item.toUpperCase());
+    },
+    (item) => item,
+  );
+  const settled = await flush(['a', 'b', 'a', 'c']);
+  assert.deepEqual(
+    settled.map((result) => (result.status === 'fulfilled' ? result.value : 'rejected')),
+    ['A', 'B', 'A', 'C'],
+  );
+  assert.deepEqual(runs, [['a', 'b', 'c'], ['a']], 'the repeated key ran alone, after the batch');
+
+  runs.length = 0;
+  const mixed = await flush(['x', 'bad', 'y']);
+  assert.deepEqual(
+    mixed.map((result) => result.status),
+    ['fulfilled', 'rejected', 'fulfilled'],
+  );
+  assert.match(String((mixed[1] as PromiseRejectedResult).reason), /bad item/);
+  assert.equal(runs.length, 4, 'the batch, then each of its three items alone');
 });

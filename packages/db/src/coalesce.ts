@@ -69,6 +69,46 @@ export function createCoalescer<TIn, TOut>(
     });
 }
 
+/**
+ * A `flush` for {@link createCoalescer} from an operation on a whole batch (`run` answers each item,
+ * in order). Items with the same `keyOf` (a row two of them would write) never share a batch: the
+ * repeats run alone, after it. A batch that throws is retried one item at a time, so an item's error
+ * (a unique violation, a failed guard's follow-up) reaches only its caller and the others still apply.
+ */
+export function batchOrEach<TIn, TOut>(
+  run: (items: TIn[]) => Promise<TOut[]>,
+  keyOf?: (item: TIn) => string,
+): (items: TIn[]) => Promise<Array<PromiseSettledResult<TOut>>> {
+  const alone = async (item: TIn): Promise<TOut> => {
+    const [result] = await run([item]);
+    if (result === undefined) throw new Error('batchOrEach: the operation answered no result');
+    return result;
+  };
+  return async (items) => {
+    const seen = new Set<string>();
+    const batch: number[] = [];
+    const repeats: number[] = [];
+    items.forEach((item, index) => {
+      const key = keyOf?.(item);
+      (key !== undefined && seen.has(key) ? repeats : batch).push(index);
+      if (key !== undefined) seen.add(key);
+    });
+    const first = batch.map((index) => items[index] as TIn);
+    let settled: Array<PromiseSettledResult<TOut>>;
+    try {
+      settled = (await run(first)).map((value) => ({ status: 'fulfilled', value }));
+    } catch (error) {
+      settled = first.length === 1 ? [{ status: 'rejected', reason: error }] : await settleEach(first, alone);
+    }
+    const results: Array<PromiseSettledResult<TOut>> = [];
+    batch.forEach((index, position) => {
+      results[index] = settled[position] ?? { status: 'rejected', reason: new Error('batchOrEach: the operation answered too few results') };
+    });
+    for (const index of repeats) results[index] = (await settleEach([items[index] as TIn], alone))[0] as PromiseSettledResult<TOut>;
+    return results;
+  };
+}
+
 /** Runs `work` for each item on its own (the fallback of a batch statement that failed). */
 export async function settleEach<TIn, TOut>(items: TIn[], work: (item: TIn) => Promise<TOut>): Promise<Array<PromiseSettledResult<TOut>>> {
   return Promise.allSettled(items.map((item) => work(item)));

@@ -5,7 +5,7 @@
 export { createDatabaseClient, sqlPoolOf, type TDatabase } from './client.ts';
 export { DOCUMENT_STATE_COLUMNS, documentStateOf, type TDocumentState, type TDocumentStateRow } from './rows.ts';
 export { inPoolTransaction, inSqlTransaction, isSqlPool, jobExecutorOfSql, prepared, type TSql, type TSqlPool, type TJobExecutor } from './sql.ts';
-export { coalescerPerKey, createCoalescer, settleEach, type TCoalesced, type TCoalescerOptions } from './coalesce.ts';
+export { batchOrEach, coalescerPerKey, createCoalescer, settleEach, type TCoalesced, type TCoalescerOptions } from './coalesce.ts';
 export { Prisma } from './generated/prisma/client.ts';
 export * from './generated/prisma/enums.ts';
 export type { Tenant, ApiKey, Document, DocumentEvent, DocumentFingerprint, Artifact, IdempotencyRecord } from './generated/prisma/client.ts';

@@ -1,9 +1,9 @@
 import {
+  batchOrEach,
   coalescerPerKey,
   createCoalescer,
   hashApiKey,
   prepared,
-  settleEach,
   sqlPoolOf,
   type Environment,
   type ProductionState,
@@ -84,8 +84,8 @@ const LOOKUP_AND_COUNT = `
   FROM k LEFT JOIN counted c ON c.bucket = 'api-key:' || k.id AND c.window_start = k.window_start`;
 
 const lookupCoalesced = coalescerPerKey((pool: TSqlPool) =>
-  createCoalescer<TLookup, TRow | undefined>(async (lookups) => {
-    const run = async (batch: TLookup[]): Promise<Array<TRow | undefined>> => {
+  createCoalescer(
+    batchOrEach(async (batch: TLookup[]): Promise<Array<TRow | undefined>> => {
       const { rows } = await pool.query<TRow & { ord: string }>(
         prepared(LOOKUP_AND_COUNT, [
           batch.map((lookup) => lookup.hash),
@@ -98,13 +98,8 @@ const lookupCoalesced = coalescerPerKey((pool: TSqlPool) =>
       );
       const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
       return batch.map((_, index) => byOrdinal.get(index + 1));
-    };
-    try {
-      return (await run(lookups)).map((value) => ({ status: 'fulfilled', value }));
-    } catch {
-      return settleEach(lookups, async (lookup) => (await run([lookup]))[0]);
-    }
-  }),
+    }),
+  ),
 );
 
 /**

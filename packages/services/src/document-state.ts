@@ -4,12 +4,12 @@
  * last became `sent`, in one plain-SQL round trip.
  */
 import {
+  batchOrEach,
   coalescerPerKey,
   createCoalescer,
   DOCUMENT_STATE_COLUMNS,
   documentStateOf,
   prepared,
-  settleEach,
   sqlPoolOf,
   type TDatabase,
   type TDocumentState,
@@ -70,16 +70,14 @@ export function readByIdCoalesced<TRow extends { id: string }>(text: string): (d
     const { rows } = await pool.query<TRow>(prepared(text, [[...new Set(ids)]]));
     return new Map(rows.map((row) => [row.id.toLowerCase(), row]));
   };
+  // A malformed id fails the whole query: batchOrEach then reads each alone, so only its caller sees the error.
   const perPool = coalescerPerKey((pool: TSql) =>
-    createCoalescer<string, TRow | undefined>(async (ids) => {
-      try {
+    createCoalescer(
+      batchOrEach(async (ids: string[]) => {
         const byId = await readMany(pool, ids);
-        return ids.map((id) => ({ status: 'fulfilled' as const, value: byId.get(id.toLowerCase()) }));
-      } catch {
-        // A malformed id fails the whole query: each alone then, so only its caller sees the error.
-        return settleEach(ids, async (id) => (await readMany(pool, [id])).get(id.toLowerCase()));
-      }
-    }),
+        return ids.map((id) => byId.get(id.toLowerCase()));
+      }),
+    ),
   );
   return (database, documentId) => perPool(sqlPoolOf(database))(documentId);
 }

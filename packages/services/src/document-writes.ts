@@ -9,12 +9,12 @@ import { randomUUID } from 'node:crypto';
 import {
   artifactData,
   coalescerPerKey,
+  batchOrEach,
   createCoalescer,
   inPoolTransaction,
   isSqlPool,
   jobExecutorOfSql,
   prepared,
-  settleEach,
   type DocumentStatus,
   type Environment,
   type TJobName,
@@ -150,32 +150,9 @@ async function writeMany(sql: TSql, writes: TGuardedWrite[]): Promise<TChangeRes
   return writes.map((_, index) => ({ moved: row?.moved[index] === true, restored: row?.restored[index] === true }));
 }
 
+// A row written twice in one statement would see both guards pass: a write's key keeps them apart.
 const coalescedWrites = coalescerPerKey((pool: TSqlPool) =>
-  createCoalescer<TGuardedWrite, TChangeResult>(async (writes) => {
-    // A row written twice in one statement would see both guards pass: the repeats go alone, after.
-    const seen = new Set<string>();
-    const batch: number[] = [];
-    const repeats: number[] = [];
-    writes.forEach((write, index) => {
-      (seen.has(write.key) ? repeats : batch).push(index);
-      seen.add(write.key);
-    });
-    const alone = (write: TGuardedWrite) => writeBatch(pool, [write]).then(([result]) => result as TChangeResult);
-    const batchWrites = batch.map((index) => writes[index] as TGuardedWrite);
-    let settled: Array<PromiseSettledResult<TChangeResult>>;
-    try {
-      settled = (await writeBatch(pool, batchWrites)).map((value) => ({ status: 'fulfilled', value }));
-    } catch (error) {
-      // One bad write (or a deadlock with another batch) fails the batch: each alone then, so only its own caller sees its error.
-      settled = batchWrites.length === 1 ? [{ status: 'rejected', reason: error }] : await settleEach(batchWrites, alone);
-    }
-    const results: Array<PromiseSettledResult<TChangeResult>> = [];
-    batch.forEach((index, position) => {
-      results[index] = settled[position] as PromiseSettledResult<TChangeResult>;
-    });
-    for (const index of repeats) results[index] = (await settleEach([writes[index] as TGuardedWrite], alone))[0] as PromiseSettledResult<TChangeResult>;
-    return results;
-  }),
+  createCoalescer(batchOrEach((writes: TGuardedWrite[]) => writeBatch(pool, writes), (write) => write.key)),
 );
 
 /** Writes of distinct rows on the pool: one statement, in a transaction with their jobs when any has some. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  batchOrEach,
   coalescerPerKey,
   createCoalescer,
   DOCUMENT_STATE_COLUMNS,
@@ -7,7 +8,6 @@ import {
   inPoolTransaction,
   jobExecutorOfSql,
   prepared,
-  settleEach,
   sqlPoolOf,
   type TSqlPool,
   type Document,
@@ -110,32 +110,13 @@ type TEmission = { values: unknown[]; enqueueJobs: TEnqueueJobs };
  * request gets its own answer and its document and job commit together or not at all.
  */
 const insertCoalesced = coalescerPerKey((pool: TSqlPool) =>
-  createCoalescer<TEmission, TDocumentStateRow>(async (emissions) => {
-    const alone = async (emission: TEmission) => (await insertEmissions(pool, [emission]))[0] as TDocumentStateRow;
-    // The same eNCF twice in one batch would fail it for everyone: the repeats go alone, after.
-    const seen = new Set<string>();
-    const batch: number[] = [];
-    const repeats: number[] = [];
-    emissions.forEach((emission, index) => {
-      const key = emission.values.slice(1, 3).concat(emission.values[4]).join(':');
-      (seen.has(key) ? repeats : batch).push(index);
-      seen.add(key);
-    });
-    const first = batch.map((index) => emissions[index] as TEmission);
-    let settled: Array<PromiseSettledResult<TDocumentStateRow>>;
-    try {
-      settled = (await insertEmissions(pool, first)).map((value) => ({ status: 'fulfilled', value }));
-    } catch (error) {
-      // An eNCF already taken fails the statement: each alone then, so only its request sees the conflict.
-      settled = first.length === 1 ? [{ status: 'rejected', reason: error }] : await settleEach(first, alone);
-    }
-    const results: Array<PromiseSettledResult<TDocumentStateRow>> = [];
-    batch.forEach((index, position) => {
-      results[index] = settled[position] as PromiseSettledResult<TDocumentStateRow>;
-    });
-    for (const index of repeats) results[index] = (await settleEach([emissions[index] as TEmission], alone))[0] as PromiseSettledResult<TDocumentStateRow>;
-    return results;
-  }),
+  createCoalescer(
+    batchOrEach(
+      (emissions: TEmission[]) => insertEmissions(pool, emissions),
+      // The same eNCF twice in one batch would fail it for everyone: tenant, environment, eNCF.
+      (emission) => [emission.values[1], emission.values[2], emission.values[4]].join(':'),
+    ),
+  ),
 );
 
 async function insertEmissions(pool: TSqlPool, emissions: TEmission[]): Promise<TDocumentStateRow[]> {
