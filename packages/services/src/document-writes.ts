@@ -95,7 +95,7 @@ export type TFollowUpJob = { [TName in TJobName]: { name: TName; payload: TJobPa
  */
 export async function changeDocument(sql: TSql, change: TDocumentChange): Promise<{ moved: boolean; restored: boolean }> {
   return applyWrite(sql, {
-    key: `document:${change.documentId}`,
+    key: `document:${change.documentId.toLowerCase()}`,
     parts: (suffix, parameter) => changeParts(change, suffix, parameter),
     ...(change.closeEpisode === undefined ? {} : { closeEpisode: change.closeEpisode }),
     ...(change.followUp?.jobs?.length ? { jobs: { list: change.followUp.jobs, enqueueJobs: change.followUp.enqueueJobs } } : {}),
@@ -276,7 +276,7 @@ export async function changeDelivery(
   change: { documentId: string; from: { status: string; attempts: number }; set: TDeliveryColumns; events?: TEventInput[] },
 ): Promise<boolean> {
   const { moved } = await applyWrite(sql, {
-    key: `delivery:${change.documentId}`,
+    key: `delivery:${change.documentId.toLowerCase()}`,
     parts: (suffix, parameter) => {
       const assignments = assignmentsOf(change.set, DELIVERY_COLUMN_TYPES, parameter, 'changeDelivery');
       const moved = `moved${suffix}`;

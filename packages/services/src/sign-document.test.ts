@@ -209,3 +209,32 @@ test('a stored submission that no longer validates is not signed: queued, lastEr
     reason: 'not_found',
   });
 });
+
+test('claimTransmission: the signature also records the transmission claim (attempts 1, its event after `signed`), once', async () => {
+  const document = await seedQueuedDocument(context.database, { tenantId, encf: 'E310000000901' });
+  const runs = await Promise.all([0, 1].map(() => signQueuedDocument(context.database, document.id, { keyring, now: SIGNED_AT, claimTransmission: true })));
+  const signed = runs.find((run) => run.outcome === 'signed');
+  assert.ok(signed?.outcome === 'signed');
+  assert.deepEqual(signed.claimed, { attempt: 1, channel: 'ecf' });
+  assert.equal(signed.document.attempts, 1);
+  assert.deepEqual(
+    runs.map((run) => run.outcome).sort(),
+    ['signed', 'skipped'],
+  );
+  const stored = await context.database.document.findUniqueOrThrow({ where: { id: document.id } });
+  assert.equal(stored.status, 'signed');
+  assert.equal(stored.attempts, 1);
+  const log = await context.database.documentEvent.findMany({ where: { documentId: document.id }, orderBy: { id: 'asc' } });
+  assert.deepEqual(
+    log.map((event) => event.type),
+    ['submitted', 'signed', 'transmission_attempt'],
+  );
+  assert.deepEqual(log[2]?.data, { attempt: 1, channel: 'ecf', at: SIGNED_AT.toISOString() });
+
+  // Without the option (a signing that does not send), no claim.
+  const plain = await seedQueuedDocument(context.database, { tenantId, encf: 'E310000000902' });
+  const result = await signQueuedDocument(context.database, plain.id, { keyring, now: SIGNED_AT });
+  assert.ok(result.outcome === 'signed');
+  assert.equal(result.claimed, undefined);
+  assert.equal((await context.database.document.findUniqueOrThrow({ where: { id: plain.id } })).attempts, 0);
+});
