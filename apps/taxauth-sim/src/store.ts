@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { batchOrEach, createCoalescer } from '@ecf/db';
+import { batchOrEach, createCoalescer, inPoolTransaction, type TSql } from '@ecf/db';
 import type { TMessage, TStateCode } from './messages.ts';
 
 export const FAULT_KINDS = [
@@ -283,22 +283,9 @@ export async function openStore(options: { databaseUrl: string; schema: string }
   /** Moves on with every fault this process adds: an answer read before it is not cached. */
   let faultsAdded = 0;
 
-  async function inTransaction<T>(run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await run(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
+  const inTransaction = <T>(run: (client: TSql) => Promise<T>): Promise<T> => inPoolTransaction(pool, run);
 
-  async function lockIssuer(client: pg.PoolClient, environment: string, rnc: string, mode: 'shared' | 'exclusive'): Promise<void> {
+  async function lockIssuer(client: TSql, environment: string, rnc: string, mode: 'shared' | 'exclusive'): Promise<void> {
     const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
     await client.query(`SELECT ${lock}(hashtext($1))`, [issuerLockKey(environment, rnc)]);
   }
@@ -319,17 +306,16 @@ export async function openStore(options: { databaseUrl: string; schema: string }
   type TBurn = { track: TTrack & { rncEmisor: string; encf: string }; variants: Record<Exclude<TBurnOutcome, 'burned'>, TTrack> };
 
   /**
-   * Burns the e-NCFs of a batch of receptions and records their tracks: BEGIN with the shared lock
-   * of every issuer in one round trip, then one statement, then COMMIT. The statement runs after
+   * Burns the e-NCFs of a batch of receptions and records their tracks in one transaction: the
+   * shared lock of every issuer, then one statement. The statement runs after
    * the locks are held, so its snapshot sees every annulment committed while it waited. Each
    * reception's track is its own when its e-NCF was free, else its variant for `used` (also when an
    * earlier reception of the same batch burned it) or `annulled`: all are sent, the statement picks.
    */
   async function burnAndInsertTracks(burns: TBurn[]): Promise<TBurnOutcome[]> {
-    const client = await pool.connect();
-    try {
+    return inTransaction(async (client) => {
       const keys = [...new Set(burns.map((burn) => issuerLockKey(burn.track.environment, burn.track.rncEmisor)))].sort();
-      await client.query(`BEGIN; SELECT ${keys.map((key) => `pg_advisory_xact_lock_shared(hashtext(${client.escapeLiteral(key)}))`).join(', ')}`);
+      await client.query(`SELECT pg_advisory_xact_lock_shared(hashtext(key)) FROM unnest($1::text[]) AS key`, [keys]);
       const columns = TRACK_COLUMNS.length;
       const variants = ['burned', 'used', 'annulled'] as const;
       // One array per column and variant: $1..$19 the tracks, $20..$38 the `used` variants, $39..$57 the `annulled` ones.
@@ -359,15 +345,9 @@ export async function openStore(options: { databaseUrl: string; schema: string }
          SELECT ord, outcome FROM o`,
         values,
       );
-      await client.query('COMMIT');
       const byOrdinal = new Map(result.rows.map((row) => [Number(row.ord), row.outcome]));
       return burns.map((_, index) => byOrdinal.get(index + 1) ?? 'used');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Receptions arriving together burn their e-NCFs in one transaction (see `createCoalescer`). */

@@ -91,6 +91,11 @@ export function createWorker(options: TWorkerOptions) {
   boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
   // Follow-up jobs of concurrent handlers (a step's next poll or retry) go in as one insert per queue.
   const sendCoalesced = coalescedSends(boss);
+  const send: NonNullable<TJobContext['send']> = (name, data, sendOptions) => {
+    const startAfter = sendOptions?.startAfter ?? 0;
+    if (Object.keys(sendOptions ?? {}).every((key) => key === 'startAfter') && typeof startAfter === 'number') return sendCoalesced(name)({ data, startAfter });
+    return boss.send(name, data, sendOptions ?? {});
+  };
   const enqueue: TEnqueueJob = async (name, payload, executor) => {
     await boss.send(name, payload, { db: executor });
   };
@@ -161,12 +166,7 @@ export function createWorker(options: TWorkerOptions) {
             log,
             now,
             ...(options.certificateKeyring ? { certificateKeyring: options.certificateKeyring } : {}),
-            send: (name, data, sendOptions) => {
-              const startAfter = sendOptions?.startAfter ?? 0;
-              if (Object.keys(sendOptions ?? {}).every((key) => key === 'startAfter') && typeof startAfter === 'number')
-                return sendCoalesced(name)({ data, startAfter });
-              return boss.send(name, data, sendOptions ?? {});
-            },
+            send,
             enqueue,
             // One function for the process: a batch of writes groups its jobs by enqueuer.
             enqueueJobs,

@@ -122,7 +122,7 @@ const insertCoalesced = coalescerPerKey((pool: TSqlPool) =>
 async function insertEmissions(pool: TSqlPool, emissions: TEmission[]): Promise<TDocumentStateRow[]> {
   return inPoolTransaction(pool, async (sql) => {
     // Column-wise arrays for unnest: one statement text whatever the batch size (prepared once).
-    const columns = INSERT_COLUMN_COUNT_RANGE.map((column) => emissions.map((emission) => emission.values[column] ?? null));
+    const columns = (emissions[0]?.values ?? []).map((_, column) => emissions.map((emission) => emission.values[column] ?? null));
     const { rows } = await sql.query<TDocumentStateRow>(prepared(INSERT_SUBMITTED_DOCUMENTS, columns));
     const byId = new Map(rows.map((row) => [row.id, row]));
     const inserted = emissions.map((emission) => byId.get(emission.values[0] as string));
@@ -160,7 +160,6 @@ const INSERT_SUBMITTED_DOCUMENTS = `
     SELECT id, tenant_id, 'submitted', 'queued_for_signing', event_data::jsonb FROM input
   )
   SELECT * FROM d`;
-const INSERT_COLUMN_COUNT_RANGE = Array.from({ length: 13 }, (_, index) => index);
 
 /** PostgreSQL's unique_violation: here the (tenant, environment, eNCF) key of `documents`. */
 const UNIQUE_VIOLATION = '23505';
