@@ -19,7 +19,11 @@ const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? '16');
 type TServers = { apiUrl: string; bareUrl: string; key: string; encfs: string[] };
 
 async function startServers(): Promise<{ servers: TServers; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./server.ts', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('./server.ts', import.meta.url).pathname],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
@@ -35,12 +39,25 @@ async function startServers(): Promise<{ servers: TServers; stop: () => Promise<
   };
 }
 
-type TResult = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; total: number; statuses: Record<string, number> };
+type TResult = {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+  statuses: Record<string, number>;
+};
 
 async function measure(name: string, options: autocannon.Options): Promise<TResult> {
   const statuses: Record<string, number> = {};
   // Without a callback autocannon returns its running instance, an event emitter that is also a promise of the result.
-  const instance = autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }) as unknown as Promise<autocannon.Result> & {
+  const instance = autocannon({
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    ...options,
+  }) as unknown as Promise<autocannon.Result> & {
     on(event: 'response', listener: (client: unknown, statusCode: number) => void): void;
   };
   instance.on('response', (_client: unknown, statusCode: number) => {
@@ -63,7 +80,13 @@ const { servers, stop } = await startServers();
 const json = { 'content-type': 'application/json', 'x-api-key': servers.key };
 try {
   // Warm-up (JIT, connection pools, the job queue).
-  await measure('warm-up', { url: `${servers.apiUrl}/TesteCF/documentos-ecf?validate=true`, method: 'POST', headers: json, body: e31('E310000000001'), duration: 2 });
+  await measure('warm-up', {
+    url: `${servers.apiUrl}/TesteCF/documentos-ecf?validate=true`,
+    method: 'POST',
+    headers: json,
+    body: e31('E310000000001'),
+    duration: 2,
+  });
   await measure('warm-up', { url: `${servers.bareUrl}/bare`, duration: 2 });
 
   const bare = await measure('bare Fastify route (ceiling)', { url: `${servers.bareUrl}/bare` });
@@ -95,8 +118,17 @@ try {
   });
 
   const rows = [bare, preflight, emission, batch];
-  console.log(`\nAPI benchmark: ${SECONDS} s per measurement, ${CONNECTIONS} connections, autocannon in its own process\n`);
-  console.log('measurement'.padEnd(34), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'x bare'.padStart(8), '  statuses');
+  console.log(
+    `\nAPI benchmark: ${SECONDS} s per measurement, ${CONNECTIONS} connections, autocannon in its own process\n`,
+  );
+  console.log(
+    'measurement'.padEnd(34),
+    'req/s'.padStart(9),
+    'p50 ms'.padStart(8),
+    'p99 ms'.padStart(8),
+    'x bare'.padStart(8),
+    '  statuses',
+  );
   for (const row of rows) {
     console.log(
       row.name.padEnd(34),

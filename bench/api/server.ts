@@ -25,11 +25,18 @@ const bare = Fastify({ logger: false });
 bare.get('/bare', async () => ({ ok: true, status: 'ok', service: 'bare', version: '0.2.0' }));
 await bare.listen({ host: '127.0.0.1', port: 0 });
 
-const tenant = await seedTenant(database, { rnc: '131880738', legalName: 'Distribuidora Caribe Digital SRL' });
+const tenant = await seedTenant(database, {
+  rnc: '131880738',
+  legalName: 'Distribuidora Caribe Digital SRL',
+});
 const { key } = await seedApiKey(database, { tenantId: tenant.id, environment: 'TesteCF' });
 const encfs: string[] = [];
 for (let index = 0; index < 50; index += 1) {
-  const document = await seedDocument(database, { tenantId: tenant.id, encf: `E31${String(9_000_000_000 + index).padStart(10, '0')}`, status: 'accepted' });
+  const document = await seedDocument(database, {
+    tenantId: tenant.id,
+    encf: `E31${String(9_000_000_000 + index).padStart(10, '0')}`,
+    status: 'accepted',
+  });
   encfs.push(document.encf);
 }
 

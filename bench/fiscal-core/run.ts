@@ -44,10 +44,29 @@ function sampleTree(lines: number): TEcfDocument {
     ECF: {
       Encabezado: {
         Version: '1.0',
-        IdDoc: { TipoeCF: '31', eNCF: 'E310000000001', FechaVencimientoSecuencia: '31-12-2027', IndicadorMontoGravado: '0', TipoIngresos: '01', TipoPago: '1' },
-        Emisor: { RNCEmisor: '131880738', RazonSocialEmisor: 'Empresa de Prueba, S.R.L.', DireccionEmisor: 'Av. Winston Churchill 1099, Santo Domingo', FechaEmision: '01-04-2026' },
+        IdDoc: {
+          TipoeCF: '31',
+          eNCF: 'E310000000001',
+          FechaVencimientoSecuencia: '31-12-2027',
+          IndicadorMontoGravado: '0',
+          TipoIngresos: '01',
+          TipoPago: '1',
+        },
+        Emisor: {
+          RNCEmisor: '131880738',
+          RazonSocialEmisor: 'Empresa de Prueba, S.R.L.',
+          DireccionEmisor: 'Av. Winston Churchill 1099, Santo Domingo',
+          FechaEmision: '01-04-2026',
+        },
         Comprador: { RNCComprador: '101672919', RazonSocialComprador: 'Cliente & Asociados, S.A.' },
-        Totales: { MontoGravadoTotal: gravado, MontoGravadoI1: gravado, ITBIS1: '18', TotalITBIS: itbis, TotalITBIS1: itbis, MontoTotal: (lines * 118).toFixed(2) },
+        Totales: {
+          MontoGravadoTotal: gravado,
+          MontoGravadoI1: gravado,
+          ITBIS1: '18',
+          TotalITBIS: itbis,
+          TotalITBIS1: itbis,
+          MontoTotal: (lines * 118).toFixed(2),
+        },
       },
       DetallesItems: { Item: items },
       FechaHoraFirma: '01-04-2026 10:15:00',
@@ -109,29 +128,54 @@ const format = (value: number): string => value.toFixed(value >= 100 ? 0 : 1).pa
 const rows: Array<[string, number, number | undefined]> = [];
 function report(label: string, measurement: TMeasurement, rsaRate: number): void {
   rows.push([label, measurement.perSecond, measurement.perSecond / rsaRate]);
-  console.log(`${label.padEnd(72)} ${format(measurement.perSecond)} docs/s   ${(measurement.perSecond / rsaRate).toFixed(3)} x raw RSA`);
+  console.log(
+    `${label.padEnd(72)} ${format(measurement.perSecond)} docs/s   ${(measurement.perSecond / rsaRate).toFixed(3)} x raw RSA`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 
 const loaded = loadCertificate({ p12: readFileSync(GOLDEN_P12), password: 'ecf-golden-2036' });
-if (!loaded.success) throw new Error(`certificate: ${loaded.issues.map((issue) => issue.message).join('; ')}`);
+if (!loaded.success)
+  throw new Error(`certificate: ${loaded.issues.map((issue) => issue.message).join('; ')}`);
 const certificate = loaded.data;
 
 const schemas: Record<string, Uint8Array> = {};
-for (const name of readdirSync(XSD_DIRECTORY)) if (name.endsWith('.xsd')) schemas[name] = readFileSync(new URL(encodeURIComponent(name), XSD_DIRECTORY));
+for (const name of readdirSync(XSD_DIRECTORY))
+  if (name.endsWith('.xsd')) schemas[name] = readFileSync(new URL(encodeURIComponent(name), XSD_DIRECTORY));
 const compileStart = performance.now();
 const validatorsResult = createXsdValidators(schemas);
 const compileMs = performance.now() - compileStart;
-if (!validatorsResult.success) throw new Error(`xsd: ${validatorsResult.issues.map((issue) => issue.message).join('; ')}`);
+if (!validatorsResult.success)
+  throw new Error(`xsd: ${validatorsResult.issues.map((issue) => issue.message).join('; ')}`);
 const validators = validatorsResult.data;
 
 // Stages another engineer owns: used when fiscal-core exports them.
 const exported = fiscalCore as Record<string, unknown>;
-const buildEcfXml = typeof exported['buildEcfXml'] === 'function' ? (exported['buildEcfXml'] as (document: TEcfDocument) => { success: boolean; data?: string; issues?: unknown[] }) : undefined;
-type TValidate = (json: string, context: { now: Date; account: { rnc: string; legalName: string; deferredSendAuthorized: boolean } }) => Promise<{ success: boolean; data?: { document: TEcfDocument }; errors?: Array<{ code: string; path: string }> }>;
-const validateSubmission = typeof exported['validateSubmission'] === 'function' ? (exported['validateSubmission'] as TValidate) : undefined;
-const validationContext = { now: new Date('2026-04-01T14:20:00Z'), account: { rnc: '131880738', legalName: 'Empresa de Prueba, S.R.L.', deferredSendAuthorized: false } };
+const buildEcfXml =
+  typeof exported['buildEcfXml'] === 'function'
+    ? (exported['buildEcfXml'] as (document: TEcfDocument) => {
+        success: boolean;
+        data?: string;
+        issues?: unknown[];
+      })
+    : undefined;
+type TValidate = (
+  json: string,
+  context: { now: Date; account: { rnc: string; legalName: string; deferredSendAuthorized: boolean } },
+) => Promise<{
+  success: boolean;
+  data?: { document: TEcfDocument };
+  errors?: Array<{ code: string; path: string }>;
+}>;
+const validateSubmission =
+  typeof exported['validateSubmission'] === 'function'
+    ? (exported['validateSubmission'] as TValidate)
+    : undefined;
+const validationContext = {
+  now: new Date('2026-04-01T14:20:00Z'),
+  account: { rnc: '131880738', legalName: 'Empresa de Prueba, S.R.L.', deferredSendAuthorized: false },
+};
 
 const privateKeyPem = certificate.privateKey.export({ type: 'pkcs8', format: 'pem' });
 function signWithXmlCrypto(xml: string): string {
@@ -139,14 +183,23 @@ function signWithXmlCrypto(xml: string): string {
     privateKey: privateKeyPem,
     signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
     canonicalizationAlgorithm: 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315',
-    getKeyInfoContent: () => `<X509Data><X509Certificate>${certificate.certificateDerBase64}</X509Certificate></X509Data>`,
+    getKeyInfoContent: () =>
+      `<X509Data><X509Certificate>${certificate.certificateDerBase64}</X509Certificate></X509Data>`,
   });
-  signer.addReference({ xpath: '/*', transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature'], digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256', uri: '', isEmptyUri: true });
+  signer.addReference({
+    xpath: '/*',
+    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature'],
+    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+    uri: '',
+    isEmptyUri: true,
+  });
   signer.computeSignature(xml, { location: { reference: '/*', action: 'append' } });
   return signer.getSignedXml();
 }
 
-console.log(`fiscal-core benchmark — Node ${process.version}, ${SECONDS}s per figure, XSD set compiled once in ${compileMs.toFixed(0)} ms (${validators.kinds.length} schemas)\n`);
+console.log(
+  `fiscal-core benchmark — Node ${process.version}, ${SECONDS}s per figure, XSD set compiled once in ${compileMs.toFixed(0)} ms (${validators.kinds.length} schemas)\n`,
+);
 
 // Raw RSA-2048 over a SignedInfo-sized message: the cost floor of any XMLDSig signer.
 const signedInfoSized = Buffer.alloc(620, 0x61);
@@ -164,13 +217,30 @@ for (const lines of [10, 1000]) {
   const json = JSON.stringify(tree);
   const signedXml = signXml(xml, certificate).xml;
   const sanity = validators.validateXml(signedXml);
-  if (!sanity.success) throw new Error(`sample e-CF is not XSD-valid: ${JSON.stringify(sanity.issues.slice(0, 3))}`);
+  if (!sanity.success)
+    throw new Error(`sample e-CF is not XSD-valid: ${JSON.stringify(sanity.issues.slice(0, 3))}`);
   console.log(`e-CF 31, ${lines} lines (${(Buffer.byteLength(xml) / 1024).toFixed(1)} KiB unsigned)`);
 
-  report(`  sign (signXml, node:crypto)`, measure(() => signXml(xml, certificate)), rsa.perSecond);
-  report(`  sign (xml-crypto peer, same recipe)`, measure(() => signWithXmlCrypto(xml)), rsa.perSecond);
-  report(`  XSD validate (libxml2-wasm, signed document)`, measure(() => validators.validateXml(signedXml)), rsa.perSecond);
-  report(`  sign + XSD validate`, measure(() => validators.validateXml(signXml(xml, certificate).xml)), rsa.perSecond);
+  report(
+    `  sign (signXml, node:crypto)`,
+    measure(() => signXml(xml, certificate)),
+    rsa.perSecond,
+  );
+  report(
+    `  sign (xml-crypto peer, same recipe)`,
+    measure(() => signWithXmlCrypto(xml)),
+    rsa.perSecond,
+  );
+  report(
+    `  XSD validate (libxml2-wasm, signed document)`,
+    measure(() => validators.validateXml(signedXml)),
+    rsa.perSecond,
+  );
+  report(
+    `  sign + XSD validate`,
+    measure(() => validators.validateXml(signXml(xml, certificate).xml)),
+    rsa.perSecond,
+  );
 
   let buildStage: ((document: TEcfDocument) => string) | undefined;
   if (buildEcfXml !== undefined) {
@@ -181,7 +251,10 @@ for (const lines of [10, 1000]) {
         if (!result.success || result.data === undefined) throw new Error('buildEcfXml failed');
         return result.data;
       };
-      if (built.data !== xml) console.log('  note: buildEcfXml output differs from the canonical-writer sample (both are signed and validated the same way)');
+      if (built.data !== xml)
+        console.log(
+          '  note: buildEcfXml output differs from the canonical-writer sample (both are signed and validated the same way)',
+        );
     } else {
       todo.push(`buildEcfXml (rejected the sample tree: ${JSON.stringify(built.issues?.slice(0, 2))})`);
     }
@@ -218,7 +291,11 @@ for (const lines of [10, 1000]) {
 const pipeline10 = rows.find(([label]) => label.startsWith('  pipeline'))?.[2] ?? 0;
 const pipelines = rows.filter(([label]) => label.startsWith('  pipeline'));
 const pipeline1000 = pipelines[1]?.[1] ?? 0;
-console.log(`goal: 10-line pipeline >= 0.333 x raw RSA — measured ${pipeline10.toFixed(3)} x: ${pipeline10 >= 1 / 3 ? 'MET' : 'NOT MET'}`);
-console.log(`goal: 1,000-line pipeline >= 50 docs/s — measured ${pipeline1000.toFixed(1)} docs/s: ${pipeline1000 >= 50 ? 'MET' : 'NOT MET'}`);
+console.log(
+  `goal: 10-line pipeline >= 0.333 x raw RSA — measured ${pipeline10.toFixed(3)} x: ${pipeline10 >= 1 / 3 ? 'MET' : 'NOT MET'}`,
+);
+console.log(
+  `goal: 1,000-line pipeline >= 50 docs/s — measured ${pipeline1000.toFixed(1)} docs/s: ${pipeline1000 >= 50 ? 'MET' : 'NOT MET'}`,
+);
 for (const stage of [...new Set(todo)]) console.log(`TODO: pipeline figure does not include ${stage}`);
 validators.dispose();

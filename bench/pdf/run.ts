@@ -7,7 +7,14 @@
  *
  * Goal: a 10-line PDF under 50 ms of CPU.
  */
-import { createTestCertificate, loadCertificate, readEcfXml, signEcfDocument, timbreUrlOf, validateSubmission } from '@ecf/fiscal-core';
+import {
+  createTestCertificate,
+  loadCertificate,
+  readEcfXml,
+  signEcfDocument,
+  timbreUrlOf,
+  validateSubmission,
+} from '@ecf/fiscal-core';
 import type { TValidationContext } from '@ecf/fiscal-core';
 import { renderPrintedRepresentation } from '@ecf/printing';
 import type { TPrintInput } from '@ecf/printing';
@@ -50,7 +57,10 @@ function body(lines: number): Record<string, unknown> {
 
 async function printInput(lines: number): Promise<TPrintInput> {
   const generated = createTestCertificate({ rnc: '131880738', commonName: 'PDF Bench' });
-  const certificate = loadCertificate({ privateKeyPem: generated.privateKeyPem, certificatePem: generated.certificatePem });
+  const certificate = loadCertificate({
+    privateKeyPem: generated.privateKeyPem,
+    certificatePem: generated.certificatePem,
+  });
   if (!certificate.success) throw new Error(JSON.stringify(certificate.issues));
   const validated = await validateSubmission(JSON.stringify(body(lines)), context);
   if (!validated.success) throw new Error(JSON.stringify(validated.errors));
@@ -58,10 +68,23 @@ async function printInput(lines: number): Promise<TPrintInput> {
   if (!signed.success) throw new Error(JSON.stringify(signed.issues));
   const document = readEcfXml(signed.data.xml);
   if (document === undefined) throw new Error('signed XML does not read back');
-  return { document, securityCode: signed.data.securityCode, signedAt: signed.data.signedAt, qrUrl: timbreUrlOf(document, signed.data, 'eCF'), environment: 'eCF' };
+  return {
+    document,
+    securityCode: signed.data.securityCode,
+    signedAt: signed.data.signedAt,
+    qrUrl: timbreUrlOf(document, signed.data, 'eCF'),
+    environment: 'eCF',
+  };
 }
 
-type TResult = { label: string; perSecond: number; cpuMs: number; wallMs: number; bytes: number; renders: number };
+type TResult = {
+  label: string;
+  perSecond: number;
+  cpuMs: number;
+  wallMs: number;
+  bytes: number;
+  renders: number;
+};
 
 async function measure(label: string, input: TPrintInput): Promise<TResult> {
   // Warm-up: JIT, font metrics, the QR cache.
@@ -80,7 +103,10 @@ async function measure(label: string, input: TPrintInput): Promise<TResult> {
   return { label, perSecond: (renders * 1000) / wallMs, cpuMs, wallMs: wallMs / renders, bytes, renders };
 }
 
-const results = [await measure('10 lines', await printInput(10)), await measure('200 lines', await printInput(200))];
+const results = [
+  await measure('10 lines', await printInput(10)),
+  await measure('200 lines', await printInput(200)),
+];
 console.log(`Node ${process.version}, ${SECONDS} s per measurement, one render at a time`);
 console.table(
   results.map((result) => ({
@@ -95,5 +121,7 @@ console.table(
 const tenLines = results[0];
 if (tenLines !== undefined) {
   const verdict = tenLines.cpuMs < GOAL_CPU_MS_10_LINES ? 'met' : 'NOT met';
-  console.log(`Goal 10-line PDF < ${GOAL_CPU_MS_10_LINES} ms CPU: ${verdict} (${tenLines.cpuMs.toFixed(1)} ms)`);
+  console.log(
+    `Goal 10-line PDF < ${GOAL_CPU_MS_10_LINES} ms CPU: ${verdict} (${tenLines.cpuMs.toFixed(1)} ms)`,
+  );
 }

@@ -97,9 +97,16 @@ async function stopChild(child: TChild): Promise<void> {
 /** CPU seconds used so far: the whole machine (all cores, busy time) or one process. */
 const TICKS_PER_SECOND = 100;
 function machineCpuSeconds(): number {
-  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
-  const busy = fields.reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + (value || 0)), 0);
+  const busy = fields.reduce(
+    (sum, value, index) => (index === 3 || index === 4 ? sum : sum + (value || 0)),
+    0,
+  );
   return busy / TICKS_PER_SECOND;
 }
 function processCpuSeconds(pid: number | undefined): number {
@@ -296,7 +303,12 @@ try {
     return Number(row?.count ?? 0);
   };
   const transactionsBefore = await transactionsOf();
-  const cpuBefore = { machine: machineCpuSeconds(), children: children.map((child) => processCpuSeconds(child.process.pid)), self: process.cpuUsage(), postgres: postgresCpuSeconds() };
+  const cpuBefore = {
+    machine: machineCpuSeconds(),
+    children: children.map((child) => processCpuSeconds(child.process.pid)),
+    self: process.cpuUsage(),
+    postgres: postgresCpuSeconds(),
+  };
   const submitStart = Date.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, () => submitter()));
   const submitSeconds = (last202 - submitStart) / 1000;
@@ -321,7 +333,12 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 
-  const cpuAfter = { machine: machineCpuSeconds(), children: children.map((child) => processCpuSeconds(child.process.pid)), self: process.cpuUsage(cpuBefore.self), postgres: postgresCpuSeconds() };
+  const cpuAfter = {
+    machine: machineCpuSeconds(),
+    children: children.map((child) => processCpuSeconds(child.process.pid)),
+    self: process.cpuUsage(cpuBefore.self),
+    postgres: postgresCpuSeconds(),
+  };
   // Statistics reach pg_stat_database when a backend goes idle (at most a second late).
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const transactionsPerDocument =
@@ -343,10 +360,13 @@ try {
       SELECT floor(extract(epoch FROM created_at - ${new Date(first202 ?? submitStart)}::timestamptz))::int AS second, type, count(*) AS count
       FROM document_events WHERE type IN ('submitted', 'signed', 'sent', 'accepted') GROUP BY 1, 2 ORDER BY 1`;
     const bySecond = new Map<number, Record<string, number>>();
-    for (const row of timeline) bySecond.set(row.second, { ...bySecond.get(row.second), [row.type]: Number(row.count) });
+    for (const row of timeline)
+      bySecond.set(row.second, { ...bySecond.get(row.second), [row.type]: Number(row.count) });
     console.log('second  submitted  signed  sent  accepted');
     for (const [second, counts] of [...bySecond].sort((a, b) => a[0] - b[0]))
-      console.log(`${String(second).padStart(6)}  ${String(counts['submitted'] ?? 0).padStart(9)}  ${String(counts['signed'] ?? 0).padStart(6)}  ${String(counts['sent'] ?? 0).padStart(4)}  ${String(counts['accepted'] ?? 0).padStart(8)}`);
+      console.log(
+        `${String(second).padStart(6)}  ${String(counts['submitted'] ?? 0).padStart(9)}  ${String(counts['signed'] ?? 0).padStart(6)}  ${String(counts['sent'] ?? 0).padStart(4)}  ${String(counts['accepted'] ?? 0).padStart(8)}`,
+      );
   }
 
   const simClient = new pg.Client({ connectionString: simDatabase.url });
@@ -374,7 +394,9 @@ try {
   );
   const accepted = DOCUMENTS - refused.length;
   const cpuMs = (seconds: number) => ((seconds * 1000) / accepted).toFixed(2);
-  const childCpu = children.map((child, index) => (cpuAfter.children[index] ?? 0) - (cpuBefore.children[index] ?? 0));
+  const childCpu = children.map(
+    (child, index) => (cpuAfter.children[index] ?? 0) - (cpuBefore.children[index] ?? 0),
+  );
   const machineCpu = cpuAfter.machine - cpuBefore.machine;
   // This script: the submitting client (HTTP and JSON) and its polling of the statuses.
   const selfCpu = (cpuAfter.self.user + cpuAfter.self.system) / 1e6;

@@ -29,9 +29,9 @@ test('the portal home page renders in Chromium with its title and service links'
   const page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${port}/`);
   assert.equal(await page.locator('h1').textContent(), 'e-CF Portal');
-  const links = await page.locator('section[aria-label="Services"] a').evaluateAll((anchors) =>
-    anchors.map((anchor) => anchor.getAttribute('href')),
-  );
+  const links = await page
+    .locator('section[aria-label="Services"] a')
+    .evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
   assert.deepEqual(links, ['http://127.0.0.1:3999/healthz', 'http://127.0.0.1:3999/readyz']);
   assert.equal(await page.title(), 'e-CF Portal');
 });

@@ -29,7 +29,9 @@ export async function startServer(options: {
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${options.command} exited early:\n${output}`);
-    const status = await fetch(options.url).then((response) => response.status).catch(() => 0);
+    const status = await fetch(options.url)
+      .then((response) => response.status)
+      .catch(() => 0);
     if (status === 200) break;
     if (Date.now() > deadline) {
       await stop();

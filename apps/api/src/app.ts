@@ -98,9 +98,18 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
 
   registerOperationalRoutes(app, { readiness: readiness.check, metrics, startedAt: new Date() });
   const openApiDocument = buildOpenApiDocument();
-  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(openApiDocument)));
+  app.get('/openapi.json', async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(JSON.stringify(openApiDocument)),
+  );
   registerContingencyRoutes(app, authentication);
-  registerDocumentRoutes(app, { ...authentication, xsd, enqueue: jobQueue.enqueue, enqueueJobs: jobQueue.enqueueJobs, waiter, cursorSecret: env.API_CURSOR_SECRET });
+  registerDocumentRoutes(app, {
+    ...authentication,
+    xsd,
+    enqueue: jobQueue.enqueue,
+    enqueueJobs: jobQueue.enqueueJobs,
+    waiter,
+    cursorSecret: env.API_CURSOR_SECRET,
+  });
   registerReceiverDeliveryRoutes(app, { ...authentication, xsd });
   registerPrintedLinkRoutes(app, { database, linkSecret: env.RI_LINK_SECRET });
   return app;

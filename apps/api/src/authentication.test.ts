@@ -56,7 +56,11 @@ test('a key of another environment is 403 INSUFFICIENT_SCOPE with reason environ
 
 test('a key without the route scope is 403 INSUFFICIENT_SCOPE', async () => {
   const tenant = await seedTenant(api.database);
-  const { key } = await seedApiKey(api.database, { tenantId: tenant.id, environment: 'TesteCF', scopes: ['ecf:validate'] });
+  const { key } = await seedApiKey(api.database, {
+    tenantId: tenant.id,
+    environment: 'TesteCF',
+    scopes: ['ecf:validate'],
+  });
   const response = await api.app.inject({
     method: 'POST',
     url: '/TesteCF/documentos-ecf/status/batch',
@@ -82,7 +86,10 @@ test('a valid key reaches the route, sees only its own tenant, and its use is re
   assert.equal(response.statusCode, 200);
   assert.deepEqual(ZContingencyResponse.parse(response.json()).items, []);
   const theirsResponse = ZContingencyResponse.parse((await get('/TesteCF/contingencia', theirs.key)).json());
-  assert.deepEqual(theirsResponse.items.map((item) => item.documentId), [document.id]);
+  assert.deepEqual(
+    theirsResponse.items.map((item) => item.documentId),
+    [document.id],
+  );
 
   const batch = await api.app.inject({
     method: 'POST',
@@ -103,7 +110,11 @@ test('credentials never reach the logs', async () => {
   await api.app.inject({
     method: 'GET',
     url: '/TesteCF/contingencia',
-    headers: { 'x-api-key': key, 'x-partner-key': 'partner-secret-123', authorization: 'Bearer oauth-secret-456' },
+    headers: {
+      'x-api-key': key,
+      'x-partner-key': 'partner-secret-123',
+      authorization: 'Bearer oauth-secret-456',
+    },
   });
   const logs = api.logs.text;
   assert.ok(logs.includes('/TesteCF/contingencia'), 'the request was logged');

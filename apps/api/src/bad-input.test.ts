@@ -17,7 +17,11 @@ after(async () => {
   await api.close();
 });
 
-function assertError(response: { statusCode: number; json: () => unknown; headers: Record<string, unknown> }, status: number, code: string) {
+function assertError(
+  response: { statusCode: number; json: () => unknown; headers: Record<string, unknown> },
+  status: number,
+  code: string,
+) {
   assert.equal(response.statusCode, status);
   const body = ZErrorResponse.parse(response.json());
   assert.equal(body.error.code, code);
@@ -34,7 +38,11 @@ test('an unknown route is a 404 ErrorResponse', async () => {
 });
 
 test('an unknown environment segment is a 404, before any key check', async () => {
-  const body = assertError(await api.app.inject({ method: 'GET', url: '/testecf/contingencia' }), 404, 'ROUTE_NOT_FOUND');
+  const body = assertError(
+    await api.app.inject({ method: 'GET', url: '/testecf/contingencia' }),
+    404,
+    'ROUTE_NOT_FOUND',
+  );
   assert.equal(body.error.details.reason, 'unknown_environment');
 });
 
@@ -103,7 +111,10 @@ test('wrong types and unknown properties are a 400 INVALID_REQUEST with the fiel
     });
     const body = assertError(response, 400, 'INVALID_REQUEST');
     const issues = body.error.details.issues as Array<{ path: string }>;
-    assert.ok(issues.some((issue) => issue.path === path), `issue at "${path}" for ${JSON.stringify(payload)}`);
+    assert.ok(
+      issues.some((issue) => issue.path === path),
+      `issue at "${path}" for ${JSON.stringify(payload)}`,
+    );
   }
 });
 
@@ -112,7 +123,9 @@ test('more than 100 references is a 400', async () => {
     method: 'POST',
     url: batchUrl,
     headers: { 'content-type': 'application/json', 'x-api-key': key },
-    payload: JSON.stringify({ encfs: Array.from({ length: 101 }, (_, index) => `E31${String(index).padStart(10, '0')}`) }),
+    payload: JSON.stringify({
+      encfs: Array.from({ length: 101 }, (_, index) => `E31${String(index).padStart(10, '0')}`),
+    }),
   });
   const body = assertError(response, 400, 'INVALID_REQUEST');
   assert.match(JSON.stringify(body.error.details), /at most 100/);

@@ -8,7 +8,11 @@ export const ZEnvironment = z.enum(['TesteCF', 'CerteCF', 'eCF']);
 
 export const ZErrorResponse = z.object({
   ok: z.literal(false),
-  error: z.object({ code: z.string().min(1), message: z.string().min(1), details: z.record(z.string(), z.unknown()) }),
+  error: z.object({
+    code: z.string().min(1),
+    message: z.string().min(1),
+    details: z.record(z.string(), z.unknown()),
+  }),
   correlationId: z.string().min(1),
 });
 
@@ -85,7 +89,10 @@ export const ZDocumentReferenceParams = z.object({
 export const ZStatusBatchRequest = z
   .strictObject({
     encfs: z.array(z.string().min(1).max(64)).optional().describe('eNCF of the documents'),
-    documentReferences: z.array(z.string().min(1).max(64)).optional().describe('documentIds or eNCF, under the same limit'),
+    documentReferences: z
+      .array(z.string().min(1).max(64))
+      .optional()
+      .describe('documentIds or eNCF, under the same limit'),
   })
   .refine((body) => (body.encfs?.length ?? 0) + (body.documentReferences?.length ?? 0) > 0, {
     message: 'send at least one eNCF in encfs (or a documentId in documentReferences)',
@@ -103,7 +110,10 @@ const ZIssue = z.object({
 
 export const ZPrinting = z
   .object({
-    pdfUrl: z.string().nullable().describe('path of the PDF route, relative to the service base address; null in CerteCF'),
+    pdfUrl: z
+      .string()
+      .nullable()
+      .describe('path of the PDF route, relative to the service base address; null in CerteCF'),
     securityCode: z.string().nullable(),
     qrUrl: z.string().nullable(),
     signatureDate: z.string().nullable(),
@@ -122,24 +132,37 @@ export const ZSubmitResponse = z.object({
     securityCode: z.string().nullable(),
     qrUrl: z.string().nullable(),
     printing: ZPrinting,
-    printingStatus: z.string().nullable().describe('why printing is null (awaiting_signature, awaiting_taxauth_response, ...) or deliverable; null in a preflight'),
+    printingStatus: z
+      .string()
+      .nullable()
+      .describe(
+        'why printing is null (awaiting_signature, awaiting_taxauth_response, ...) or deliverable; null in a preflight',
+      ),
     trackId: z.string().nullable(),
   }),
   correlationId: z.string().min(1),
 });
 
 /** A 422 of the submission: ErrorResponse and SubmitResponse at once (clarification 1). */
-export const ZSubmitValidationError = ZErrorResponse.extend({ errors: z.array(ZIssue), warnings: z.array(ZIssue) });
+export const ZSubmitValidationError = ZErrorResponse.extend({
+  errors: z.array(ZIssue),
+  warnings: z.array(ZIssue),
+});
 
 export const ZSubmitQuery = z.object({
-  validate: z.enum(['true', 'false']).optional().describe('true: preflight only (scope ecf:validate); nothing stored, signed or sent'),
+  validate: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('true: preflight only (scope ecf:validate); nothing stored, signed or sent'),
 });
 
 export const ZSubmitHeaders = z.object({
   prefer: z
     .string()
     .optional()
-    .describe(`RFC 7240; \`wait=N\` waits up to N seconds (at most ${PREFER_WAIT_MAX_SECONDS}) for the printed representation to be deliverable`),
+    .describe(
+      `RFC 7240; \`wait=N\` waits up to N seconds (at most ${PREFER_WAIT_MAX_SECONDS}) for the printed representation to be deliverable`,
+    ),
 });
 
 /** Documentation of the two submission formats; fiscal-core validates the body itself (422 on any field). */
@@ -168,7 +191,10 @@ export const ZStatusResult = z.object({
   securityCode: z.string().nullable(),
   printing: ZPrinting,
   printingStatus: z.string(),
-  lastError: z.record(z.string(), z.unknown()).nullable().describe('last send failure; null in final states and cancelled'),
+  lastError: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('last send failure; null in final states and cancelled'),
   updatedAt: z.string(),
 });
 
@@ -199,7 +225,12 @@ export const ZIssuedListQuery = z
       .pipe(z.number().int().min(1).max(100))
       .optional()
       .describe('1 to 100, default 50'),
-    cursor: z.string().min(1).max(512).optional().describe('nextCursor of the previous page, unmodified; filters must stay the same'),
+    cursor: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .describe('nextCursor of the previous page, unmodified; filters must stay the same'),
   })
   .refine((query) => !query.issueDateFrom || !query.issueDateTo || query.issueDateFrom <= query.issueDateTo, {
     message: 'issueDateFrom must not be after issueDateTo',
@@ -247,20 +278,36 @@ export const RECONCILIATION_ARECF_MAX_LENGTH = 256 * 1024;
 
 /** `FiscalReconciliationRequest` of a receiver delivery: only `evidence.arecfXml` is named by the spec; `outcome` and `note` are ours. */
 export const ZReceiverDeliveryReconciliationRequest = z.strictObject({
-  outcome: z.enum(['sent', 'dispatch_failed']).describe('`sent`: the buyer received it (requires evidence.arecfXml); `dispatch_failed`: it never reached the buyer (no evidence)'),
+  outcome: z
+    .enum(['sent', 'dispatch_failed'])
+    .describe(
+      '`sent`: the buyer received it (requires evidence.arecfXml); `dispatch_failed`: it never reached the buyer (no evidence)',
+    ),
   evidence: z
     .strictObject({
       arecfXml: z
         .string()
         .min(1)
         .max(RECONCILIATION_ARECF_MAX_LENGTH)
-        .describe('the buyer\'s signed ARECF (Estado 0) as received, verified: signature, ARECF XSD, this e-CF\'s RNCEmisor/RNCComprador/eNCF, signer can be the buyer'),
+        .describe(
+          "the buyer's signed ARECF (Estado 0) as received, verified: signature, ARECF XSD, this e-CF's RNCEmisor/RNCComprador/eNCF, signer can be the buyer",
+        ),
     })
     .optional(),
-  note: z.string().min(1).max(4000).optional().describe('free text kept with the outcome (part of the replay comparison)'),
+  note: z
+    .string()
+    .min(1)
+    .max(4000)
+    .optional()
+    .describe('free text kept with the outcome (part of the replay comparison)'),
 });
 
-const ZAcknowledgementSigner = z.object({ holderId: z.string(), subject: z.string(), certificateSerialNumber: z.string(), validTo: z.string() });
+const ZAcknowledgementSigner = z.object({
+  holderId: z.string(),
+  subject: z.string(),
+  certificateSerialNumber: z.string(),
+  validTo: z.string(),
+});
 
 export const ZReceiverDeliveryReconciliationResponse = z.object({
   ok: z.literal(true),
@@ -269,7 +316,11 @@ export const ZReceiverDeliveryReconciliationResponse = z.object({
   environment: ZEnvironment,
   receiverDelivery: z.object({
     status: z.enum(['sent', 'dispatch_failed']),
-    attempts: z.number().int().nonnegative().describe('automatic delivery attempts made before it became uncertain'),
+    attempts: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('automatic delivery attempts made before it became uncertain'),
     targetUrl: z.string().nullable(),
     arecfArtifactId: z.uuid().nullable(),
     reconciledAt: z.string(),
@@ -278,9 +329,17 @@ export const ZReceiverDeliveryReconciliationResponse = z.object({
       note: z.string().nullable(),
       reconciledAt: z.string(),
       evidence: z
-        .object({ artifactId: z.uuid(), sha256: z.string(), estado: z.string(), acknowledgedAt: z.string(), signer: ZAcknowledgementSigner })
+        .object({
+          artifactId: z.uuid(),
+          sha256: z.string(),
+          estado: z.string(),
+          acknowledgedAt: z.string(),
+          signer: ZAcknowledgementSigner,
+        })
         .nullable()
-        .describe('the stored ARECF (write-once artifact receiver_acknowledgement); null for dispatch_failed'),
+        .describe(
+          'the stored ARECF (write-once artifact receiver_acknowledgement); null for dispatch_failed',
+        ),
     }),
   }),
   correlationId: z.string().min(1),
@@ -289,7 +348,12 @@ export const ZReceiverDeliveryReconciliationResponse = z.object({
 // ---------------------------------------------------------------------------------------------
 // Route table: the single source of the OpenAPI document.
 
-type TResponse = { description: string; schema?: z.ZodType; contentType?: string; headers?: Record<string, string> };
+type TResponse = {
+  description: string;
+  schema?: z.ZodType;
+  contentType?: string;
+  headers?: Record<string, string>;
+};
 export type TRouteContract = {
   method: 'GET' | 'POST';
   /** Fastify path syntax (`:param`). */
@@ -308,9 +372,15 @@ export type TRouteContract = {
 const error = (description: string): TResponse => ({ description, schema: ZErrorResponse });
 const AUTH_ERRORS = {
   401: error('X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID)'),
-  403: error('INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (details.reason environment_mismatch)'),
+  403: error(
+    'INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (details.reason environment_mismatch)',
+  ),
   404: error('ROUTE_NOT_FOUND: unknown environment segment'),
-  429: { description: 'RATE_LIMIT_EXCEEDED; Retry-After in seconds', schema: ZErrorResponse, headers: { 'Retry-After': 'seconds' } },
+  429: {
+    description: 'RATE_LIMIT_EXCEEDED; Retry-After in seconds',
+    schema: ZErrorResponse,
+    headers: { 'Retry-After': 'seconds' },
+  },
 } satisfies Record<number, TResponse>;
 
 export const ROUTES = {
@@ -324,7 +394,10 @@ export const ROUTES = {
     method: 'GET',
     path: '/readyz',
     summary: 'Readiness: storage, migrations, rate-limit store',
-    responses: { 200: { description: 'ready', schema: ZReadinessResponse }, 503: { description: 'not ready', schema: ZReadinessResponse } },
+    responses: {
+      200: { description: 'ready', schema: ZReadinessResponse },
+      503: { description: 'not ready', schema: ZReadinessResponse },
+    },
   },
   metrics: {
     method: 'GET',
@@ -352,12 +425,23 @@ export const ROUTES = {
     body: ZSubmissionBody,
     responses: {
       200: { description: 'preflight passed (warnings listed)', schema: ZSubmitResponse },
-      201: { description: 'printable: result.securityCode, result.qrUrl, result.printing', schema: ZSubmitResponse, headers: { 'Preference-Applied': 'wait=N' } },
-      202: { description: 'stored and queued for signing', schema: ZSubmitResponse, headers: { 'Retry-After': 'seconds' } },
+      201: {
+        description: 'printable: result.securityCode, result.qrUrl, result.printing',
+        schema: ZSubmitResponse,
+        headers: { 'Preference-Applied': 'wait=N' },
+      },
+      202: {
+        description: 'stored and queued for signing',
+        schema: ZSubmitResponse,
+        headers: { 'Retry-After': 'seconds' },
+      },
       400: error('INVALID_JSON, INVALID_REQUEST, BODY_TOO_LARGE, UNSUPPORTED_CONTENT_TYPE'),
       ...AUTH_ERRORS,
       409: error('ENCF_CONFLICT: the eNCF exists with other content'),
-      422: { description: 'VALIDATION_FAILED: errors[] and warnings[]; nothing stored', schema: ZSubmitValidationError },
+      422: {
+        description: 'VALIDATION_FAILED: errors[] and warnings[]; nothing stored',
+        schema: ZSubmitValidationError,
+      },
       423: error('PRODUCTION_NOT_ACTIVE'),
     },
   },
@@ -396,10 +480,16 @@ export const ROUTES = {
     params: ZDocumentReferenceParams,
     headers: ZDownloadHeaders,
     responses: {
-      200: { description: 'the signed XML', contentType: 'application/xml', headers: { 'Content-Disposition': 'attachment; filename=<RNCEmisor><eNCF>.xml' } },
+      200: {
+        description: 'the signed XML',
+        contentType: 'application/xml',
+        headers: { 'Content-Disposition': 'attachment; filename=<RNCEmisor><eNCF>.xml' },
+      },
       400: error('INVALID_DOCUMENT_REFERENCE'),
       ...AUTH_ERRORS,
-      404: error('NOT_FOUND: no such document in this account and environment (or transmission_failed and never signed)'),
+      404: error(
+        'NOT_FOUND: no such document in this account and environment (or transmission_failed and never signed)',
+      ),
       409: error('DOCUMENT_NOT_SIGNED'),
     },
   },
@@ -412,11 +502,14 @@ export const ROUTES = {
     headers: ZDownloadHeaders,
     responses: {
       200: {
-        description: 'the printed representation, letter size, rendered from the stored signed XML (QR, security code, signature date)',
+        description:
+          'the printed representation, letter size, rendered from the stored signed XML (QR, security code, signature date)',
         contentType: 'application/pdf',
         headers: { 'Content-Disposition': 'attachment; filename=<RNCEmisor><eNCF>.pdf' },
       },
-      400: error('INVALID_DOCUMENT_REFERENCE; NOT_ACCEPTABLE: Accept lists neither application/pdf, application/* nor */*'),
+      400: error(
+        'INVALID_DOCUMENT_REFERENCE; NOT_ACCEPTABLE: Accept lists neither application/pdf, application/* nor */*',
+      ),
       ...AUTH_ERRORS,
       404: error('NOT_FOUND: no such document in this account and environment'),
       409: error(
@@ -434,8 +527,17 @@ export const ROUTES = {
     params: z.object({ token: z.string().max(1300).describe('signed token, at most 1300 characters') }),
     responses: {
       200: { description: 'the PDF (inline; file <RNCEmisor><eNCF>.pdf)', contentType: 'application/pdf' },
-      404: { description: 'RI_LINK_INVALID (malformed or tampered token, unknown document) or RI_NOT_DELIVERABLE (the e-CF is not accepted or accepted-conditional now); text/plain, X-Error-Code', contentType: 'text/plain', headers: { 'X-Error-Code': 'RI_LINK_INVALID | RI_NOT_DELIVERABLE' } },
-      410: { description: 'RI_LINK_EXPIRED: more than 30 days after sending; text/plain, X-Error-Code', contentType: 'text/plain', headers: { 'X-Error-Code': 'RI_LINK_EXPIRED' } },
+      404: {
+        description:
+          'RI_LINK_INVALID (malformed or tampered token, unknown document) or RI_NOT_DELIVERABLE (the e-CF is not accepted or accepted-conditional now); text/plain, X-Error-Code',
+        contentType: 'text/plain',
+        headers: { 'X-Error-Code': 'RI_LINK_INVALID | RI_NOT_DELIVERABLE' },
+      },
+      410: {
+        description: 'RI_LINK_EXPIRED: more than 30 days after sending; text/plain, X-Error-Code',
+        contentType: 'text/plain',
+        headers: { 'X-Error-Code': 'RI_LINK_EXPIRED' },
+      },
     },
   },
   contingency: {
@@ -444,23 +546,33 @@ export const ROUTES = {
     summary: 'Documents currently in contingency',
     scopes: ['ecf:read', 'status:read'],
     params: ZEnvironmentParams,
-    responses: { 200: { description: 'in contingency, longest waiting first', schema: ZContingencyResponse }, ...AUTH_ERRORS },
+    responses: {
+      200: { description: 'in contingency, longest waiting first', schema: ZContingencyResponse },
+      ...AUTH_ERRORS,
+    },
   },
   reconcileReceiverDelivery: {
     method: 'POST',
     path: '/:environment/documentos-ecf/:documentId/entrega-receptor/reconciliar',
     summary: 'Fix the outcome of an uncertain delivery to the buyer (once, immutable)',
     description:
-      'Only a receiver delivery in `uncertain` (no answer after 5 retries; never re-sent automatically). `sent` requires `evidence.arecfXml`, the buyer\'s signed ARECF with Estado 0, which is verified and stored write-once; `dispatch_failed` takes no evidence. ' +
-      'The same request again (same outcome, same evidence bytes, same note) answers the same 200; anything else on a reconciled delivery is 409 RECEIVER_DELIVERY_OUTCOME_CONFLICT. Another account\'s or environment\'s document: 404.',
+      "Only a receiver delivery in `uncertain` (no answer after 5 retries; never re-sent automatically). `sent` requires `evidence.arecfXml`, the buyer's signed ARECF with Estado 0, which is verified and stored write-once; `dispatch_failed` takes no evidence. " +
+      "The same request again (same outcome, same evidence bytes, same note) answers the same 200; anything else on a reconciled delivery is 409 RECEIVER_DELIVERY_OUTCOME_CONFLICT. Another account's or environment's document: 404.",
     scopes: ['ecf:create', 'tenant:admin'],
     params: ZReceiverDeliveryParams,
     body: ZReceiverDeliveryReconciliationRequest,
     responses: {
-      200: { description: 'reconciled (or an idempotent replay)', schema: ZReceiverDeliveryReconciliationResponse },
-      400: error('INVALID_REQUEST (documentId not a UUID, unknown outcome or property), INVALID_JSON, BODY_TOO_LARGE, UNSUPPORTED_CONTENT_TYPE'),
+      200: {
+        description: 'reconciled (or an idempotent replay)',
+        schema: ZReceiverDeliveryReconciliationResponse,
+      },
+      400: error(
+        'INVALID_REQUEST (documentId not a UUID, unknown outcome or property), INVALID_JSON, BODY_TOO_LARGE, UNSUPPORTED_CONTENT_TYPE',
+      ),
       ...AUTH_ERRORS,
-      404: error('NOT_FOUND: no such document in this account and environment; ROUTE_NOT_FOUND: unknown environment'),
+      404: error(
+        'NOT_FOUND: no such document in this account and environment; ROUTE_NOT_FOUND: unknown environment',
+      ),
       409: error(
         'RECEIVER_DELIVERY_NOT_UNCERTAIN (details.status), RECEIVER_DELIVERY_OUTCOME_CONFLICT (details.reason outcome_differs | evidence_differs | note_differs), RECEIVER_DELIVERY_EVIDENCE_INVALID (details.reason: evidence_required, evidence_not_applicable, not_xml, signature_invalid, xsd_invalid, issuer_mismatch, buyer_mismatch, encf_mismatch, not_received, signer_*)',
       ),

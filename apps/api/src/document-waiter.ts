@@ -53,7 +53,12 @@ export function createDocumentWaiter(options: { databaseUrl: string; log: Fastif
    * committed between the caller's read and the LISTEN is not missed), then re-checks only when the
    * document is announced. Answers the last `check()` result.
    */
-  async function waitFor<T>(documentId: string, timeoutMs: number, check: () => Promise<T>, isDone: (value: T) => boolean): Promise<T> {
+  async function waitFor<T>(
+    documentId: string,
+    timeoutMs: number,
+    check: () => Promise<T>,
+    isDone: (value: T) => boolean,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let signalled = false;
     let wake: () => void = () => {
@@ -67,7 +72,10 @@ export function createDocumentWaiter(options: { databaseUrl: string; log: Fastif
       try {
         await listening();
       } catch (error) {
-        options.log.warn({ err: error }, 'document status listener unavailable; waiting for the deadline only');
+        options.log.warn(
+          { err: error },
+          'document status listener unavailable; waiting for the deadline only',
+        );
       }
       let value = await check();
       while (!isDone(value) && !closed) {

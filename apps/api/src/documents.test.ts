@@ -13,7 +13,11 @@ after(async () => {
   await api.close();
 });
 
-const submit = (key: string, body: unknown, options: { validate?: boolean; environment?: string; headers?: Record<string, string> } = {}) =>
+const submit = (
+  key: string,
+  body: unknown,
+  options: { validate?: boolean; environment?: string; headers?: Record<string, string> } = {},
+) =>
   api.app.inject({
     method: 'POST',
     url: `/${options.environment ?? 'TesteCF'}/documentos-ecf${options.validate ? '?validate=true' : ''}`,
@@ -34,7 +38,9 @@ async function counts(tenantId: string) {
 test('preflight: 200 with warnings, status validated, no documentId, nothing stored', async () => {
   const { tenant, key } = await seedTenantWithKey(api.database);
   const year = Number(dominicanToday().slice(0, 4));
-  const response = await submit(key, simplifiedE31({ sequenceExpirationDate: `31-12-${year + 3}` }), { validate: true });
+  const response = await submit(key, simplifiedE31({ sequenceExpirationDate: `31-12-${year + 3}` }), {
+    validate: true,
+  });
   assert.equal(response.statusCode, 200, response.body);
   const body = ZSubmitResponse.parse(response.json());
   assert.equal(body.status, 'validated');
@@ -53,11 +59,17 @@ test('emission: 202 with Retry-After; document, fingerprint, submitted event and
   assert.equal(body.status, 'queued_for_signing');
   assert.equal(body.encf, submission['encf']);
   assert.equal(body.result.printing, null);
-  const document = await api.database.document.findUniqueOrThrow({ where: { id: body.documentId }, include: { fingerprints: true, events: true } });
+  const document = await api.database.document.findUniqueOrThrow({
+    where: { id: body.documentId },
+    include: { fingerprints: true, events: true },
+  });
   assert.equal(document.tenantId, tenant.id);
   assert.equal(document.fingerprints.length, 1);
   assert.equal(document.fingerprints[0]?.algorithm, 'v1');
-  assert.deepEqual(document.events.map((event) => [event.type, event.toStatus]), [['submitted', 'queued_for_signing']]);
+  assert.deepEqual(
+    document.events.map((event) => [event.type, event.toStatus]),
+    [['submitted', 'queued_for_signing']],
+  );
   assert.deepEqual(await counts(tenant.id), { documents: 1, jobs: 1 });
 });
 
@@ -74,29 +86,54 @@ test('the submitted payload keeps the numbers as the client wrote them', async (
 
 test('scopes: preflight needs ecf:validate, emission ecf:create', async () => {
   const tenant = await seedTenant(api.database);
-  const { key: validateOnly } = await seedApiKey(api.database, { tenantId: tenant.id, environment: 'TesteCF', scopes: ['ecf:validate'] });
-  const { key: createOnly } = await seedApiKey(api.database, { tenantId: tenant.id, environment: 'TesteCF', scopes: ['ecf:create'] });
+  const { key: validateOnly } = await seedApiKey(api.database, {
+    tenantId: tenant.id,
+    environment: 'TesteCF',
+    scopes: ['ecf:validate'],
+  });
+  const { key: createOnly } = await seedApiKey(api.database, {
+    tenantId: tenant.id,
+    environment: 'TesteCF',
+    scopes: ['ecf:create'],
+  });
   assert.equal((await submit(validateOnly, simplifiedE31(), { validate: true })).statusCode, 200);
   const refused = await submit(validateOnly, simplifiedE31());
   assert.equal(refused.statusCode, 403);
   assert.equal(errorOf(refused).code, 'INSUFFICIENT_SCOPE');
   assert.equal((await submit(createOnly, simplifiedE31(), { validate: true })).statusCode, 403);
   assert.equal((await submit(createOnly, simplifiedE31())).statusCode, 202);
-  const { key: readOnly } = await seedApiKey(api.database, { tenantId: tenant.id, environment: 'TesteCF', scopes: ['ecf:read'] });
-  const batch = await api.app.inject({ method: 'POST', url: '/TesteCF/documentos-ecf/status/batch', headers: { 'x-api-key': readOnly }, payload: { encfs: ['E310000000001'] } });
+  const { key: readOnly } = await seedApiKey(api.database, {
+    tenantId: tenant.id,
+    environment: 'TesteCF',
+    scopes: ['ecf:read'],
+  });
+  const batch = await api.app.inject({
+    method: 'POST',
+    url: '/TesteCF/documentos-ecf/status/batch',
+    headers: { 'x-api-key': readOnly },
+    payload: { encfs: ['E310000000001'] },
+  });
   assert.equal(batch.statusCode, 403);
 });
 
 test('authentication: 401 without key, 403 with a key of another environment, 404 for an unknown environment', async () => {
   const { key } = await seedTenantWithKey(api.database);
-  const missing = await api.app.inject({ method: 'POST', url: '/TesteCF/documentos-ecf', headers: { 'content-type': 'application/json' }, payload: '{}' });
+  const missing = await api.app.inject({
+    method: 'POST',
+    url: '/TesteCF/documentos-ecf',
+    headers: { 'content-type': 'application/json' },
+    payload: '{}',
+  });
   assert.equal(missing.statusCode, 401);
   const other = await submit(key, simplifiedE31(), { environment: 'CerteCF' });
   assert.equal(other.statusCode, 403);
   assert.equal(errorOf(other).details.reason, 'environment_mismatch');
   assert.equal((await submit(key, simplifiedE31(), { environment: 'Produccion' })).statusCode, 404);
   for (const url of ['/Nope/documentos-ecf', '/Nope/documentos-ecf/E310000000001/xml']) {
-    assert.equal((await api.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } })).statusCode, 404);
+    assert.equal(
+      (await api.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } })).statusCode,
+      404,
+    );
   }
 });
 
@@ -144,7 +181,12 @@ test('replay: the same eNCF and JSON return the original document; other content
   const error = errorOf(changed);
   assert.equal(error.code, 'ENCF_CONFLICT');
   assert.deepEqual(error.details.conflicts, [
-    { encf: submission['encf'], documentId: first.documentId, status: 'queued_for_signing', reason: 'encf_already_used_with_other_content' },
+    {
+      encf: submission['encf'],
+      documentId: first.documentId,
+      status: 'queued_for_signing',
+      reason: 'encf_already_used_with_other_content',
+    },
   ]);
   assert.deepEqual(await counts(tenant.id), { documents: 1, jobs: 1 });
 });
@@ -154,7 +196,9 @@ test('replay of a document stored under an older fingerprint algorithm is still 
   const submission = simplifiedE31();
   const first = ZSubmitResponse.parse((await submit(key, submission)).json());
   // A future algorithm's fingerprint beside v1: v1 keeps answering replays.
-  await api.database.documentFingerprint.create({ data: { documentId: first.documentId!, algorithm: 'v2', value: 'f'.repeat(64) } });
+  await api.database.documentFingerprint.create({
+    data: { documentId: first.documentId!, algorithm: 'v2', value: 'f'.repeat(64) },
+  });
   const again = await submit(key, submission);
   assert.equal(again.statusCode, 202);
   assert.equal(ZSubmitResponse.parse(again.json()).documentId, first.documentId);
@@ -164,7 +208,10 @@ test('replay of an already printable document answers 201 at once, without Prefe
   const { key } = await seedTenantWithKey(api.database);
   const submission = simplifiedE31();
   const first = ZSubmitResponse.parse((await submit(key, submission)).json());
-  await api.database.document.update({ where: { id: first.documentId! }, data: { status: 'sent', trackId: 'track-1', securityCode: 'Ab12Cd', qrUrl: 'https://example.test/qr' } });
+  await api.database.document.update({
+    where: { id: first.documentId! },
+    data: { status: 'sent', trackId: 'track-1', securityCode: 'Ab12Cd', qrUrl: 'https://example.test/qr' },
+  });
   const again = await submit(key, submission);
   assert.equal(again.statusCode, 201);
   assert.equal(again.headers['preference-applied'], undefined);
@@ -177,7 +224,11 @@ test('two identical submissions racing each other produce one document', async (
   const { tenant, key } = await seedTenantWithKey(api.database);
   const submission = simplifiedE31();
   const responses = await Promise.all(Array.from({ length: 6 }, () => submit(key, submission)));
-  assert.deepEqual(responses.map((response) => response.statusCode), [202, 202, 202, 202, 202, 202], responses.map((response) => response.body).join('\n'));
+  assert.deepEqual(
+    responses.map((response) => response.statusCode),
+    [202, 202, 202, 202, 202, 202],
+    responses.map((response) => response.body).join('\n'),
+  );
   const ids = new Set(responses.map((response) => ZSubmitResponse.parse(response.json()).documentId));
   assert.equal(ids.size, 1);
   assert.deepEqual(await counts(tenant.id), { documents: 1, jobs: 1 });
@@ -186,7 +237,9 @@ test('two identical submissions racing each other produce one document', async (
 test('racing submissions of one eNCF with different content: one document, the others 409', async () => {
   const { tenant, key } = await seedTenantWithKey(api.database);
   const encf = nextEncf();
-  const responses = await Promise.all(['card', 'cash', 'transfer'].map((paymentType) => submit(key, simplifiedE31({ encf, paymentType }))));
+  const responses = await Promise.all(
+    ['card', 'cash', 'transfer'].map((paymentType) => submit(key, simplifiedE31({ encf, paymentType }))),
+  );
   assert.deepEqual(responses.map((response) => response.statusCode).sort(), [202, 409, 409]);
   assert.deepEqual(await counts(tenant.id), { documents: 1, jobs: 1 });
 });
@@ -203,8 +256,19 @@ test('Prefer: wait=N answers 201 with Preference-Applied when the document becom
     if (!document) await new Promise((resolve) => setTimeout(resolve, 20));
   }
   while (api.app.documentWaiter.waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-  await api.database.document.update({ where: { id: document.id }, data: { status: 'signed', signatureDate: new Date() } });
-  await api.database.document.update({ where: { id: document.id }, data: { status: 'sent', trackId: 'track-wait', securityCode: 'Qw12Er', qrUrl: 'https://example.test/qr?wait' } });
+  await api.database.document.update({
+    where: { id: document.id },
+    data: { status: 'signed', signatureDate: new Date() },
+  });
+  await api.database.document.update({
+    where: { id: document.id },
+    data: {
+      status: 'sent',
+      trackId: 'track-wait',
+      securityCode: 'Qw12Er',
+      qrUrl: 'https://example.test/qr?wait',
+    },
+  });
   const response = await pending;
   assert.equal(response.statusCode, 201, response.body);
   assert.equal(response.headers['preference-applied'], 'wait=10');
@@ -222,7 +286,10 @@ test('Prefer: wait=N answers 201 when the document goes to contingency', async (
   const submission = simplifiedE31();
   const pending = submit(key, submission, { headers: { prefer: 'wait=10' } });
   while (api.app.documentWaiter.waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-  await api.database.document.updateMany({ where: { encf: submission['encf'] as string }, data: { status: 'contingency', contingencySince: new Date() } });
+  await api.database.document.updateMany({
+    where: { encf: submission['encf'] as string },
+    data: { status: 'contingency', contingencySince: new Date() },
+  });
   const response = await pending;
   assert.equal(response.statusCode, 201);
   assert.equal(ZSubmitResponse.parse(response.json()).status, 'contingency');
@@ -234,7 +301,10 @@ test('Prefer: wait=N gives up after N seconds with the usual 202; signing alone 
   const started = Date.now();
   const pending = submit(key, submission, { headers: { prefer: 'wait=1' } });
   while (api.app.documentWaiter.waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-  await api.database.document.updateMany({ where: { encf: submission['encf'] as string }, data: { status: 'signed' } });
+  await api.database.document.updateMany({
+    where: { encf: submission['encf'] as string },
+    data: { status: 'signed' },
+  });
   const response = await pending;
   const elapsed = Date.now() - started;
   assert.equal(response.statusCode, 202);
@@ -250,16 +320,28 @@ test('eCF: 423 PRODUCTION_NOT_ACTIVE without active production; emission once ac
   const refused = await submit(key, simplifiedE31(), { environment: 'eCF' });
   assert.equal(refused.statusCode, 423);
   assert.equal(errorOf(refused).code, 'PRODUCTION_NOT_ACTIVE');
-  const list = await api.app.inject({ method: 'GET', url: '/eCF/documentos-ecf', headers: { 'x-api-key': key } });
+  const list = await api.app.inject({
+    method: 'GET',
+    url: '/eCF/documentos-ecf',
+    headers: { 'x-api-key': key },
+  });
   assert.equal(list.statusCode, 423);
   await api.database.tenant.update({ where: { id: tenant.id }, data: { productionState: 'active' } });
   assert.equal((await submit(key, simplifiedE31(), { environment: 'eCF' })).statusCode, 202);
-  assert.equal((await api.app.inject({ method: 'GET', url: '/eCF/documentos-ecf', headers: { 'x-api-key': key } })).statusCode, 200);
+  assert.equal(
+    (await api.app.inject({ method: 'GET', url: '/eCF/documentos-ecf', headers: { 'x-api-key': key } }))
+      .statusCode,
+    200,
+  );
 });
 
 test('notes look up the referenced document of the account (rule 20)', async () => {
   const { tenant, key } = await seedTenantWithKey(api.database);
-  const original = await seedDocument(api.database, { tenantId: tenant.id, encf: nextEncf('31'), status: 'rejected' });
+  const original = await seedDocument(api.database, {
+    tenantId: tenant.id,
+    encf: nextEncf('31'),
+    status: 'rejected',
+  });
   const note = {
     type: 'E33',
     encf: nextEncf('33'),
@@ -273,30 +355,69 @@ test('notes look up the referenced document of the account (rule 20)', async () 
   };
   const response = await submit(key, note, { validate: true });
   assert.equal(response.statusCode, 422, response.body);
-  assert.ok(ZSubmitValidationError.parse(response.json()).errors.some((error) => error.code === 'REFERENCED_ENCF_NOT_ACCEPTED'));
+  assert.ok(
+    ZSubmitValidationError.parse(response.json()).errors.some(
+      (error) => error.code === 'REFERENCED_ENCF_NOT_ACCEPTED',
+    ),
+  );
 });
 
 test('status batch: found and unfound, lastError null in final states, more than 100 is 400', async () => {
   const { tenant, key } = await seedTenantWithKey(api.database);
   const lastError = { code: 'TAXAUTH_UNAVAILABLE', message: 'no answer' };
-  const waiting = await seedDocument(api.database, { tenantId: tenant.id, encf: nextEncf(), status: 'contingency', lastError });
-  const accepted = await seedDocument(api.database, { tenantId: tenant.id, encf: nextEncf(), status: 'accepted', lastError });
-  const cancelled = await seedDocument(api.database, { tenantId: tenant.id, encf: nextEncf(), status: 'cancelled', lastError });
+  const waiting = await seedDocument(api.database, {
+    tenantId: tenant.id,
+    encf: nextEncf(),
+    status: 'contingency',
+    lastError,
+  });
+  const accepted = await seedDocument(api.database, {
+    tenantId: tenant.id,
+    encf: nextEncf(),
+    status: 'accepted',
+    lastError,
+  });
+  const cancelled = await seedDocument(api.database, {
+    tenantId: tenant.id,
+    encf: nextEncf(),
+    status: 'cancelled',
+    lastError,
+  });
   const other = await seedTenant(api.database);
   const foreign = await seedDocument(api.database, { tenantId: other.id, encf: nextEncf() });
   const batch = (payload: unknown) =>
-    api.app.inject({ method: 'POST', url: '/TesteCF/documentos-ecf/status/batch', headers: { 'x-api-key': key }, payload: payload as Record<string, unknown> });
-  const response = await batch({ encfs: [waiting.encf, accepted.encf, foreign.encf, 'E319999999999'], documentReferences: [cancelled.id] });
+    api.app.inject({
+      method: 'POST',
+      url: '/TesteCF/documentos-ecf/status/batch',
+      headers: { 'x-api-key': key },
+      payload: payload as Record<string, unknown>,
+    });
+  const response = await batch({
+    encfs: [waiting.encf, accepted.encf, foreign.encf, 'E319999999999'],
+    documentReferences: [cancelled.id],
+  });
   assert.equal(response.statusCode, 200);
   const body = ZStatusBatchResponse.parse(response.json());
-  assert.deepEqual(body.found.map((item) => [item.encf, item.lastError?.['code'] ?? null]), [
-    [waiting.encf, 'TAXAUTH_UNAVAILABLE'],
-    [accepted.encf, null],
-    [cancelled.encf, null],
-  ]);
+  assert.deepEqual(
+    body.found.map((item) => [item.encf, item.lastError?.['code'] ?? null]),
+    [
+      [waiting.encf, 'TAXAUTH_UNAVAILABLE'],
+      [accepted.encf, null],
+      [cancelled.encf, null],
+    ],
+  );
   assert.deepEqual(body.unfound, [foreign.encf, 'E319999999999']);
-  assert.equal((await batch({ encfs: Array.from({ length: 100 }, (_, index) => `E31${String(index).padStart(10, '0')}`) })).statusCode, 200);
-  const tooMany = await batch({ encfs: Array.from({ length: 101 }, (_, index) => `E31${String(index).padStart(10, '0')}`) });
+  assert.equal(
+    (
+      await batch({
+        encfs: Array.from({ length: 100 }, (_, index) => `E31${String(index).padStart(10, '0')}`),
+      })
+    ).statusCode,
+    200,
+  );
+  const tooMany = await batch({
+    encfs: Array.from({ length: 101 }, (_, index) => `E31${String(index).padStart(10, '0')}`),
+  });
   assert.equal(tooMany.statusCode, 400);
   assert.equal(errorOf(tooMany).code, 'INVALID_REQUEST');
   assert.equal((await batch({ encfs: [] })).statusCode, 400);
@@ -305,12 +426,34 @@ test('status batch: found and unfound, lastError null in final states, more than
 test('contingency lists since, attempts, lastError and lastDeferredAt', async () => {
   const { tenant, key } = await seedTenantWithKey(api.database);
   const since = new Date('2026-11-20T10:00:00Z');
-  const document = await seedDocument(api.database, { tenantId: tenant.id, encf: nextEncf(), status: 'contingency', contingencySince: since, lastError: { code: 'TAXAUTH_UNAVAILABLE', message: 'timeout' } });
-  await api.database.document.update({ where: { id: document.id }, data: { attempts: 3, lastDeferredAt: new Date('2026-11-20T11:00:00Z') } });
-  const response = await api.app.inject({ method: 'GET', url: '/TesteCF/contingencia', headers: { 'x-api-key': key } });
+  const document = await seedDocument(api.database, {
+    tenantId: tenant.id,
+    encf: nextEncf(),
+    status: 'contingency',
+    contingencySince: since,
+    lastError: { code: 'TAXAUTH_UNAVAILABLE', message: 'timeout' },
+  });
+  await api.database.document.update({
+    where: { id: document.id },
+    data: { attempts: 3, lastDeferredAt: new Date('2026-11-20T11:00:00Z') },
+  });
+  const response = await api.app.inject({
+    method: 'GET',
+    url: '/TesteCF/contingencia',
+    headers: { 'x-api-key': key },
+  });
   assert.equal(response.statusCode, 200);
   assert.deepEqual(response.json().items, [
-    { documentId: document.id, encf: document.encf, type: 'E31', status: 'contingency', since: since.toISOString(), attempts: 3, lastError: 'timeout', lastDeferredAt: '2026-11-20T11:00:00.000Z' },
+    {
+      documentId: document.id,
+      encf: document.encf,
+      type: 'E31',
+      status: 'contingency',
+      since: since.toISOString(),
+      attempts: 3,
+      lastError: 'timeout',
+      lastDeferredAt: '2026-11-20T11:00:00.000Z',
+    },
   ]);
 });
 
@@ -318,17 +461,25 @@ test('XML: 409 DOCUMENT_NOT_SIGNED before signing, then the stored bytes by docu
   const { tenant, key } = await seedTenantWithKey(api.database);
   const document = await seedDocument(api.database, { tenantId: tenant.id, encf: nextEncf() });
   const get = (reference: string, apiKey = key, environment = 'TesteCF') =>
-    api.app.inject({ method: 'GET', url: `/${environment}/documentos-ecf/${reference}/xml`, headers: { 'x-api-key': apiKey, accept: 'application/xml' } });
+    api.app.inject({
+      method: 'GET',
+      url: `/${environment}/documentos-ecf/${reference}/xml`,
+      headers: { 'x-api-key': apiKey, accept: 'application/xml' },
+    });
   const unsigned = await get(document.encf);
   assert.equal(unsigned.statusCode, 409);
   assert.equal(errorOf(unsigned).code, 'DOCUMENT_NOT_SIGNED');
-  const xml = '<?xml version="1.0" encoding="utf-8"?>\n<ECF><Encabezado>ñ &amp; á</Encabezado><Signature/></ECF>\r\n';
+  const xml =
+    '<?xml version="1.0" encoding="utf-8"?>\n<ECF><Encabezado>ñ &amp; á</Encabezado><Signature/></ECF>\r\n';
   await storeSignedXml(api.database, document, xml);
   for (const reference of [document.id, document.id.toUpperCase(), document.encf]) {
     const response = await get(reference);
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['content-type']), /^application\/xml/);
-    assert.equal(response.headers['content-disposition'], `attachment; filename="${tenant.rnc}${document.encf}.xml"`);
+    assert.equal(
+      response.headers['content-disposition'],
+      `attachment; filename="${tenant.rnc}${document.encf}.xml"`,
+    );
     assert.deepEqual(response.rawPayload, Buffer.from(xml, 'utf8'));
   }
   const { key: otherKey } = await seedTenantWithKey(api.database);
@@ -343,7 +494,11 @@ test('XML: 409 DOCUMENT_NOT_SIGNED before signing, then the stored bytes by docu
   const bad = await get('not-a-reference');
   assert.equal(bad.statusCode, 400);
   assert.equal(errorOf(bad).code, 'INVALID_DOCUMENT_REFERENCE');
-  const failed = await seedDocument(api.database, { tenantId: tenant.id, encf: nextEncf(), status: 'transmission_failed' });
+  const failed = await seedDocument(api.database, {
+    tenantId: tenant.id,
+    encf: nextEncf(),
+    status: 'transmission_failed',
+  });
   assert.equal((await get(failed.id)).statusCode, 404);
 });
 
@@ -360,7 +515,11 @@ test('PDF: the 409 codes of the contract (rendering: routes/printed-representati
   ];
   for (const [status, code, errorCode] of cases) {
     const document = await seedDocument(api.database, { tenantId: tenant.id, encf: nextEncf(), status });
-    const response = await api.app.inject({ method: 'GET', url: `/TesteCF/documentos-ecf/${document.id}/pdf`, headers: { 'x-api-key': key } });
+    const response = await api.app.inject({
+      method: 'GET',
+      url: `/TesteCF/documentos-ecf/${document.id}/pdf`,
+      headers: { 'x-api-key': key },
+    });
     assert.equal(response.statusCode, code, status);
     assert.equal(errorOf(response).code, errorCode);
   }

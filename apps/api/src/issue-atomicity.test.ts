@@ -28,7 +28,9 @@ after(async () => {
 
 async function state(tenantId: string) {
   const database = context.database;
-  const [jobs] = await database.$queryRaw<Array<{ count: bigint }>>`SELECT count(*) AS count FROM pgboss.job WHERE name = 'document.sign'`;
+  const [jobs] = await database.$queryRaw<
+    Array<{ count: bigint }>
+  >`SELECT count(*) AS count FROM pgboss.job WHERE name = 'document.sign'`;
   return {
     documents: await database.document.count({ where: { tenantId } }),
     fingerprints: await database.documentFingerprint.count({ where: { document: { tenantId } } }),
@@ -39,12 +41,30 @@ async function state(tenantId: string) {
 
 /** The counts after exactly one more stored submission: document, fingerprint, event and job. */
 function oneMore(before: Awaited<ReturnType<typeof state>>) {
-  return { documents: before.documents + 1, fingerprints: before.fingerprints + 1, events: before.events + 1, jobs: before.jobs + 1 };
+  return {
+    documents: before.documents + 1,
+    fingerprints: before.fingerprints + 1,
+    events: before.events + 1,
+    jobs: before.jobs + 1,
+  };
 }
 
-async function issue(tenantId: string, enqueue: TEnqueueJob, body: Record<string, unknown> = simplifiedE31()) {
+async function issue(
+  tenantId: string,
+  enqueue: TEnqueueJob,
+  body: Record<string, unknown> = simplifiedE31(),
+) {
   const tenant = await context.database.tenant.findUniqueOrThrow({ where: { id: tenantId } });
-  return issueDocument({ database: context.database, tenant, environment: 'TesteCF', xsd, now: new Date(), rawBody: JSON.stringify(body), body, enqueue });
+  return issueDocument({
+    database: context.database,
+    tenant,
+    environment: 'TesteCF',
+    xsd,
+    now: new Date(),
+    rawBody: JSON.stringify(body),
+    body,
+    enqueue,
+  });
 }
 
 /**
@@ -83,7 +103,10 @@ test('a failure after the job was inserted rolls back the job and the document',
     issue(tenant.id, async (name, payload, executor) => {
       await queue.enqueue(name, payload, executor);
       // The job row is visible inside the transaction...
-      const { rows } = await executor.executeSql(`SELECT count(*)::int AS count FROM pgboss.job WHERE data->>'documentId' = $1`, [(payload as { documentId: string }).documentId]);
+      const { rows } = await executor.executeSql(
+        `SELECT count(*)::int AS count FROM pgboss.job WHERE data->>'documentId' = $1`,
+        [(payload as { documentId: string }).documentId],
+      );
       assert.deepEqual(rows, [{ count: 1 }]);
       throw new Error('crash after enqueue');
     }),
@@ -96,7 +119,10 @@ test('a failure after the job was inserted rolls back the job and the document',
 test('a failing enqueue stores no document', async () => {
   const tenant = await seedTenant(context.database);
   const before = await state(tenant.id);
-  await assert.rejects(issue(tenant.id, async () => Promise.reject(new Error('queue down'))), /queue down/);
+  await assert.rejects(
+    issue(tenant.id, async () => Promise.reject(new Error('queue down'))),
+    /queue down/,
+  );
   assert.deepEqual(await state(tenant.id), before);
 });
 
@@ -105,7 +131,9 @@ test('a committed document always has its job', async () => {
   const before = await state(tenant.id);
   const { document } = await issue(tenant.id, queue.enqueue);
   assert.deepEqual(await state(tenant.id), oneMore(before));
-  const [job] = await context.database.$queryRaw<Array<{ data: unknown; state: string }>>`SELECT data, state::text FROM pgboss.job WHERE name = 'document.sign' AND data->>'documentId' = ${document.id}`;
+  const [job] = await context.database.$queryRaw<
+    Array<{ data: unknown; state: string }>
+  >`SELECT data, state::text FROM pgboss.job WHERE name = 'document.sign' AND data->>'documentId' = ${document.id}`;
   assert.deepEqual(job, { data: { documentId: document.id }, state: 'created' });
 });
 
@@ -114,13 +142,20 @@ test('the returned document is the stored row as Prisma reads it', async () => {
   const body = simplifiedE31();
   const { outcome, document } = await issue(tenant.id, queue.enqueue, body);
   assert.equal(outcome, 'created');
-  const stored = await context.database.document.findUniqueOrThrow({ where: { id: document.id }, include: { events: true } });
+  const stored = await context.database.document.findUniqueOrThrow({
+    where: { id: document.id },
+    include: { events: true },
+  });
   const { events, ...row } = stored;
   // Strict: same field types too (Prisma.Decimal, Date, parsed JSON).
   assert.deepEqual(document, row);
   assert.deepEqual(document.updatedAt, document.submittedAt);
   // The submitted event carries the validated tree the signer signs.
-  const data = events[0]?.data as { format?: unknown; warnings?: unknown; document?: { ECF?: { Encabezado?: { IdDoc?: { eNCF?: unknown } } } } };
+  const data = events[0]?.data as {
+    format?: unknown;
+    warnings?: unknown;
+    document?: { ECF?: { Encabezado?: { IdDoc?: { eNCF?: unknown } } } };
+  };
   assert.deepEqual([events.length, data.format, Array.isArray(data.warnings)], [1, 'simplified', true]);
   assert.equal(data.document?.ECF?.Encabezado?.IdDoc?.eNCF, body['encf']);
 });
@@ -173,7 +208,16 @@ test('emissions arriving together commit in one transaction, each with its docum
   const account = await context.database.tenant.findUniqueOrThrow({ where: { id: tenant.id } });
   // The account read once: only emission's own transactions take connections below.
   const emit = (body: Record<string, unknown> = simplifiedE31()) =>
-    issueDocument({ database: context.database, tenant: account, environment: 'TesteCF', xsd, now: new Date(), rawBody: JSON.stringify(body), body, enqueue: queue.enqueue });
+    issueDocument({
+      database: context.database,
+      tenant: account,
+      environment: 'TesteCF',
+      xsd,
+      now: new Date(),
+      rawBody: JSON.stringify(body),
+      body,
+      enqueue: queue.enqueue,
+    });
   const pool = sqlPoolOf(context.database);
   const original = pool.connect.bind(pool);
   let connections = 0;
@@ -191,13 +235,20 @@ test('emissions arriving together commit in one transaction, each with its docum
   } finally {
     (pool as { connect: unknown }).connect = original;
   }
-  const stored = results.slice(0, 8).map((result) => (result.status === 'fulfilled' ? result.value : undefined));
+  const stored = results
+    .slice(0, 8)
+    .map((result) => (result.status === 'fulfilled' ? result.value : undefined));
   assert.ok(stored.every((issued) => issued?.outcome === 'created'));
   assert.equal(new Set(stored.map((issued) => issued?.document.id)).size, 8);
   assert.equal(results[8]?.status, 'rejected');
   assert.equal((results[8].reason as { code?: unknown }).code, 'ENCF_CONFLICT');
   const after = await state(tenant.id);
-  assert.deepEqual(after, { documents: before.documents + 8, fingerprints: before.fingerprints + 8, events: before.events + 8, jobs: before.jobs + 8 });
+  assert.deepEqual(after, {
+    documents: before.documents + 8,
+    fingerprints: before.fingerprints + 8,
+    events: before.events + 8,
+    jobs: before.jobs + 8,
+  });
   // The batch failed on the taken eNCF and each emission was retried alone (the batch plus nine);
   // the conflict's own look-up of the stored document reads through Prisma (a few more).
   assert.ok(connections <= 14, `${connections} connections`);

@@ -14,13 +14,28 @@ after(async () => {
 });
 
 const list = (key: string, query = '', environment = 'TesteCF') =>
-  api.app.inject({ method: 'GET', url: `/${environment}/documentos-ecf${query ? `?${query}` : ''}`, headers: { 'x-api-key': key } });
+  api.app.inject({
+    method: 'GET',
+    url: `/${environment}/documentos-ecf${query ? `?${query}` : ''}`,
+    headers: { 'x-api-key': key },
+  });
 
-async function seedAt(tenantId: string, submittedAt: Date, input: { type?: string; status?: 'accepted' | 'queued_for_signing'; issueDate?: string } = {}) {
-  const document = await seedDocument(api.database, { tenantId, encf: nextEncf(input.type ?? '31'), ...(input.status ? { status: input.status } : {}) });
+async function seedAt(
+  tenantId: string,
+  submittedAt: Date,
+  input: { type?: string; status?: 'accepted' | 'queued_for_signing'; issueDate?: string } = {},
+) {
+  const document = await seedDocument(api.database, {
+    tenantId,
+    encf: nextEncf(input.type ?? '31'),
+    ...(input.status ? { status: input.status } : {}),
+  });
   return api.database.document.update({
     where: { id: document.id },
-    data: { submittedAt, ...(input.issueDate ? { issueDate: new Date(`${input.issueDate}T00:00:00Z`) } : {}) },
+    data: {
+      submittedAt,
+      ...(input.issueDate ? { issueDate: new Date(`${input.issueDate}T00:00:00Z`) } : {}),
+    },
   });
 }
 
@@ -29,8 +44,11 @@ test('newest submission first; pages stay stable while new documents arrive', as
   const base = Date.parse('2026-11-01T12:00:00Z');
   const seeded = [];
   // Two share a submission time: the id breaks the tie.
-  for (const offset of [0, 1, 2, 2, 3]) seeded.push(await seedAt(tenant.id, new Date(base + offset * 60_000)));
-  const expected = [...seeded].sort((a, b) => b.submittedAt.getTime() - a.submittedAt.getTime() || (b.id < a.id ? -1 : 1)).map((document) => document.id);
+  for (const offset of [0, 1, 2, 2, 3])
+    seeded.push(await seedAt(tenant.id, new Date(base + offset * 60_000)));
+  const expected = [...seeded]
+    .sort((a, b) => b.submittedAt.getTime() - a.submittedAt.getTime() || (b.id < a.id ? -1 : 1))
+    .map((document) => document.id);
 
   const seen: string[] = [];
   let cursor: string | null = null;
@@ -52,10 +70,15 @@ test('newest submission first; pages stay stable while new documents arrive', as
 test('filters: issue dates, type (E31 or 31), status; another tenant sees nothing', async () => {
   const { tenant, key } = await seedTenantWithKey(api.database);
   const now = Date.now();
-  const a = await seedAt(tenant.id, new Date(now - 3000), { type: '31', status: 'accepted', issueDate: '2026-10-01' });
+  const a = await seedAt(tenant.id, new Date(now - 3000), {
+    type: '31',
+    status: 'accepted',
+    issueDate: '2026-10-01',
+  });
   const b = await seedAt(tenant.id, new Date(now - 2000), { type: '32', issueDate: '2026-10-15' });
   const c = await seedAt(tenant.id, new Date(now - 1000), { type: '31', issueDate: '2026-11-01' });
-  const ids = async (query: string) => ZIssuedListResponse.parse((await list(key, query)).json()).items.map((item) => item.documentId);
+  const ids = async (query: string) =>
+    ZIssuedListResponse.parse((await list(key, query)).json()).items.map((item) => item.documentId);
   assert.deepEqual(await ids(''), [c.id, b.id, a.id]);
   assert.deepEqual(await ids('type=E31'), [c.id, a.id]);
   assert.deepEqual(await ids('type=32'), [b.id]);
@@ -114,7 +137,11 @@ test('400 INVALID_ISSUED_DOCUMENTS_QUERY for any bad filter, limit or cursor', a
 
 test('the list needs ecf:read', async () => {
   const { tenant } = await seedTenantWithKey(api.database);
-  const { key } = await seedApiKey(api.database, { tenantId: tenant.id, environment: 'TesteCF', scopes: ['status:read'] });
+  const { key } = await seedApiKey(api.database, {
+    tenantId: tenant.id,
+    environment: 'TesteCF',
+    scopes: ['status:read'],
+  });
   const response = await list(key);
   assert.equal(response.statusCode, 403);
   assert.equal(ZErrorResponse.parse(response.json()).error.code, 'INSUFFICIENT_SCOPE');

@@ -12,7 +12,13 @@ const API_QUEUES = ['document.sign'] as const;
  * Started lazily (the API starts even while the database is down) and retried on failure.
  */
 export function createJobQueue(options: { databaseUrl: string; log: FastifyBaseLogger }) {
-  const boss = new PgBoss({ connectionString: options.databaseUrl, schema: JOB_QUEUE_SCHEMA, supervise: false, schedule: false, max: 2 });
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    schema: JOB_QUEUE_SCHEMA,
+    supervise: false,
+    schedule: false,
+    max: 2,
+  });
   boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
   let starting: Promise<PgBoss> | undefined;
   let closed = false;

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { ROUTES, type TRouteContract } from './contract.ts';
 import { SERVICE_VERSION } from './routes/operational.ts';
 
-type TJsonSchema = Record<string, unknown> & { properties?: Record<string, TJsonSchema>; required?: string[]; description?: string };
+type TJsonSchema = Record<string, unknown> & {
+  properties?: Record<string, TJsonSchema>;
+  required?: string[];
+  description?: string;
+};
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): TJsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as TJsonSchema;
@@ -21,7 +25,13 @@ function parametersOf(location: 'path' | 'query' | 'header', schema: z.ZodType |
   const required = new Set(json.required ?? []);
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property;
-    return { name, in: location, required: location === 'path' || required.has(name), ...(description ? { description } : {}), schema: rest };
+    return {
+      name,
+      in: location,
+      required: location === 'path' || required.has(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
   });
 }
 
@@ -30,15 +40,33 @@ function operationOf(route: TRouteContract) {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     ...(route.scopes ? { security: [{ apiKey: [] }], 'x-scopes': route.scopes } : { security: [] }),
-    parameters: [...parametersOf('path', route.params), ...parametersOf('query', route.query), ...parametersOf('header', route.headers)],
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } } } : {}),
+    parameters: [
+      ...parametersOf('path', route.params),
+      ...parametersOf('query', route.query),
+      ...parametersOf('header', route.headers),
+    ],
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaOf(route.body, 'input') } },
+          },
+        }
+      : {}),
     responses: Object.fromEntries(
       Object.entries(route.responses).map(([status, response]) => [
         status,
         {
           description: response.description,
           ...(response.headers
-            ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+            ? {
+                headers: Object.fromEntries(
+                  Object.entries(response.headers).map(([name, description]) => [
+                    name,
+                    { description, schema: { type: 'string' } },
+                  ]),
+                ),
+              }
             : {}),
           ...(response.schema
             ? { content: { 'application/json': { schema: schemaOf(response.schema, 'output') } } }

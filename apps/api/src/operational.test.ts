@@ -24,7 +24,11 @@ test('GET /healthz answers a HealthResponse with a generated correlation id in b
 });
 
 test('a valid incoming x-correlation-id is kept; an invalid one is replaced', async () => {
-  const kept = await api.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-correlation-id': 'erp-batch-42.7' } });
+  const kept = await api.app.inject({
+    method: 'GET',
+    url: '/healthz',
+    headers: { 'x-correlation-id': 'erp-batch-42.7' },
+  });
   assert.equal(kept.headers['x-correlation-id'], 'erp-batch-42.7');
   assert.equal(kept.json().correlationId, 'erp-batch-42.7');
   const replaced = await api.app.inject({
@@ -92,8 +96,14 @@ test('GET /metrics exposes request counts and latency histograms by route templa
   assert.equal(response.statusCode, 200);
   assert.match(String(response.headers['content-type']), /^text\/plain/);
   assert.match(response.body, /http_requests_total\{method="GET",route="\/healthz",status_code="200"\} \d+/);
-  assert.match(response.body, /http_requests_total\{method="GET",route="\/:environment\/contingencia",status_code="401"\} 1/);
-  assert.match(response.body, /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz",status_code="200"\}/);
+  assert.match(
+    response.body,
+    /http_requests_total\{method="GET",route="\/:environment\/contingencia",status_code="401"\} 1/,
+  );
+  assert.match(
+    response.body,
+    /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz",status_code="200"\}/,
+  );
   assert.match(response.body, /process_cpu_user_seconds_total/);
 });
 

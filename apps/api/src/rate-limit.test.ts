@@ -6,13 +6,17 @@ import { startTestApi, type TTestApi } from './testing/test-api.ts';
 
 let api: TTestApi;
 before(async () => {
-  api = await startTestApi({ API_RATE_LIMIT_PER_MINUTE: '3', API_RATE_LIMIT_PLANS: 'standard=3,professional=5' });
+  api = await startTestApi({
+    API_RATE_LIMIT_PER_MINUTE: '3',
+    API_RATE_LIMIT_PLANS: 'standard=3,professional=5',
+  });
 });
 after(async () => {
   await api.close();
 });
 
-const get = (key: string) => api.app.inject({ method: 'GET', url: '/TesteCF/contingencia', headers: { 'x-api-key': key } });
+const get = (key: string) =>
+  api.app.inject({ method: 'GET', url: '/TesteCF/contingencia', headers: { 'x-api-key': key } });
 
 test('over the plan limit: 429 RATE_LIMIT_EXCEEDED with Retry-After in seconds, per API key', async () => {
   const tenant = await seedTenant(api.database);
@@ -26,7 +30,10 @@ test('over the plan limit: 429 RATE_LIMIT_EXCEEDED with Retry-After in seconds, 
   assert.deepEqual(statuses, [200, 200, 200]);
   assert.equal(limited.statusCode, 429);
   const retryAfter = Number(limited.headers['retry-after']);
-  assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(limited.headers['retry-after']));
+  assert.ok(
+    Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+    String(limited.headers['retry-after']),
+  );
   const body = ZErrorResponse.parse(limited.json());
   assert.equal(body.error.code, 'RATE_LIMIT_EXCEEDED');
   assert.equal(body.error.details.limit, 3);
@@ -57,7 +64,10 @@ test('requests refused before authentication are not counted against a key; /rea
 test('requests arriving together are counted exactly: the first `limit` pass, the rest are 429, wrong keys and scopes are not counted', async () => {
   const tenant = await seedTenant(api.database, { plan: 'professional' });
   const { key, record } = await seedApiKey(api.database, { tenantId: tenant.id, environment: 'TesteCF' });
-  const { key: otherEnvironment } = await seedApiKey(api.database, { tenantId: tenant.id, environment: 'CerteCF' });
+  const { key: otherEnvironment } = await seedApiKey(api.database, {
+    tenantId: tenant.id,
+    environment: 'CerteCF',
+  });
   const responses = await Promise.all([
     ...Array.from({ length: 9 }, () => get(key)),
     // Refused before counting: another environment's key, an unknown key.
@@ -71,5 +81,8 @@ test('requests arriving together are counted exactly: the first `limit` pass, th
   assert.equal(responses[9]?.statusCode, 403);
   assert.equal(responses[10]?.statusCode, 401);
   const rows = await api.database.rateLimitCounter.findMany({ where: { bucket: `api-key:${record.id}` } });
-  assert.equal(rows.reduce((sum, row) => sum + row.count, 0), 9);
+  assert.equal(
+    rows.reduce((sum, row) => sum + row.count, 0),
+    9,
+  );
 });

@@ -13,7 +13,10 @@ async function timed(run: () => Promise<Record<string, unknown> | undefined>): P
     const details = await Promise.race([
       run(),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`timed out after ${CHECK_TIMEOUT_MS} ms`)),
+          CHECK_TIMEOUT_MS,
+        );
       }),
     ]);
     return { ok: true, latencyMs: Math.round(performance.now() - started), ...(details ? { details } : {}) };
@@ -29,7 +32,11 @@ async function timed(run: () => Promise<Record<string, unknown> | undefined>): P
  * the instance look dead, and a dead database answers within the timeout instead of hanging.
  */
 export function createReadinessProbe(databaseUrl: string) {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, connectionTimeoutMillis: CHECK_TIMEOUT_MS });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 2,
+    connectionTimeoutMillis: CHECK_TIMEOUT_MS,
+  });
   pool.on('error', () => {}); // idle connections dying with the database are reported by the checks
   let files: TMigrationFile[] | undefined;
 

@@ -19,20 +19,40 @@ after(async () => {
   await api.close();
 });
 
-const post = (payload: string | Buffer | undefined, headers: Record<string, string> = { 'content-type': 'application/json' }, query = '') =>
-  api.app.inject({ method: 'POST', url: `/TesteCF/documentos-ecf${query}`, headers: { 'x-api-key': key, ...headers }, ...(payload === undefined ? {} : { payload }) });
+const post = (
+  payload: string | Buffer | undefined,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  query = '',
+) =>
+  api.app.inject({
+    method: 'POST',
+    url: `/TesteCF/documentos-ecf${query}`,
+    headers: { 'x-api-key': key, ...headers },
+    ...(payload === undefined ? {} : { payload }),
+  });
 
-function assertError(response: { statusCode: number; json: () => unknown; body: string }, status: number, code: string) {
+function assertError(
+  response: { statusCode: number; json: () => unknown; body: string },
+  status: number,
+  code: string,
+) {
   assert.equal(response.statusCode, status, response.body);
   const body = ZErrorResponse.parse(response.json());
   assert.equal(body.error.code, code);
   return body;
 }
 
-function assertFieldError(response: { statusCode: number; json: () => unknown; body: string }, path: string, code: string) {
+function assertFieldError(
+  response: { statusCode: number; json: () => unknown; body: string },
+  path: string,
+  code: string,
+) {
   assertError(response, 422, 'VALIDATION_FAILED');
   const body = ZSubmitValidationError.parse(response.json());
-  assert.ok(body.errors.some((error) => error.path === path && error.code === code), `${path}:${code} in ${JSON.stringify(body.errors)}`);
+  assert.ok(
+    body.errors.some((error) => error.path === path && error.code === code),
+    `${path}:${code} in ${JSON.stringify(body.errors)}`,
+  );
 }
 
 test('malformed JSON, an empty body or no body: 400 INVALID_JSON', async () => {
@@ -44,7 +64,11 @@ test('malformed JSON, an empty body or no body: 400 INVALID_JSON', async () => {
 });
 
 test('a body that is not JSON: 400 UNSUPPORTED_CONTENT_TYPE', async () => {
-  assertError(await post('type=E31', { 'content-type': 'application/x-www-form-urlencoded' }), 400, 'UNSUPPORTED_CONTENT_TYPE');
+  assertError(
+    await post('type=E31', { 'content-type': 'application/x-www-form-urlencoded' }),
+    400,
+    'UNSUPPORTED_CONTENT_TYPE',
+  );
   assertError(await post('<ECF/>', { 'content-type': 'application/xml' }), 400, 'UNSUPPORTED_CONTENT_TYPE');
 });
 
@@ -55,15 +79,28 @@ test('a 10 MB body: 400 BODY_TOO_LARGE', async () => {
 });
 
 test('not an object, both formats, neither format: 422 on the body', async () => {
-  for (const payload of ['[]', '"E31"', '42', 'null', 'true']) assertFieldError(await post(payload), '', 'SUBMISSION_FORMAT_UNRECOGNIZED');
+  for (const payload of ['[]', '"E31"', '42', 'null', 'true'])
+    assertFieldError(await post(payload), '', 'SUBMISSION_FORMAT_UNRECOGNIZED');
   assertFieldError(await post(JSON.stringify({ colour: 'blue' })), '', 'SUBMISSION_FORMAT_UNRECOGNIZED');
-  assertFieldError(await post(JSON.stringify({ ...simplifiedE31(), ECF: { Encabezado: {} } })), '', 'SUBMISSION_FORMAT_AMBIGUOUS');
+  assertFieldError(
+    await post(JSON.stringify({ ...simplifiedE31(), ECF: { Encabezado: {} } })),
+    '',
+    'SUBMISSION_FORMAT_AMBIGUOUS',
+  );
   assertFieldError(await post('{"type":"E31","type":"E32"}'), 'type', 'JSON_DUPLICATE_KEY');
 });
 
 test('wrong types and unknown fields: 422 on the field', async () => {
-  assertFieldError(await post(JSON.stringify(simplifiedE31({ lines: 'many' }))), 'lines', 'FIELD_TYPE_INVALID');
-  assertFieldError(await post(JSON.stringify(simplifiedE31({ buyer: { rnc: 101672919, name: 'X' } }))), 'buyer.rnc', 'FIELD_TYPE_INVALID');
+  assertFieldError(
+    await post(JSON.stringify(simplifiedE31({ lines: 'many' }))),
+    'lines',
+    'FIELD_TYPE_INVALID',
+  );
+  assertFieldError(
+    await post(JSON.stringify(simplifiedE31({ buyer: { rnc: 101672919, name: 'X' } }))),
+    'buyer.rnc',
+    'FIELD_TYPE_INVALID',
+  );
   assertFieldError(await post(JSON.stringify(simplifiedE31({ colour: 'blue' }))), 'colour', 'UNKNOWN_FIELD');
   const badDecimal = simplifiedE31();
   (badDecimal['lines'] as Array<Record<string, unknown>>)[1]!['unitPrice'] = '1,500.00';
@@ -72,5 +109,9 @@ test('wrong types and unknown fields: 422 on the field', async () => {
 });
 
 test('a bad validate flag is 400 INVALID_REQUEST', async () => {
-  assertError(await post(JSON.stringify(simplifiedE31()), undefined, '?validate=yes'), 400, 'INVALID_REQUEST');
+  assertError(
+    await post(JSON.stringify(simplifiedE31()), undefined, '?validate=yes'),
+    400,
+    'INVALID_REQUEST',
+  );
 });

@@ -7,7 +7,12 @@ import { decodeEncodedWords, decodeQuotedPrintable, parseMessage } from './mime.
 test('catches what nodemailer sends: envelope, decoded subject, text and HTML bodies, page and raw', async () => {
   const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
   try {
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: catcher.smtpPort, secure: false, ignoreTLS: true });
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: catcher.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
     const link = `http://127.0.0.1:3000/ri/${'a'.repeat(120)}`;
     await transport.sendMail({
       from: 'Facturación <no-reply@ecf.example>',
@@ -16,7 +21,10 @@ test('catches what nodemailer sends: envelope, decoded subject, text and HTML bo
       text: `Descargue su comprobante: ${link}\nGracias por su compra, señor Núñez.`,
       html: `<p>Descargue su comprobante: <a href="${link}">aquí</a></p>`,
     });
-    const message = await catcher.waitForMessage((candidate) => candidate.envelopeTo.includes('compras@lospinos.com.do'), 5000);
+    const message = await catcher.waitForMessage(
+      (candidate) => candidate.envelopeTo.includes('compras@lospinos.com.do'),
+      5000,
+    );
     assert.equal(message.subject, 'Factura de Crédito Fiscal Electrónica E310000000101');
     assert.equal(message.envelopeFrom, 'no-reply@ecf.example');
     assert.match(message.from, /Facturación/);
@@ -43,10 +51,22 @@ test('catches what nodemailer sends: envelope, decoded subject, text and HTML bo
 test('waitForMessage times out when nothing matching arrives; keeps only the last N', async () => {
   const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0, keep: 2 });
   try {
-    await assert.rejects(catcher.waitForMessage(() => true, 100), /no matching message/);
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: catcher.smtpPort, secure: false, ignoreTLS: true });
-    for (const subject of ['uno', 'dos', 'tres']) await transport.sendMail({ from: 'a@example.com', to: 'b@example.com', subject, text: subject });
-    assert.deepEqual(catcher.messages().map((message) => message.subject), ['dos', 'tres']);
+    await assert.rejects(
+      catcher.waitForMessage(() => true, 100),
+      /no matching message/,
+    );
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: catcher.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
+    for (const subject of ['uno', 'dos', 'tres'])
+      await transport.sendMail({ from: 'a@example.com', to: 'b@example.com', subject, text: subject });
+    assert.deepEqual(
+      catcher.messages().map((message) => message.subject),
+      ['dos', 'tres'],
+    );
   } finally {
     await catcher.close();
   }

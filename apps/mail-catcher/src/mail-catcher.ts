@@ -40,7 +40,10 @@ export type TMailCatcher = {
   /** The messages kept, oldest first. */
   messages: () => TCaughtMessage[];
   /** Resolves with the first message (already caught or arriving) that satisfies `predicate`; rejects after `timeoutMs`. */
-  waitForMessage: (predicate?: (message: TCaughtMessage) => boolean, timeoutMs?: number) => Promise<TCaughtMessage>;
+  waitForMessage: (
+    predicate?: (message: TCaughtMessage) => boolean,
+    timeoutMs?: number,
+  ) => Promise<TCaughtMessage>;
   /** Forgets every message. */
   clear: () => void;
   close: () => Promise<void>;
@@ -95,28 +98,36 @@ export async function startMailCatcher(options: TMailCatcherOptions = {}): Promi
     };
     if (request.method !== 'GET') return send(405, 'text/plain', 'GET only');
     if (url.pathname === '/') return send(200, 'text/html', renderMessagesPage([...caught].reverse()));
-    if (url.pathname === '/healthz') return send(200, 'application/json', JSON.stringify({ ok: true, messages: caught.length }));
+    if (url.pathname === '/healthz')
+      return send(200, 'application/json', JSON.stringify({ ok: true, messages: caught.length }));
     if (url.pathname === '/api/messages') {
-      const summary = caught.map(({ id, from, to, subject, date, envelopeFrom, envelopeTo, receivedAt, text }) => ({
-        id,
-        from,
-        to,
-        subject,
-        date,
-        envelopeFrom,
-        envelopeTo,
-        receivedAt: receivedAt.toISOString(),
-        text,
-      }));
+      const summary = caught.map(
+        ({ id, from, to, subject, date, envelopeFrom, envelopeTo, receivedAt, text }) => ({
+          id,
+          from,
+          to,
+          subject,
+          date,
+          envelopeFrom,
+          envelopeTo,
+          receivedAt: receivedAt.toISOString(),
+          text,
+        }),
+      );
       return send(200, 'application/json', JSON.stringify(summary));
     }
     const match = /^\/messages\/(\d+)(\/raw|\/html)?$/.exec(url.pathname);
     const message = match ? caught.find((candidate) => candidate.id === Number(match[1])) : undefined;
-    if (!match || !message) return send(404, 'text/plain', 'No such message (only the last ones are kept, in memory).');
+    if (!match || !message)
+      return send(404, 'text/plain', 'No such message (only the last ones are kept, in memory).');
     if (match[2] === '/raw') return send(200, 'text/plain', message.raw);
     // The HTML body on its own page, under a CSP that runs no script and loads nothing remote.
     if (match[2] === '/html') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation" });
+      response.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy':
+          "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation",
+      });
       response.end(message.html ?? '');
       return;
     }

@@ -14,8 +14,14 @@ function port(name: string, fallback: number): number {
 }
 
 const host = process.env['MAIL_CATCHER_HOST'] || '127.0.0.1';
-const catcher = await startMailCatcher({ host, smtpPort: port('MAIL_CATCHER_SMTP_PORT', 1025), httpPort: port('MAIL_CATCHER_HTTP_PORT', 3003) });
-console.log(`mail catcher: SMTP on ${host}:${catcher.smtpPort}, caught messages at http://${host}:${catcher.httpPort}/`);
+const catcher = await startMailCatcher({
+  host,
+  smtpPort: port('MAIL_CATCHER_SMTP_PORT', 1025),
+  httpPort: port('MAIL_CATCHER_HTTP_PORT', 3003),
+});
+console.log(
+  `mail catcher: SMTP on ${host}:${catcher.smtpPort}, caught messages at http://${host}:${catcher.httpPort}/`,
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     catcher.close().then(

@@ -41,13 +41,22 @@ export function parseHeaders(head: string): TMimeHeaders {
 }
 
 /** `type/subtype; name=value; ...` → the lower-cased type and its parameters. */
-export function parseContentType(value: string | undefined): { type: string; parameters: Map<string, string> } {
+export function parseContentType(value: string | undefined): {
+  type: string;
+  parameters: Map<string, string>;
+} {
   const [type = 'text/plain', ...rest] = (value ?? 'text/plain').split(';');
   const parameters = new Map<string, string>();
   for (const parameter of rest) {
     const equals = parameter.indexOf('=');
     if (equals <= 0) continue;
-    parameters.set(parameter.slice(0, equals).trim().toLowerCase(), parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1'));
+    parameters.set(
+      parameter.slice(0, equals).trim().toLowerCase(),
+      parameter
+        .slice(equals + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1'),
+    );
   }
   return { type: type.trim().toLowerCase(), parameters };
 }
@@ -82,16 +91,23 @@ function toText(bytes: Buffer, charset: string | undefined): string {
 export function decodeEncodedWords(value: string): string {
   return value
     .replace(/(=\?[^?]+\?[QqBb]\?[^?]*\?=)\s+(?==\?)/g, '$1')
-    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_whole, charset: string, encoding: string, text: string) => {
-      const bytes = encoding.toUpperCase() === 'B' ? Buffer.from(text, 'base64') : decodeQuotedPrintable(text.replace(/_/g, ' '));
-      return toText(bytes, charset);
-    });
+    .replace(
+      /=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g,
+      (_whole, charset: string, encoding: string, text: string) => {
+        const bytes =
+          encoding.toUpperCase() === 'B'
+            ? Buffer.from(text, 'base64')
+            : decodeQuotedPrintable(text.replace(/_/g, ' '));
+        return toText(bytes, charset);
+      },
+    );
 }
 
 function decodeBody(body: string, headers: TMimeHeaders): string {
   const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
   const { parameters } = parseContentType(headers.get('content-type'));
-  if (encoding === 'base64') return toText(Buffer.from(body.replace(/\s+/g, ''), 'base64'), parameters.get('charset'));
+  if (encoding === 'base64')
+    return toText(Buffer.from(body.replace(/\s+/g, ''), 'base64'), parameters.get('charset'));
   if (encoding === 'quoted-printable') return toText(decodeQuotedPrintable(body), parameters.get('charset'));
   return body;
 }
@@ -104,7 +120,9 @@ function collectLeaves(head: string, body: string, leaves: TLeaf[], depth: numbe
   const boundary = parameters.get('boundary');
   if (type.startsWith('multipart/') && boundary && depth < 8) {
     const delimiter = `--${boundary}`;
-    const sections = body.split(new RegExp(`\\r?\\n?${delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:--)?[ \\t]*\\r?\\n?`));
+    const sections = body.split(
+      new RegExp(`\\r?\\n?${delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:--)?[ \\t]*\\r?\\n?`),
+    );
     // The preamble (before the first delimiter) and the epilogue (after the last) are not parts.
     for (const section of sections.slice(1)) {
       if (section.trim() === '') continue;

@@ -7,7 +7,10 @@ export function escapeHtml(text: string): string {
 
 /** Escaped text with its http(s) links made clickable (the buyer's link to the PDF). */
 export function linkify(text: string): string {
-  return escapeHtml(text).replace(/https?:\/\/[^\s<>"']+/g, (url) => `<a href="${url}" target="_blank" rel="noopener noreferrer">${url}</a>`);
+  return escapeHtml(text).replace(
+    /https?:\/\/[^\s<>"']+/g,
+    (url) => `<a href="${url}" target="_blank" rel="noopener noreferrer">${url}</a>`,
+  );
 }
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1f2328}table{border-collapse:collapse;width:100%}
@@ -30,7 +33,10 @@ export function renderMessagesPage(messages: TCaughtMessage[]): string {
   const table = messages.length
     ? `<table><thead><tr><th>#</th><th>Received</th><th>From</th><th>To</th><th>Subject</th></tr></thead><tbody>${rows}</tbody></table>`
     : '<p class="muted">No messages yet. Everything sent to this SMTP server shows up here (reload the page).</p>';
-  return layout('Mail catcher', `<h1>Mail catcher</h1><p class="muted">Local SMTP server: messages are kept in memory only and never delivered.</p>${table}`);
+  return layout(
+    'Mail catcher',
+    `<h1>Mail catcher</h1><p class="muted">Local SMTP server: messages are kept in memory only and never delivered.</p>${table}`,
+  );
 }
 
 export function renderMessagePage(message: TCaughtMessage): string {
@@ -45,6 +51,8 @@ export function renderMessagePage(message: TCaughtMessage): string {
     header('Parts', message.parts.join(', ')) +
     '</table>' +
     (message.text !== null ? `<h2>Text</h2><pre>${linkify(message.text)}</pre>` : '') +
-    (message.html !== null ? `<h2>HTML</h2><iframe sandbox="allow-popups allow-popups-to-escape-sandbox" src="/messages/${message.id}/html" title="HTML body"></iframe>` : '');
+    (message.html !== null
+      ? `<h2>HTML</h2><iframe sandbox="allow-popups allow-popups-to-escape-sandbox" src="/messages/${message.id}/html" title="HTML body"></iframe>`
+      : '');
   return layout(message.subject || 'Message', body);
 }

@@ -28,7 +28,8 @@ const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 /** Builds the simulator (schema created, XSDs compiled), ready to listen. */
 export async function buildSimulator(options: TSimulatorOptions): Promise<FastifyInstance> {
-  const directory = options.xsdDirectory instanceof URL ? fileURLToPath(options.xsdDirectory) : options.xsdDirectory;
+  const directory =
+    options.xsdDirectory instanceof URL ? fileURLToPath(options.xsdDirectory) : options.xsdDirectory;
   const validators = await loadXsdValidators(directory);
   let store: Awaited<ReturnType<typeof openStore>>;
   try {

@@ -91,7 +91,10 @@ test('http_503 answers 503 for its count, only on its environment and service', 
 test('concurrent requests all meet a fault that still applies (unlimited, or counted with applications left)', async () => {
   await inject({ environment: 'testecf', service: 'recepcion', fault: 'http_503' });
   const unlimited = await Promise.all(Array.from({ length: 6 }, () => sendDocument()));
-  assert.deepEqual(unlimited.map((response) => response.status), [503, 503, 503, 503, 503, 503]);
+  assert.deepEqual(
+    unlimited.map((response) => response.status),
+    [503, 503, 503, 503, 503, 503],
+  );
 
   assert.equal((await fetch(`${harness.baseUrl}/_sim/faults`, { method: 'DELETE' })).status, 204);
   await inject({ environment: 'testecf', service: 'recepcion', fault: 'http_503', count: 3 });

@@ -86,7 +86,10 @@ test('an e-CF is "En Proceso" first, then "Aceptado" with the tax authority fiel
   assert.match(xml, /<estado>Aceptado<\/estado>/);
   // A trackId is a GUID: its letter case does not matter.
   const upper = (await jsonOf(
-    await getWithToken(`${harness.baseUrl}/testecf/consultaresultado/api/consultas/estado?trackid=${trackId.toUpperCase()}`, token),
+    await getWithToken(
+      `${harness.baseUrl}/testecf/consultaresultado/api/consultas/estado?trackid=${trackId.toUpperCase()}`,
+      token,
+    ),
   )) as Record<string, unknown>;
   assert.equal(upper['estado'], 'Aceptado');
   assert.equal(upper['encf'], encf);
@@ -348,7 +351,14 @@ test('a chunked upload without Content-Length is refused ("Multipart cannot be e
   const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const outgoing = request(
       url,
-      { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `bearer ${token}`, 'transfer-encoding': 'chunked' } },
+      {
+        method: 'POST',
+        headers: {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          authorization: `bearer ${token}`,
+          'transfer-encoding': 'chunked',
+        },
+      },
       (incoming) => {
         let text = '';
         incoming.setEncoding('utf8');

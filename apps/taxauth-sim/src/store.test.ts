@@ -41,7 +41,10 @@ function trackOf(encf: string): TTrack {
 
 test('an issuer’s receptions run concurrently, yet no e-NCF is both burned and inside a range annulled at the same time', async () => {
   for (let round = 0; round < 5; round += 1) {
-    const encfs = Array.from({ length: 20 }, (_unused, index) => `E31${String(round * 100 + index).padStart(10, '0')}`);
+    const encfs = Array.from(
+      { length: 20 },
+      (_unused, index) => `E31${String(round * 100 + index).padStart(10, '0')}`,
+    );
     const outcomes: Record<string, string> = {};
     const submissions = encfs.map(async (encf) => {
       const stored = await store.recordSubmission(trackOf(encf), {
@@ -58,11 +61,20 @@ test('an issuer’s receptions run concurrently, yet no e-NCF is both burned and
     const inRange = encfs.slice(5, 15);
     if (annulled?.[0] === 'annulled') {
       // Annulled first: every e-NCF of the range that came after it is refused as annulled.
-      assert.ok(inRange.every((encf) => outcomes[encf] === 'Rechazado (annulled)'), JSON.stringify(outcomes));
+      assert.ok(
+        inRange.every((encf) => outcomes[encf] === 'Rechazado (annulled)'),
+        JSON.stringify(outcomes),
+      );
     } else {
       // A submission burned one of them first: the range was refused, and those e-NCF were accepted.
-      assert.ok(inRange.some((encf) => outcomes[encf] === 'Aceptado'), JSON.stringify(outcomes));
-      assert.ok(inRange.every((encf) => outcomes[encf] === 'Aceptado'), JSON.stringify(outcomes));
+      assert.ok(
+        inRange.some((encf) => outcomes[encf] === 'Aceptado'),
+        JSON.stringify(outcomes),
+      );
+      assert.ok(
+        inRange.every((encf) => outcomes[encf] === 'Aceptado'),
+        JSON.stringify(outcomes),
+      );
     }
     assert.ok([...encfs.slice(0, 5), ...encfs.slice(15)].every((encf) => outcomes[encf] === 'Aceptado'));
   }
@@ -75,22 +87,38 @@ test('receptions arriving together: each e-NCF burned once (a repeat in the same
     tracks.map((track) =>
       store.recordSubmission(track, {
         burn: true,
-        onConflict: (outcome) => ({ ...track, codigo: 2, estado: `Rechazado (${outcome})`, mensajes: [{ valor: outcome, codigo: 2 }] }),
+        onConflict: (outcome) => ({
+          ...track,
+          codigo: 2,
+          estado: `Rechazado (${outcome})`,
+          mensajes: [{ valor: outcome, codigo: 2 }],
+        }),
       }),
     ),
   );
   const byEncf = new Map<string, string[]>();
-  stored.forEach((track, index) => byEncf.set(encfs[index] ?? '', [...(byEncf.get(encfs[index] ?? '') ?? []), track.estado]));
+  stored.forEach((track, index) =>
+    byEncf.set(encfs[index] ?? '', [...(byEncf.get(encfs[index] ?? '') ?? []), track.estado]),
+  );
   for (const [encf, states] of byEncf) {
     assert.equal(states.filter((state) => state === 'Aceptado').length, 1, `${encf}: ${states.join(', ')}`);
-    assert.ok(states.filter((state) => state !== 'Aceptado').every((state) => state === 'Rechazado (used)'), `${encf}: ${states.join(', ')}`);
+    assert.ok(
+      states.filter((state) => state !== 'Aceptado').every((state) => state === 'Rechazado (used)'),
+      `${encf}: ${states.join(', ')}`,
+    );
   }
   // What each caller was told is what the status query reads back (read together, one query).
-  const read = await Promise.all(tracks.map((track) => store.getTrack('testecf', track.trackId.toUpperCase())));
+  const read = await Promise.all(
+    tracks.map((track) => store.getTrack('testecf', track.trackId.toUpperCase())),
+  );
   assert.deepEqual(
     read.map((track) => [track?.estado, track?.codigo, track?.mensajes]),
     stored.map((track) => [track.estado, track.codigo, track.mensajes]),
   );
-  assert.equal(await store.getTrack('ecf', tracks[0]?.trackId ?? ''), undefined, 'a track is found only in its environment');
+  assert.equal(
+    await store.getTrack('ecf', tracks[0]?.trackId ?? ''),
+    undefined,
+    'a track is found only in its environment',
+  );
   assert.equal(await store.isEncfUsed('testecf', '131880738', 'E310000009003'), true);
 });

@@ -285,7 +285,12 @@ export async function openStore(options: { databaseUrl: string; schema: string }
 
   const inTransaction = <T>(run: (client: TSql) => Promise<T>): Promise<T> => inPoolTransaction(pool, run);
 
-  async function lockIssuer(client: TSql, environment: string, rnc: string, mode: 'shared' | 'exclusive'): Promise<void> {
+  async function lockIssuer(
+    client: TSql,
+    environment: string,
+    rnc: string,
+    mode: 'shared' | 'exclusive',
+  ): Promise<void> {
     const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
     await client.query(`SELECT ${lock}(hashtext($1))`, [issuerLockKey(environment, rnc)]);
   }
@@ -303,7 +308,10 @@ export async function openStore(options: { databaseUrl: string; schema: string }
     );
   }
 
-  type TBurn = { track: TTrack & { rncEmisor: string; encf: string }; variants: Record<Exclude<TBurnOutcome, 'burned'>, TTrack> };
+  type TBurn = {
+    track: TTrack & { rncEmisor: string; encf: string };
+    variants: Record<Exclude<TBurnOutcome, 'burned'>, TTrack>;
+  };
 
   /**
    * Burns the e-NCFs of a batch of receptions and records their tracks in one transaction: the
@@ -314,16 +322,30 @@ export async function openStore(options: { databaseUrl: string; schema: string }
    */
   async function burnAndInsertTracks(burns: TBurn[]): Promise<TBurnOutcome[]> {
     return inTransaction(async (client) => {
-      const keys = [...new Set(burns.map((burn) => issuerLockKey(burn.track.environment, burn.track.rncEmisor)))].sort();
-      await client.query(`SELECT pg_advisory_xact_lock_shared(hashtext(key)) FROM unnest($1::text[]) AS key`, [keys]);
+      const keys = [
+        ...new Set(burns.map((burn) => issuerLockKey(burn.track.environment, burn.track.rncEmisor))),
+      ].sort();
+      await client.query(
+        `SELECT pg_advisory_xact_lock_shared(hashtext(key)) FROM unnest($1::text[]) AS key`,
+        [keys],
+      );
       const columns = TRACK_COLUMNS.length;
       const variants = ['burned', 'used', 'annulled'] as const;
       // One array per column and variant: $1..$19 the tracks, $20..$38 the `used` variants, $39..$57 the `annulled` ones.
-      const rows = burns.map((burn) => ({ burned: trackValues(burn.track), used: trackValues(burn.variants.used), annulled: trackValues(burn.variants.annulled) }));
-      const values = variants.flatMap((variant) => TRACK_COLUMNS.map((_, column) => rows.map((row) => row[variant][column] ?? null)));
-      const arrays = variants.flatMap((_, variant) => TRACK_COLUMNS.map(([, type], column) => `$${variant * columns + column + 1}::${type}[]`));
+      const rows = burns.map((burn) => ({
+        burned: trackValues(burn.track),
+        used: trackValues(burn.variants.used),
+        annulled: trackValues(burn.variants.annulled),
+      }));
+      const values = variants.flatMap((variant) =>
+        TRACK_COLUMNS.map((_, column) => rows.map((row) => row[variant][column] ?? null)),
+      );
+      const arrays = variants.flatMap((_, variant) =>
+        TRACK_COLUMNS.map(([, type], column) => `$${variant * columns + column + 1}::${type}[]`),
+      );
       const picked = TRACK_COLUMNS.map(
-        ([name]) => `CASE o.outcome WHEN 'burned' THEN i.b_${name} WHEN 'used' THEN i.u_${name} ELSE i.a_${name} END`,
+        ([name]) =>
+          `CASE o.outcome WHEN 'burned' THEN i.b_${name} WHEN 'used' THEN i.u_${name} ELSE i.a_${name} END`,
       );
       const result = await client.query<{ ord: string; outcome: TBurnOutcome }>(
         `WITH i AS (
@@ -354,14 +376,22 @@ export async function openStore(options: { databaseUrl: string; schema: string }
   const burnCoalesced = createCoalescer(batchOrEach(burnAndInsertTracks));
 
   /** Status queries arriving together read their tracks in one query. */
-  const readTrackCoalesced = createCoalescer<{ environment: string; trackId: string }, TTrack | undefined>(async (reads) => {
-    const result = await pool.query<TTrackRow>(`SELECT * FROM ${s}.tracks WHERE track_id = ANY($1::uuid[])`, [reads.map((read) => read.trackId)]);
-    const byId = new Map(result.rows.map((row) => [String(row.track_id).toLowerCase(), row]));
-    return reads.map((read) => {
-      const row = byId.get(read.trackId.toLowerCase());
-      return { status: 'fulfilled', value: row === undefined || row.environment !== read.environment ? undefined : trackOf(row) };
-    });
-  });
+  const readTrackCoalesced = createCoalescer<{ environment: string; trackId: string }, TTrack | undefined>(
+    async (reads) => {
+      const result = await pool.query<TTrackRow>(
+        `SELECT * FROM ${s}.tracks WHERE track_id = ANY($1::uuid[])`,
+        [reads.map((read) => read.trackId)],
+      );
+      const byId = new Map(result.rows.map((row) => [String(row.track_id).toLowerCase(), row]));
+      return reads.map((read) => {
+        const row = byId.get(read.trackId.toLowerCase());
+        return {
+          status: 'fulfilled',
+          value: row === undefined || row.environment !== read.environment ? undefined : trackOf(row),
+        };
+      });
+    },
+  );
 
   return {
     async close(): Promise<void> {

@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 
-export const metadata = { title: 'e-CF Portal', description: 'Emisión y recepción de comprobantes fiscales electrónicos' };
+export const metadata = {
+  title: 'e-CF Portal',
+  description: 'Emisión y recepción de comprobantes fiscales electrónicos',
+};
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (

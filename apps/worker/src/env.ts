@@ -1,68 +1,74 @@
 import { z } from 'zod';
 import { readEnvironment } from '@ecf/services';
 
-const ZEnv = z.object({
-  DATABASE_URL: z.url().default('postgresql://postgres@127.0.0.1:5432/ecf'),
-  WORKER_HEALTH_HOST: z.string().min(1).default('127.0.0.1'),
-  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** How long SIGTERM waits for running jobs before giving up on them (they are retried later). */
-  WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
-  /**
-   * Master key (32 bytes, base64) that encrypts tenant certificates at rest. Without it the worker
-   * runs but cannot sign. Production sets its own; scripts/up.sh generates a development one.
-   */
-  CERTIFICATE_MASTER_KEY: z.string().min(1).optional(),
-  /** Earlier master keys, comma-separated, still able to decrypt certificates stored before a rotation. */
-  CERTIFICATE_MASTER_KEYS: z.string().optional(),
-  /** The tax authority's hosts (production: https://ecf.dgii.gov.do, https://fc.dgii.gov.do, https://statusecf.dgii.gov.do); default the local simulator. */
-  TAXAUTH_ECF_BASE_URL: z.url().default('http://127.0.0.1:4000'),
-  TAXAUTH_FC_BASE_URL: z.url().default('http://127.0.0.1:4000'),
-  TAXAUTH_STATUS_BASE_URL: z.url().default('http://127.0.0.1:4000'),
-  /** Timeout of each HTTP exchange with the tax authority; no answer within it is a contingency. */
-  TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
-  /** Official XSDs (relative paths from the repository root); signed XML is checked against them. */
-  XSD_DIRECTORY: z.string().min(1).default('config/xsd'),
-  /** Jobs per fetch of each document queue (sign, transmit, poll); two fetches run at once, so up to twice this many per queue. Scheduled maintenance runs one at a time. */
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(32),
-  /**
-   * Overrides `expireInSeconds` of the document queues: how long an active job of a killed worker
-   * stays active before pg-boss retries it (default: the registry's, 5 min for signing with its sending,
-   * transmission and polling). Tests of crash recovery set a few seconds; it must stay above the longest run.
-   */
-  WORKER_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).optional(),
-  /** A fixed retry delay, without backoff, for the document queues (default: the registry's, 30 s doubling). Tests only. */
-  WORKER_JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).optional(),
-  /** How often pg-boss looks for expired jobs and runs its schedules (default 60 s). */
-  WORKER_SUPERVISE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
-  /**
-   * How long a transmission attempt without outcome may still be running in another process before
-   * it is resolved by asking the tax authority. Must cover authentication plus the send (3 x TAXAUTH_TIMEOUT_MS).
-   */
-  WORKER_TRANSMIT_IN_FLIGHT_MS: z.coerce.number().int().min(1000).default(120_000),
-  /** A non-final document untouched this long with no pending job is re-enqueued by maintenance.sweep-documents. */
-  WORKER_SWEEP_STALE_SECONDS: z.coerce.number().int().min(1).default(120),
-  /** SMTP server of the buyer e-mail (default: the local mail catcher of scripts/up.sh). */
-  SMTP_HOST: z.string().min(1).default('127.0.0.1'),
-  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
-  /** `true`: TLS from the first byte (port 465); `false`: plain, upgraded with STARTTLS when the server offers it. */
-  SMTP_SECURE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
-  /** SMTP credentials (both or neither); never logged. */
-  SMTP_USER: z.string().min(1).optional(),
-  SMTP_PASSWORD: z.string().min(1).optional(),
-  /** `From` of the buyer e-mail. */
-  MAIL_FROM: z.string().min(3).default('Facturación electrónica <no-reply@ecf.localhost>'),
-  /** Address buyers open the link at (`{PUBLIC_BASE_URL}/ri/{token}`): the API's public base URL. */
-  PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
-  /** HMAC key of the buyer links; the API must have the same. Set a long random value in production. */
-  RI_LINK_SECRET: z.string().min(32).default('local-development-ri-link-secret-change-me-000'),
-}).refine((env) => (env.SMTP_USER === undefined) === (env.SMTP_PASSWORD === undefined), {
-  path: ['SMTP_PASSWORD'],
-  message: 'SMTP_USER and SMTP_PASSWORD go together (both or neither)',
-}).refine((env) => env.WORKER_TRANSMIT_IN_FLIGHT_MS >= 3 * env.TAXAUTH_TIMEOUT_MS, {
-  path: ['WORKER_TRANSMIT_IN_FLIGHT_MS'],
-  message: 'must be at least 3 x TAXAUTH_TIMEOUT_MS (authentication and the send of a run still going)',
-});
+const ZEnv = z
+  .object({
+    DATABASE_URL: z.url().default('postgresql://postgres@127.0.0.1:5432/ecf'),
+    WORKER_HEALTH_HOST: z.string().min(1).default('127.0.0.1'),
+    WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** How long SIGTERM waits for running jobs before giving up on them (they are retried later). */
+    WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+    /**
+     * Master key (32 bytes, base64) that encrypts tenant certificates at rest. Without it the worker
+     * runs but cannot sign. Production sets its own; scripts/up.sh generates a development one.
+     */
+    CERTIFICATE_MASTER_KEY: z.string().min(1).optional(),
+    /** Earlier master keys, comma-separated, still able to decrypt certificates stored before a rotation. */
+    CERTIFICATE_MASTER_KEYS: z.string().optional(),
+    /** The tax authority's hosts (production: https://ecf.dgii.gov.do, https://fc.dgii.gov.do, https://statusecf.dgii.gov.do); default the local simulator. */
+    TAXAUTH_ECF_BASE_URL: z.url().default('http://127.0.0.1:4000'),
+    TAXAUTH_FC_BASE_URL: z.url().default('http://127.0.0.1:4000'),
+    TAXAUTH_STATUS_BASE_URL: z.url().default('http://127.0.0.1:4000'),
+    /** Timeout of each HTTP exchange with the tax authority; no answer within it is a contingency. */
+    TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+    /** Official XSDs (relative paths from the repository root); signed XML is checked against them. */
+    XSD_DIRECTORY: z.string().min(1).default('config/xsd'),
+    /** Jobs per fetch of each document queue (sign, transmit, poll); two fetches run at once, so up to twice this many per queue. Scheduled maintenance runs one at a time. */
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(32),
+    /**
+     * Overrides `expireInSeconds` of the document queues: how long an active job of a killed worker
+     * stays active before pg-boss retries it (default: the registry's, 5 min for signing with its sending,
+     * transmission and polling). Tests of crash recovery set a few seconds; it must stay above the longest run.
+     */
+    WORKER_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).optional(),
+    /** A fixed retry delay, without backoff, for the document queues (default: the registry's, 30 s doubling). Tests only. */
+    WORKER_JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).optional(),
+    /** How often pg-boss looks for expired jobs and runs its schedules (default 60 s). */
+    WORKER_SUPERVISE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+    /**
+     * How long a transmission attempt without outcome may still be running in another process before
+     * it is resolved by asking the tax authority. Must cover authentication plus the send (3 x TAXAUTH_TIMEOUT_MS).
+     */
+    WORKER_TRANSMIT_IN_FLIGHT_MS: z.coerce.number().int().min(1000).default(120_000),
+    /** A non-final document untouched this long with no pending job is re-enqueued by maintenance.sweep-documents. */
+    WORKER_SWEEP_STALE_SECONDS: z.coerce.number().int().min(1).default(120),
+    /** SMTP server of the buyer e-mail (default: the local mail catcher of scripts/up.sh). */
+    SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+    SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),
+    /** `true`: TLS from the first byte (port 465); `false`: plain, upgraded with STARTTLS when the server offers it. */
+    SMTP_SECURE: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((value) => value === 'true'),
+    /** SMTP credentials (both or neither); never logged. */
+    SMTP_USER: z.string().min(1).optional(),
+    SMTP_PASSWORD: z.string().min(1).optional(),
+    /** `From` of the buyer e-mail. */
+    MAIL_FROM: z.string().min(3).default('Facturación electrónica <no-reply@ecf.localhost>'),
+    /** Address buyers open the link at (`{PUBLIC_BASE_URL}/ri/{token}`): the API's public base URL. */
+    PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
+    /** HMAC key of the buyer links; the API must have the same. Set a long random value in production. */
+    RI_LINK_SECRET: z.string().min(32).default('local-development-ri-link-secret-change-me-000'),
+  })
+  .refine((env) => (env.SMTP_USER === undefined) === (env.SMTP_PASSWORD === undefined), {
+    path: ['SMTP_PASSWORD'],
+    message: 'SMTP_USER and SMTP_PASSWORD go together (both or neither)',
+  })
+  .refine((env) => env.WORKER_TRANSMIT_IN_FLIGHT_MS >= 3 * env.TAXAUTH_TIMEOUT_MS, {
+    path: ['WORKER_TRANSMIT_IN_FLIGHT_MS'],
+    message: 'must be at least 3 x TAXAUTH_TIMEOUT_MS (authentication and the send of a run still going)',
+  });
 
 export type TEnv = z.infer<typeof ZEnv>;
 

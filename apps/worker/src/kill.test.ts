@@ -19,7 +19,13 @@ import { PgBoss } from 'pg-boss';
 import { JOB_QUEUE_SCHEMA, seedTenant } from '@ecf/db';
 import { createTestDatabase, openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate } from '@ecf/fiscal-core';
-import { createCertificateKeyring, issueDocument, loadXsdValidators, storeTenantCertificate, type TEnqueueJob } from '@ecf/services';
+import {
+  createCertificateKeyring,
+  issueDocument,
+  loadXsdValidators,
+  storeTenantCertificate,
+  type TEnqueueJob,
+} from '@ecf/services';
 import { startSimulator } from '@ecf/taxauth-sim';
 
 const XSD_DIRECTORY = fileURLToPath(new URL('../../../../shared/taxauth/xsd/', import.meta.url));
@@ -35,9 +41,20 @@ const masterKey = randomBytes(32).toString('base64');
 before(async () => {
   context = await openTestDatabase();
   simulatorDatabase = await createTestDatabase({ migrated: false });
-  simulator = await startSimulator({ databaseUrl: simulatorDatabase.url, xsdDirectory: XSD_DIRECTORY, logLevel: 'silent', processingDelayMs: 100, port: 0 });
+  simulator = await startSimulator({
+    databaseUrl: simulatorDatabase.url,
+    xsdDirectory: XSD_DIRECTORY,
+    logLevel: 'silent',
+    processingDelayMs: 100,
+    port: 0,
+  });
   // The API's side of the queue: sends only (the worker process creates and works the queues).
-  boss = new PgBoss({ connectionString: context.url, schema: JOB_QUEUE_SCHEMA, supervise: false, schedule: false });
+  boss = new PgBoss({
+    connectionString: context.url,
+    schema: JOB_QUEUE_SCHEMA,
+    supervise: false,
+    schedule: false,
+  });
   boss.on('error', () => {});
   await boss.start();
 });
@@ -85,7 +102,9 @@ function startWorker(): TWorkerProcess {
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 async function statusCounts(): Promise<Record<string, number>> {
-  const rows = await context.database.$queryRaw<Array<{ status: string; count: bigint }>>`SELECT status::text AS status, count(*) AS count FROM documents GROUP BY status`;
+  const rows = await context.database.$queryRaw<
+    Array<{ status: string; count: bigint }>
+  >`SELECT status::text AS status, count(*) AS count FROM documents GROUP BY status`;
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
 }
 
@@ -119,104 +138,168 @@ async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): 
   return false;
 }
 
-test('SIGKILL while signing and while sending: every document accepted, each eNCF received once', { timeout: 90_000 }, async () => {
-  const tenantRow = await seedTenant(context.database);
-  const keyring = createCertificateKeyring({ currentKey: masterKey });
-  const certificate = createTestCertificate({ rnc: tenantRow.rnc, commonName: 'Firmante de prueba' });
-  await storeTenantCertificate(context.database, { tenantId: tenantRow.id, p12: certificate.p12, password: certificate.password }, keyring);
-  const tenant = await context.database.tenant.findUniqueOrThrow({ where: { id: tenantRow.id } });
+test(
+  'SIGKILL while signing and while sending: every document accepted, each eNCF received once',
+  { timeout: 90_000 },
+  async () => {
+    const tenantRow = await seedTenant(context.database);
+    const keyring = createCertificateKeyring({ currentKey: masterKey });
+    const certificate = createTestCertificate({ rnc: tenantRow.rnc, commonName: 'Firmante de prueba' });
+    await storeTenantCertificate(
+      context.database,
+      { tenantId: tenantRow.id, p12: certificate.p12, password: certificate.password },
+      keyring,
+    );
+    const tenant = await context.database.tenant.findUniqueOrThrow({ where: { id: tenantRow.id } });
 
-  // Every reception answers slowly: a kill lands while requests are on their way.
-  const fault = await fetch(`${simulator.baseUrl}/_sim/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ environment: 'testecf', service: 'recepcion', fault: 'slow', delayMs: 400, count: 1000 }),
-  });
-  assert.equal(fault.status, 201);
+    // Every reception answers slowly: a kill lands while requests are on their way.
+    const fault = await fetch(`${simulator.baseUrl}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        environment: 'testecf',
+        service: 'recepcion',
+        fault: 'slow',
+        delayMs: 400,
+        count: 1000,
+      }),
+    });
+    assert.equal(fault.status, 201);
 
-  // The worker runs while documents arrive; its queue policy (short expiry) must be in place before
-  // they are enqueued, since a job keeps the policy its queue had when it was sent.
-  let worker = startWorker();
-  const ready = await waitUntil(async () => {
-    const rows = await context.database.$queryRaw<Array<{ expire: number }>>`SELECT expire_seconds AS expire FROM pgboss.queue WHERE name = 'document.sign'`;
-    return rows[0]?.expire === 3;
-  }, 20_000);
-  assert.ok(ready, `the worker did not set up its queues:\n${worker.output()}`);
+    // The worker runs while documents arrive; its queue policy (short expiry) must be in place before
+    // they are enqueued, since a job keeps the policy its queue had when it was sent.
+    let worker = startWorker();
+    const ready = await waitUntil(async () => {
+      const rows = await context.database.$queryRaw<
+        Array<{ expire: number }>
+      >`SELECT expire_seconds AS expire FROM pgboss.queue WHERE name = 'document.sign'`;
+      return rows[0]?.expire === 3;
+    }, 20_000);
+    assert.ok(ready, `the worker did not set up its queues:\n${worker.output()}`);
 
-  // Issued as the API issues them: stored and enqueued for signing in one transaction.
-  const xsd = await loadXsdValidators(XSD_DIRECTORY);
-  const enqueue: TEnqueueJob = async (name, payload, executor) => {
-    await boss.send(name, payload, { db: executor });
-  };
-  const encfs: string[] = [];
-  const base = randomInt(1, 1_000_000_000);
-  for (let index = 0; index < DOCUMENTS; index += 1) {
-    const encf = `E31${String(base + index).padStart(10, '0')}`;
-    encfs.push(encf);
-    const body = {
-      type: 'E31',
-      encf,
-      sequenceExpirationDate: '31-12-2027',
-      issueDate: '2026-04-01',
-      buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL' },
-      paymentType: 'card',
-      incomeType: '01',
-      lines: Array.from({ length: 3 }, (_, line) => ({ name: `Artículo ${line + 1}`, quantity: line + 1, unitPrice: '450.00', itbisRate: 18, itemKind: 'good' })),
+    // Issued as the API issues them: stored and enqueued for signing in one transaction.
+    const xsd = await loadXsdValidators(XSD_DIRECTORY);
+    const enqueue: TEnqueueJob = async (name, payload, executor) => {
+      await boss.send(name, payload, { db: executor });
     };
-    const rawBody = JSON.stringify(body);
-    const issued = await issueDocument({ database: context.database, tenant, environment: 'TesteCF', xsd, now: new Date('2026-04-01T14:15:00Z'), rawBody, body, enqueue });
-    assert.equal(issued.document.status, 'queued_for_signing');
-  }
-  xsd.dispose();
+    const encfs: string[] = [];
+    const base = randomInt(1, 1_000_000_000);
+    for (let index = 0; index < DOCUMENTS; index += 1) {
+      const encf = `E31${String(base + index).padStart(10, '0')}`;
+      encfs.push(encf);
+      const body = {
+        type: 'E31',
+        encf,
+        sequenceExpirationDate: '31-12-2027',
+        issueDate: '2026-04-01',
+        buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL' },
+        paymentType: 'card',
+        incomeType: '01',
+        lines: Array.from({ length: 3 }, (_, line) => ({
+          name: `Artículo ${line + 1}`,
+          quantity: line + 1,
+          unitPrice: '450.00',
+          itbisRate: 18,
+          itemKind: 'good',
+        })),
+      };
+      const rawBody = JSON.stringify(body);
+      const issued = await issueDocument({
+        database: context.database,
+        tenant,
+        environment: 'TesteCF',
+        xsd,
+        now: new Date('2026-04-01T14:15:00Z'),
+        rawBody,
+        body,
+        enqueue,
+      });
+      assert.equal(issued.document.status, 'queued_for_signing');
+    }
+    xsd.dispose();
 
-  const kills: Array<{ phase: 'signing' | 'sending'; counts: Record<string, number>; inFlight: number }> = [];
-  try {
-    for (let kill = 0; kill < KILLS; kill += 1) {
-      const phase = kill % 2 === 0 ? 'signing' : 'sending';
-      // Only once this worker has made progress of the kind wanted (not while it is starting).
-      const since = await eventCounts();
-      const landed =
-        phase === 'signing'
-          ? await waitUntil(async () => {
-              const now = await eventCounts();
-              return now.signed > since.signed && ((await statusCounts())['queued_for_signing'] ?? 0) > 0;
-            }, 10_000)
-          : await waitUntil(async () => (await eventCounts()).attempts > since.attempts && (await attemptsInFlight()) > 0, 10_000);
-      if (process.env['KILL_TEST_DEBUG']) console.log(new Date().toISOString(), phase, 'landed', landed, JSON.stringify(await statusCounts()), JSON.stringify(await jobStates()));
-      if (worker.child.exitCode !== null) throw new Error(`the worker exited on its own (${worker.child.exitCode}):\n${worker.output()}`);
-      if (!landed) continue;
-      if (phase === 'signing') await sleep(randomInt(0, 40));
-      const inFlight = await attemptsInFlight();
-      worker.child.kill('SIGKILL');
+    const kills: Array<{ phase: 'signing' | 'sending'; counts: Record<string, number>; inFlight: number }> =
+      [];
+    try {
+      for (let kill = 0; kill < KILLS; kill += 1) {
+        const phase = kill % 2 === 0 ? 'signing' : 'sending';
+        // Only once this worker has made progress of the kind wanted (not while it is starting).
+        const since = await eventCounts();
+        const landed =
+          phase === 'signing'
+            ? await waitUntil(async () => {
+                const now = await eventCounts();
+                return now.signed > since.signed && ((await statusCounts())['queued_for_signing'] ?? 0) > 0;
+              }, 10_000)
+            : await waitUntil(
+                async () => (await eventCounts()).attempts > since.attempts && (await attemptsInFlight()) > 0,
+                10_000,
+              );
+        if (process.env['KILL_TEST_DEBUG'])
+          console.log(
+            new Date().toISOString(),
+            phase,
+            'landed',
+            landed,
+            JSON.stringify(await statusCounts()),
+            JSON.stringify(await jobStates()),
+          );
+        if (worker.child.exitCode !== null)
+          throw new Error(`the worker exited on its own (${worker.child.exitCode}):\n${worker.output()}`);
+        if (!landed) continue;
+        if (phase === 'signing') await sleep(randomInt(0, 40));
+        const inFlight = await attemptsInFlight();
+        worker.child.kill('SIGKILL');
+        await worker.exited;
+        kills.push({ phase, counts: await statusCounts(), inFlight });
+        if (process.env['KILL_TEST_DEBUG'])
+          console.log(
+            new Date().toISOString(),
+            'killed',
+            JSON.stringify(kills.at(-1)),
+            JSON.stringify(await jobStates()),
+          );
+        worker = startWorker();
+      }
+
+      const finished = await waitUntil(
+        async () => ((await statusCounts())['accepted'] ?? 0) === DOCUMENTS,
+        50_000,
+      );
+      assert.ok(
+        finished,
+        `not all accepted: ${JSON.stringify(await statusCounts())}; jobs ${JSON.stringify(await jobStates())}; kills ${JSON.stringify(kills)}\n${worker.output()}`,
+      );
+    } finally {
+      worker.child.kill('SIGTERM');
       await worker.exited;
-      kills.push({ phase, counts: await statusCounts(), inFlight });
-      if (process.env['KILL_TEST_DEBUG']) console.log(new Date().toISOString(), 'killed', JSON.stringify(kills.at(-1)), JSON.stringify(await jobStates()));
-      worker = startWorker();
     }
 
-    const finished = await waitUntil(async () => ((await statusCounts())['accepted'] ?? 0) === DOCUMENTS, 50_000);
-    assert.ok(finished, `not all accepted: ${JSON.stringify(await statusCounts())}; jobs ${JSON.stringify(await jobStates())}; kills ${JSON.stringify(kills)}\n${worker.output()}`);
-  } finally {
-    worker.child.kill('SIGTERM');
-    await worker.exited;
-  }
-
-  assert.ok(kills.length >= 4, `only ${kills.length} kills landed: ${JSON.stringify(kills)}`);
-  assert.ok(kills.some((kill) => kill.phase === 'signing'), 'a kill landed while signing');
-  assert.ok(kills.some((kill) => kill.inFlight > 0), `a kill landed with a request on its way: ${JSON.stringify(kills)}`);
-
-  // None lost: every document issued is accepted (and nothing else exists).
-  assert.deepEqual(await statusCounts(), { accepted: DOCUMENTS });
-  // Never twice: the simulator holds exactly one reception per eNCF.
-  const client = new pg.Client({ connectionString: simulatorDatabase.url });
-  await client.connect();
-  try {
-    const receptions = await client.query<{ encf: string; count: string }>('SELECT encf, count(*) AS count FROM taxauth_sim.tracks GROUP BY encf ORDER BY encf');
-    assert.deepEqual(
-      receptions.rows.map((row) => [row.encf, Number(row.count)]),
-      [...encfs].sort().map((encf) => [encf, 1]),
+    assert.ok(kills.length >= 4, `only ${kills.length} kills landed: ${JSON.stringify(kills)}`);
+    assert.ok(
+      kills.some((kill) => kill.phase === 'signing'),
+      'a kill landed while signing',
     );
-  } finally {
-    await client.end();
-  }
-});
+    assert.ok(
+      kills.some((kill) => kill.inFlight > 0),
+      `a kill landed with a request on its way: ${JSON.stringify(kills)}`,
+    );
+
+    // None lost: every document issued is accepted (and nothing else exists).
+    assert.deepEqual(await statusCounts(), { accepted: DOCUMENTS });
+    // Never twice: the simulator holds exactly one reception per eNCF.
+    const client = new pg.Client({ connectionString: simulatorDatabase.url });
+    await client.connect();
+    try {
+      const receptions = await client.query<{ encf: string; count: string }>(
+        'SELECT encf, count(*) AS count FROM taxauth_sim.tracks GROUP BY encf ORDER BY encf',
+      );
+      assert.deepEqual(
+        receptions.rows.map((row) => [row.encf, Number(row.count)]),
+        [...encfs].sort().map((encf) => [encf, 1]),
+      );
+    } finally {
+      await client.end();
+    }
+  },
+);

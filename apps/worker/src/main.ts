@@ -8,9 +8,13 @@ const env = readEnv();
 const log = pino({ level: env.LOG_LEVEL, base: { service: 'ecf-worker' } });
 // A malformed key stops the start (the message names the variable, never the value).
 const certificateKeyring = env.CERTIFICATE_MASTER_KEY
-  ? createCertificateKeyring({ currentKey: env.CERTIFICATE_MASTER_KEY, previousKeys: env.CERTIFICATE_MASTER_KEYS })
+  ? createCertificateKeyring({
+      currentKey: env.CERTIFICATE_MASTER_KEY,
+      previousKeys: env.CERTIFICATE_MASTER_KEYS,
+    })
   : undefined;
-if (!certificateKeyring) log.warn('CERTIFICATE_MASTER_KEY is not set: document.sign jobs fail until it is configured');
+if (!certificateKeyring)
+  log.warn('CERTIFICATE_MASTER_KEY is not set: document.sign jobs fail until it is configured');
 const xsdValidators = await loadXsdValidators(resolveXsdDirectory(env.XSD_DIRECTORY));
 // Jobs hold a connection only per statement or short transaction: 20 serve 32 jobs per queue without queueing much.
 const database = createDatabaseClient({ databaseUrl: env.DATABASE_URL, maxConnections: 20 });
@@ -27,14 +31,22 @@ const worker = createWorker({
     ? {}
     : {
         queueOverrides: {
-          ...(env.WORKER_JOB_EXPIRE_SECONDS === undefined ? {} : { expireInSeconds: env.WORKER_JOB_EXPIRE_SECONDS }),
-          ...(env.WORKER_JOB_RETRY_DELAY_SECONDS === undefined ? {} : { retryDelay: env.WORKER_JOB_RETRY_DELAY_SECONDS, retryBackoff: false }),
+          ...(env.WORKER_JOB_EXPIRE_SECONDS === undefined
+            ? {}
+            : { expireInSeconds: env.WORKER_JOB_EXPIRE_SECONDS }),
+          ...(env.WORKER_JOB_RETRY_DELAY_SECONDS === undefined
+            ? {}
+            : { retryDelay: env.WORKER_JOB_RETRY_DELAY_SECONDS, retryBackoff: false }),
         },
       }),
   ...(certificateKeyring ? { certificateKeyring } : {}),
   xsdValidators,
   taxauth: {
-    baseUrls: { ecf: env.TAXAUTH_ECF_BASE_URL, fc: env.TAXAUTH_FC_BASE_URL, status: env.TAXAUTH_STATUS_BASE_URL },
+    baseUrls: {
+      ecf: env.TAXAUTH_ECF_BASE_URL,
+      fc: env.TAXAUTH_FC_BASE_URL,
+      status: env.TAXAUTH_STATUS_BASE_URL,
+    },
     timeoutMs: env.TAXAUTH_TIMEOUT_MS,
   },
   buyerEmail: {
@@ -42,7 +54,9 @@ const worker = createWorker({
       host: env.SMTP_HOST,
       port: env.SMTP_PORT,
       secure: env.SMTP_SECURE,
-      ...(env.SMTP_USER && env.SMTP_PASSWORD ? { auth: { user: env.SMTP_USER, pass: env.SMTP_PASSWORD } } : {}),
+      ...(env.SMTP_USER && env.SMTP_PASSWORD
+        ? { auth: { user: env.SMTP_USER, pass: env.SMTP_PASSWORD } }
+        : {}),
     },
     from: env.MAIL_FROM,
     publicBaseUrl: env.PUBLIC_BASE_URL,

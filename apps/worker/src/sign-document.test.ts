@@ -40,7 +40,13 @@ let worker: ReturnType<typeof createWorker>;
 const keyring = createCertificateKeyring({ currentKey: randomBytes(32).toString('base64') });
 before(async () => {
   context = await openTestDatabase();
-  worker = createWorker({ databaseUrl: context.url, database: context.database, log: pino({ level: 'silent' }), certificateKeyring: keyring, now: () => SIGNING_TIME });
+  worker = createWorker({
+    databaseUrl: context.url,
+    database: context.database,
+    log: pino({ level: 'silent' }),
+    certificateKeyring: keyring,
+    now: () => SIGNING_TIME,
+  });
   await worker.start();
 });
 after(async () => {
@@ -59,8 +65,15 @@ async function waitForJob(id: string, states: string[], timeoutMs = 15_000) {
 }
 
 test('a document.sign job signs a queued e-CF end to end; a redelivered job changes nothing', async () => {
-  const tenant = await seedTenant(context.database, { rnc: '131880738', legalName: 'Distribuidora Caribe Digital SRL' });
-  await storeTenantCertificate(context.database, { tenantId: tenant.id, ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante' }) }, keyring);
+  const tenant = await seedTenant(context.database, {
+    rnc: '131880738',
+    legalName: 'Distribuidora Caribe Digital SRL',
+  });
+  await storeTenantCertificate(
+    context.database,
+    { tenantId: tenant.id, ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante' }) },
+    keyring,
+  );
   const document = await seedQueued(context.database, tenant, 'E310000000501');
 
   const id = await worker.boss.send('document.sign', { documentId: document.id });
@@ -70,7 +83,9 @@ test('a document.sign job signs a queued e-CF end to end; a redelivered job chan
   const signed = await context.database.document.findUniqueOrThrow({ where: { id: document.id } });
   assert.equal(signed.status, 'signed');
   assert.equal(signed.signatureDate?.toISOString(), SIGNING_TIME.toISOString());
-  const artifact = await context.database.artifact.findFirstOrThrow({ where: { documentId: document.id, kind: 'signed_xml' } });
+  const artifact = await context.database.artifact.findFirstOrThrow({
+    where: { documentId: document.id, kind: 'signed_xml' },
+  });
   const xml = Buffer.from(artifact.content).toString('utf8');
   const verification = verifyXmlSignature(xml);
   assert.ok(verification.valid, JSON.stringify(verification));
@@ -81,7 +96,12 @@ test('a document.sign job signs a queued e-CF end to end; a redelivered job chan
   assert.ok(again);
   assert.equal((await waitForJob(again, ['completed', 'failed'])).state, 'completed');
   assert.equal(await context.database.artifact.count({ where: { documentId: document.id } }), 1);
-  assert.deepEqual((await context.database.documentEvent.findMany({ where: { documentId: document.id } })).map((event) => event.type), ['signed']);
+  assert.deepEqual(
+    (await context.database.documentEvent.findMany({ where: { documentId: document.id } })).map(
+      (event) => event.type,
+    ),
+    ['signed'],
+  );
 });
 
 test('without a certificate the job is retried later and the document shows why it waits', async () => {

@@ -11,7 +11,11 @@ let context: Awaited<ReturnType<typeof openTestDatabase>>;
 let worker: ReturnType<typeof createWorker>;
 before(async () => {
   context = await openTestDatabase();
-  worker = createWorker({ databaseUrl: context.url, database: context.database, log: pino({ level: 'silent' }) });
+  worker = createWorker({
+    databaseUrl: context.url,
+    database: context.database,
+    log: pino({ level: 'silent' }),
+  });
   await worker.start();
 });
 after(async () => {
@@ -50,14 +54,21 @@ test('the purge job deletes expired rate-limit windows and idempotency records, 
   const job = await waitForJob('maintenance.purge-expired', id);
   assert.equal(job.state, 'completed');
   const left = await context.database.rateLimitCounter.findMany();
-  assert.deepEqual(left.map((row) => row.bucket), ['key:live']);
+  assert.deepEqual(
+    left.map((row) => row.bucket),
+    ['key:live'],
+  );
 });
 
 test('a payload that breaks its contract fails before the handler runs', async () => {
   await context.database.rateLimitCounter.create({
     data: { bucket: 'key:untouched', windowStart: new Date(0), count: 1, expiresAt: new Date(0) },
   });
-  const id = await worker.boss.send('maintenance.purge-expired', { before: 'not a date', extra: 1 }, { retryLimit: 0 });
+  const id = await worker.boss.send(
+    'maintenance.purge-expired',
+    { before: 'not a date', extra: 1 },
+    { retryLimit: 0 },
+  );
   assert.ok(id);
   const job = await waitForJob('maintenance.purge-expired', id);
   assert.equal(job.state, 'failed');
@@ -87,7 +98,10 @@ test('the worker process serves /healthz and stops cleanly on SIGTERM', async ()
     }
     assert.equal(health.status, 'running');
     child.kill('SIGTERM');
-    const code = await Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 20_000))]);
+    const code = await Promise.race([
+      exited,
+      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 20_000)),
+    ]);
     assert.equal(code, 0, `exit code after SIGTERM; output:\n${output}`);
     assert.match(output, /worker stopped/);
   } finally {

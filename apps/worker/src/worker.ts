@@ -7,7 +7,12 @@ import type { TCertificateKeyring, TEnqueueJob, TEnqueueJobs } from '@ecf/servic
 import type { TXsdValidators } from '@ecf/fiscal-core';
 import { JOB_REGISTRY, type TAnyJobDefinition, type TJobContext } from './jobs/registry.ts';
 import type { TBuyerEmailSettings } from './jobs/email-buyer.ts';
-import { createTaxauthClient, type TTaxauthBaseUrls, type TTaxauthClient, type TTaxauthEnvironment } from '@ecf/taxauth-client';
+import {
+  createTaxauthClient,
+  type TTaxauthBaseUrls,
+  type TTaxauthClient,
+  type TTaxauthEnvironment,
+} from '@ecf/taxauth-client';
 
 export type TWorkerOptions = {
   databaseUrl: string;
@@ -54,7 +59,9 @@ const DEFAULT_POLLING_INTERVAL_SECONDS = 0.5;
  * sends become one `insert` of all their jobs. Ids are chosen here, so each caller gets its own
  * (null if its row was not inserted, as `send` answers).
  */
-function coalescedSends(boss: PgBoss): (name: string) => TCoalesced<{ data: object; startAfter: number }, string | null> {
+function coalescedSends(
+  boss: PgBoss,
+): (name: string) => TCoalesced<{ data: object; startAfter: number }, string | null> {
   const perQueue = new Map<string, TCoalesced<{ data: object; startAfter: number }, string | null>>();
   return (name) => {
     let coalesced = perQueue.get(name);
@@ -62,7 +69,10 @@ function coalescedSends(boss: PgBoss): (name: string) => TCoalesced<{ data: obje
       coalesced = createCoalescer(async (jobs) => {
         const withIds = jobs.map((job) => ({ id: randomUUID(), data: job.data, startAfter: job.startAfter }));
         const inserted = new Set((await boss.insert(name, withIds, { returnId: true })) ?? []);
-        return withIds.map((job) => ({ status: 'fulfilled' as const, value: inserted.has(job.id) ? job.id : null }));
+        return withIds.map((job) => ({
+          status: 'fulfilled' as const,
+          value: inserted.has(job.id) ? job.id : null,
+        }));
       });
       perQueue.set(name, coalesced);
     }
@@ -82,7 +92,9 @@ export function createWorker(options: TWorkerOptions) {
     connectionString: options.databaseUrl,
     schema: JOB_QUEUE_SCHEMA,
     // Expired jobs are failed (and retried) by the supervise pass, per queue at most every monitor interval.
-    ...(supervise === undefined ? {} : { superviseIntervalSeconds: supervise, monitorIntervalSeconds: supervise }),
+    ...(supervise === undefined
+      ? {}
+      : { superviseIntervalSeconds: supervise, monitorIntervalSeconds: supervise }),
   });
   let state: 'starting' | 'running' | 'stopping' | 'stopped' = 'starting';
   const startedAt = new Date();
@@ -93,7 +105,8 @@ export function createWorker(options: TWorkerOptions) {
   const sendCoalesced = coalescedSends(boss);
   const send: NonNullable<TJobContext['send']> = (name, data, sendOptions) => {
     const startAfter = sendOptions?.startAfter ?? 0;
-    if (Object.keys(sendOptions ?? {}).every((key) => key === 'startAfter') && typeof startAfter === 'number') return sendCoalesced(name)({ data, startAfter });
+    if (Object.keys(sendOptions ?? {}).every((key) => key === 'startAfter') && typeof startAfter === 'number')
+      return sendCoalesced(name)({ data, startAfter });
     return boss.send(name, data, sendOptions ?? {});
   };
   const enqueue: TEnqueueJob = async (name, payload, executor) => {
@@ -116,7 +129,11 @@ export function createWorker(options: TWorkerOptions) {
       : (environment: TTaxauthEnvironment): TTaxauthClient => {
           let client = taxauthClients.get(environment);
           if (!client) {
-            client = createTaxauthClient({ environment, baseUrls: taxauth.baseUrls, ...(taxauth.timeoutMs === undefined ? {} : { timeoutMs: taxauth.timeoutMs }) });
+            client = createTaxauthClient({
+              environment,
+              baseUrls: taxauth.baseUrls,
+              ...(taxauth.timeoutMs === undefined ? {} : { timeoutMs: taxauth.timeoutMs }),
+            });
             taxauthClients.set(environment, client);
           }
           return client;
@@ -126,7 +143,8 @@ export function createWorker(options: TWorkerOptions) {
     await boss.start();
     for (const job of jobs) {
       const onDemand = job.schedule === undefined;
-      let queue = onDemand && options.queueOverrides ? { ...job.queue, ...options.queueOverrides } : job.queue;
+      let queue =
+        onDemand && options.queueOverrides ? { ...job.queue, ...options.queueOverrides } : job.queue;
       // pg-boss refuses a maximum delay without backoff.
       if (queue?.retryBackoff === false) {
         const { retryDelayMax: _ignored, ...fixed } = queue;
@@ -147,7 +165,9 @@ export function createWorker(options: TWorkerOptions) {
         ...(onDemand ? { localConcurrency: FETCHES_PER_QUEUE } : {}),
         perJobResults: true as const,
         ...(batchSize > 1 ? { burstWhenBatchFull: true } : {}),
-        ...(onDemand ? { pollingIntervalSeconds: options.pollingIntervalSeconds ?? DEFAULT_POLLING_INTERVAL_SECONDS } : {}),
+        ...(onDemand
+          ? { pollingIntervalSeconds: options.pollingIntervalSeconds ?? DEFAULT_POLLING_INTERVAL_SECONDS }
+          : {}),
       };
       const runOne = async (queued: { id: string; data: unknown }): Promise<void> => {
         const counts = processed.get(job.name) ?? { completed: 0, failed: 0 };
@@ -156,7 +176,9 @@ export function createWorker(options: TWorkerOptions) {
         if (!parsed.success) {
           counts.failed += 1;
           // A payload that breaks its contract will never succeed: fail it loudly, do not retry blindly.
-          throw new Error(`invalid payload for ${job.name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+          throw new Error(
+            `invalid payload for ${job.name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+          );
         }
         try {
           // The payload was parsed by this job's own contract just above.
@@ -172,8 +194,12 @@ export function createWorker(options: TWorkerOptions) {
             enqueueJobs,
             ...(options.xsdValidators ? { xsdValidators: options.xsdValidators } : {}),
             ...(taxauthClientFor ? { taxauthClientFor } : {}),
-            ...(options.sweepStaleAfterSeconds === undefined ? {} : { sweepStaleAfterSeconds: options.sweepStaleAfterSeconds }),
-            ...(options.transmitInFlightMs === undefined ? {} : { transmitInFlightMs: options.transmitInFlightMs }),
+            ...(options.sweepStaleAfterSeconds === undefined
+              ? {}
+              : { sweepStaleAfterSeconds: options.sweepStaleAfterSeconds }),
+            ...(options.transmitInFlightMs === undefined
+              ? {}
+              : { transmitInFlightMs: options.transmitInFlightMs }),
             ...(options.buyerEmail ? { buyerEmail: options.buyerEmail } : {}),
           });
           counts.completed += 1;
@@ -191,7 +217,10 @@ export function createWorker(options: TWorkerOptions) {
               return { id: queued.id, status: 'completed' };
             } catch (error) {
               // Kept on the job like pg-boss keeps a thrown error; the job is retried by its queue's policy.
-              const output = error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { message: String(error) };
+              const output =
+                error instanceof Error
+                  ? { name: error.name, message: error.message, stack: error.stack }
+                  : { message: String(error) };
               return { id: queued.id, status: 'failed', output };
             }
           }),
@@ -227,7 +256,13 @@ export function createWorker(options: TWorkerOptions) {
       const body = health();
       const status = request.url === '/healthz' ? (body.ok ? 200 : 503) : 404;
       response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      response.end(JSON.stringify(status === 404 ? { ok: false, error: { code: 'ROUTE_NOT_FOUND', message: 'Only GET /healthz.', details: {} } } : body));
+      response.end(
+        JSON.stringify(
+          status === 404
+            ? { ok: false, error: { code: 'ROUTE_NOT_FOUND', message: 'Only GET /healthz.', details: {} } }
+            : body,
+        ),
+      );
     });
   }
 

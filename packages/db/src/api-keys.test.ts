@@ -34,7 +34,10 @@ test('a seeded key is stored only as its hash, with spec scopes', async () => {
   });
   assert.equal(record.hash, hashApiKey(key));
   assert.deepEqual(record.scopes.map(scopeFromDatabase), ['ecf:validate', 'status:read']);
-  const rows = await context.database.$queryRawUnsafe<Record<string, unknown>[]>('SELECT *, scopes::text[] AS scope_names FROM api_keys WHERE id = $1::uuid', record.id);
+  const rows = await context.database.$queryRawUnsafe<Record<string, unknown>[]>(
+    'SELECT *, scopes::text[] AS scope_names FROM api_keys WHERE id = $1::uuid',
+    record.id,
+  );
   const stored = JSON.stringify(rows);
   assert.ok(!stored.includes(key), 'the clear key appears nowhere in the stored row');
   const [row] = rows;

@@ -21,7 +21,9 @@ const ENVIRONMENT_TAG: Record<Environment, string> = { TesteCF: 'test', CerteCF:
 
 /** Converts a database scope back to its specification spelling. */
 export function scopeFromDatabase(scope: ApiKeyScope): TScope {
-  const found = (Object.entries(API_KEY_SCOPES) as [TScope, ApiKeyScope][]).find(([, value]) => value === scope);
+  const found = (Object.entries(API_KEY_SCOPES) as [TScope, ApiKeyScope][]).find(
+    ([, value]) => value === scope,
+  );
   if (!found) throw new Error(`unknown scope ${scope}`);
   return found[0];
 }
@@ -34,7 +36,11 @@ export function scopeFromDatabase(scope: ApiKeyScope): TScope {
 export function generateApiKey(environment: Environment): { key: string; prefix: string; hash: string } {
   const random = randomBytes(24).toString('base64url');
   const key = `ecf_${ENVIRONMENT_TAG[environment]}_${random}`;
-  return { key, prefix: key.slice(0, `ecf_${ENVIRONMENT_TAG[environment]}_`.length + 8), hash: hashApiKey(key) };
+  return {
+    key,
+    prefix: key.slice(0, `ecf_${ENVIRONMENT_TAG[environment]}_`.length + 8),
+    hash: hashApiKey(key),
+  };
 }
 
 /**

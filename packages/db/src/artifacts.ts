@@ -15,7 +15,8 @@ export function artifactData(input: {
   content: string | Uint8Array;
   createdAt?: Date;
 }): Prisma.ArtifactUncheckedCreateInput {
-  const content = typeof input.content === 'string' ? Buffer.from(input.content, 'utf8') : Buffer.from(input.content);
+  const content =
+    typeof input.content === 'string' ? Buffer.from(input.content, 'utf8') : Buffer.from(input.content);
   return {
     tenantId: input.tenantId,
     documentId: input.documentId,

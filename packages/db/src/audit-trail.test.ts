@@ -14,13 +14,22 @@ after(async () => {
 
 async function seedTenantDocument() {
   const tenant = await seedTenant(context.database);
-  return seedDocument(context.database, { tenantId: tenant.id, encf: 'E310000000001', totalAmount: '1180.00' });
+  return seedDocument(context.database, {
+    tenantId: tenant.id,
+    encf: 'E310000000001',
+    totalAmount: '1180.00',
+  });
 }
 
 test('document events can be appended but never changed or deleted', async () => {
   const document = await seedTenantDocument();
   const event = await context.database.documentEvent.create({
-    data: { documentId: document.id, tenantId: document.tenantId, type: 'document.queued', toStatus: 'queued_for_signing' },
+    data: {
+      documentId: document.id,
+      tenantId: document.tenantId,
+      type: 'document.queued',
+      toStatus: 'queued_for_signing',
+    },
   });
   await assert.rejects(
     context.database.documentEvent.update({ where: { id: event.id }, data: { type: 'tampered' } }),
@@ -37,16 +46,33 @@ test('artifacts are write-once and their digest must match their content', async
   const content = Buffer.from('<ECF>signed</ECF>');
   const sha256 = createHash('sha256').update(content).digest('hex');
   const artifact = await context.database.artifact.create({
-    data: { tenantId: tenant.id, kind: 'signed_xml', contentType: 'application/xml', content, sha256, sizeBytes: content.length },
+    data: {
+      tenantId: tenant.id,
+      kind: 'signed_xml',
+      contentType: 'application/xml',
+      content,
+      sha256,
+      sizeBytes: content.length,
+    },
   });
   await assert.rejects(
-    context.database.artifact.update({ where: { id: artifact.id }, data: { content: Buffer.from('<ECF>other</ECF>') } }),
+    context.database.artifact.update({
+      where: { id: artifact.id },
+      data: { content: Buffer.from('<ECF>other</ECF>') },
+    }),
     /append-only/,
   );
   await assert.rejects(context.database.artifact.delete({ where: { id: artifact.id } }), /append-only/);
   await assert.rejects(
     context.database.artifact.create({
-      data: { tenantId: tenant.id, kind: 'signed_xml', contentType: 'application/xml', content, sha256: '0'.repeat(64), sizeBytes: content.length },
+      data: {
+        tenantId: tenant.id,
+        kind: 'signed_xml',
+        contentType: 'application/xml',
+        content,
+        sha256: '0'.repeat(64),
+        sizeBytes: content.length,
+      },
     }),
     /artifacts_sha256_matches_content/,
   );

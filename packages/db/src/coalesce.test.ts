@@ -39,8 +39,15 @@ test('batches hold at most maxBatch items and at most maxInFlight run at once; l
   const recording = recordingFlush(10);
   const double = createCoalescer(recording.flush, { maxBatch: 3, maxInFlight: 2 });
   const results = await Promise.all(Array.from({ length: 10 }, (_, index) => double(index)));
-  assert.deepEqual(results, Array.from({ length: 10 }, (_, index) => index * 2));
-  assert.deepEqual(recording.batches.flat(), Array.from({ length: 10 }, (_, index) => index), 'each item flushed once, in call order');
+  assert.deepEqual(
+    results,
+    Array.from({ length: 10 }, (_, index) => index * 2),
+  );
+  assert.deepEqual(
+    recording.batches.flat(),
+    Array.from({ length: 10 }, (_, index) => index),
+    'each item flushed once, in call order',
+  );
   assert.ok(recording.batches.every((batch) => batch.length <= 3));
   assert.equal(recording.maxRunning(), 2);
 
@@ -56,7 +63,11 @@ test('batches hold at most maxBatch items and at most maxInFlight run at once; l
 
 test("one item's failure reaches only its caller; a flush that throws fails its whole batch, and the next batch still runs", async () => {
   const picky = createCoalescer<number, number>(async (items) =>
-    items.map((item) => (item === 3 ? { status: 'rejected', reason: new Error('three is refused') } : { status: 'fulfilled', value: item })),
+    items.map((item) =>
+      item === 3
+        ? { status: 'rejected', reason: new Error('three is refused') }
+        : { status: 'fulfilled', value: item },
+    ),
   );
   const settled = await Promise.allSettled([1, 2, 3, 4].map((item) => picky(item)));
   assert.deepEqual(
@@ -96,7 +107,9 @@ test('settleEach runs each item alone; coalescerPerKey keeps one coalescer per k
   let created = 0;
   const perKey = coalescerPerKey((key: { name: string }) => {
     created += 1;
-    return createCoalescer<number, string>(async (items) => items.map((item) => ({ status: 'fulfilled', value: `${key.name}${item}` })));
+    return createCoalescer<number, string>(async (items) =>
+      items.map((item) => ({ status: 'fulfilled', value: `${key.name}${item}` })),
+    );
   });
   const a = { name: 'a' };
   const b = { name: 'b' };

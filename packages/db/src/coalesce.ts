@@ -46,7 +46,10 @@ export function createCoalescer<TIn, TOut>(
           (results) => {
             batch.forEach((entry, index) => {
               const result = results[index];
-              if (result === undefined) entry.reject(new Error(`coalescer: flush answered ${results.length} of ${batch.length} items`));
+              if (result === undefined)
+                entry.reject(
+                  new Error(`coalescer: flush answered ${results.length} of ${batch.length} items`),
+                );
               else if (result.status === 'fulfilled') entry.resolve(result.value);
               else entry.reject(result.reason);
             });
@@ -102,15 +105,22 @@ export function batchOrEach<TIn, TOut>(
     }
     const results: Array<PromiseSettledResult<TOut>> = [];
     batch.forEach((index, position) => {
-      results[index] = settled[position] ?? { status: 'rejected', reason: new Error('batchOrEach: the operation answered too few results') };
+      results[index] = settled[position] ?? {
+        status: 'rejected',
+        reason: new Error('batchOrEach: the operation answered too few results'),
+      };
     });
-    for (const index of repeats) results[index] = (await settleEach([items[index] as TIn], alone))[0] as PromiseSettledResult<TOut>;
+    for (const index of repeats)
+      results[index] = (await settleEach([items[index] as TIn], alone))[0] as PromiseSettledResult<TOut>;
     return results;
   };
 }
 
 /** Runs `work` for each item on its own (the fallback of a batch statement that failed). */
-export async function settleEach<TIn, TOut>(items: TIn[], work: (item: TIn) => Promise<TOut>): Promise<Array<PromiseSettledResult<TOut>>> {
+export async function settleEach<TIn, TOut>(
+  items: TIn[],
+  work: (item: TIn) => Promise<TOut>,
+): Promise<Array<PromiseSettledResult<TOut>>> {
   return Promise.allSettled(items.map((item) => work(item)));
 }
 

@@ -3,12 +3,41 @@
  * codes, and the seed helpers shared by tests and the demo setup.
  */
 export { createDatabaseClient, sqlPoolOf, type TDatabase } from './client.ts';
-export { DOCUMENT_STATE_COLUMNS, documentStateOf, type TDocumentState, type TDocumentStateRow } from './rows.ts';
-export { inPoolTransaction, inSqlTransaction, isSqlPool, jobExecutorOfSql, prepared, type TSql, type TSqlPool, type TJobExecutor } from './sql.ts';
-export { batchOrEach, coalescerPerKey, createCoalescer, settleEach, type TCoalesced, type TCoalescerOptions } from './coalesce.ts';
+export {
+  DOCUMENT_STATE_COLUMNS,
+  documentStateOf,
+  type TDocumentState,
+  type TDocumentStateRow,
+} from './rows.ts';
+export {
+  inPoolTransaction,
+  inSqlTransaction,
+  isSqlPool,
+  jobExecutorOfSql,
+  prepared,
+  type TSql,
+  type TSqlPool,
+  type TJobExecutor,
+} from './sql.ts';
+export {
+  batchOrEach,
+  coalescerPerKey,
+  createCoalescer,
+  settleEach,
+  type TCoalesced,
+  type TCoalescerOptions,
+} from './coalesce.ts';
 export { Prisma } from './generated/prisma/client.ts';
 export * from './generated/prisma/enums.ts';
-export type { Tenant, ApiKey, Document, DocumentEvent, DocumentFingerprint, Artifact, IdempotencyRecord } from './generated/prisma/client.ts';
+export type {
+  Tenant,
+  ApiKey,
+  Document,
+  DocumentEvent,
+  DocumentFingerprint,
+  Artifact,
+  IdempotencyRecord,
+} from './generated/prisma/client.ts';
 export { PRISMA_ERROR, isPrismaError, type TPrismaErrorCode } from './errors.ts';
 export {
   API_KEY_SCOPES,
@@ -32,4 +61,12 @@ export {
   type TMigrationStatus,
   type TMigrationFile,
 } from './migrate.ts';
-export { JOB_CONTRACTS, JOB_NAMES, JOB_QUEUE_SCHEMA, DOCUMENT_STATUS_CHANNEL, type TDocumentStatusNotification, type TJobName, type TJobPayload } from './jobs.ts';
+export {
+  JOB_CONTRACTS,
+  JOB_NAMES,
+  JOB_QUEUE_SCHEMA,
+  DOCUMENT_STATUS_CHANNEL,
+  type TDocumentStatusNotification,
+  type TJobName,
+  type TJobPayload,
+} from './jobs.ts';

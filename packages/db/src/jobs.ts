@@ -39,7 +39,12 @@ export const JOB_CONTRACTS = {
 
 /** Channel of the `documents` status trigger (migration 0002); payload {@link TDocumentStatusNotification}. */
 export const DOCUMENT_STATUS_CHANNEL = 'ecf_document_status';
-export type TDocumentStatusNotification = { documentId: string; tenantId: string; environment: string; status: string };
+export type TDocumentStatusNotification = {
+  documentId: string;
+  tenantId: string;
+  environment: string;
+  status: string;
+};
 
 export type TJobName = keyof typeof JOB_CONTRACTS;
 export type TJobPayload<TName extends TJobName> = z.infer<(typeof JOB_CONTRACTS)[TName]>;

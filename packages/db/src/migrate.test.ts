@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createTestDatabase, type TTestDatabase } from './testing.ts';
-import { getMigrationStatus, migrate, MIGRATIONS_DIRECTORY, MigrationHistoryError, readMigrationFiles } from './migrate.ts';
+import {
+  getMigrationStatus,
+  migrate,
+  MIGRATIONS_DIRECTORY,
+  MigrationHistoryError,
+  readMigrationFiles,
+} from './migrate.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 after(async () => {
@@ -39,14 +45,36 @@ test('applies every migration from empty, records checksums, and is a no-op the 
   const database = await emptyDatabase();
   const files = await readMigrationFiles();
   const first = await migrate({ databaseUrl: database.url });
-  assert.deepEqual(first.applied, files.map((file) => file.id));
+  assert.deepEqual(
+    first.applied,
+    files.map((file) => file.id),
+  );
   const second = await migrate({ databaseUrl: database.url });
   assert.deepEqual(second.applied, []);
-  const ledger = await query<{ id: string; checksum: string }>(database.url, 'SELECT id, checksum FROM _ecf_migrations ORDER BY id');
-  assert.deepEqual(ledger.map((row) => [row.id, row.checksum]), files.map((file) => [file.id, file.checksum]));
-  const tables = await query<{ tablename: string }>(database.url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
-  for (const table of ['tenants', 'api_keys', 'documents', 'document_events', 'artifacts', 'idempotency_records']) {
-    assert.ok(tables.some((row) => row.tablename === table), `table ${table} exists`);
+  const ledger = await query<{ id: string; checksum: string }>(
+    database.url,
+    'SELECT id, checksum FROM _ecf_migrations ORDER BY id',
+  );
+  assert.deepEqual(
+    ledger.map((row) => [row.id, row.checksum]),
+    files.map((file) => [file.id, file.checksum]),
+  );
+  const tables = await query<{ tablename: string }>(
+    database.url,
+    "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
+  );
+  for (const table of [
+    'tenants',
+    'api_keys',
+    'documents',
+    'document_events',
+    'artifacts',
+    'idempotency_records',
+  ]) {
+    assert.ok(
+      tables.some((row) => row.tablename === table),
+      `table ${table} exists`,
+    );
   }
 });
 
@@ -75,7 +103,10 @@ test('refuses to run when an applied migration was edited, and applies nothing',
   assert.ok(first);
   await appendFile(path.join(directory, first.id, 'migration.sql'), '\n-- edited later\n');
   await mkdir(path.join(directory, '9999_new_table'));
-  await writeFile(path.join(directory, '9999_new_table', 'migration.sql'), 'CREATE TABLE should_not_exist (id int);');
+  await writeFile(
+    path.join(directory, '9999_new_table', 'migration.sql'),
+    'CREATE TABLE should_not_exist (id int);',
+  );
   await assert.rejects(migrate({ databaseUrl: database.url, directory }), (error: unknown) => {
     assert.ok(error instanceof MigrationHistoryError);
     assert.match(error.message, new RegExp(first.id));
@@ -103,7 +134,10 @@ test('a failing migration is rolled back whole and not recorded', async () => {
     path.join(directory, '9999_broken', 'migration.sql'),
     'CREATE TABLE half_done (id int);\nSELECT * FROM table_that_does_not_exist;',
   );
-  await assert.rejects(migrate({ databaseUrl: database.url, directory }), /9999_broken failed and was rolled back/);
+  await assert.rejects(
+    migrate({ databaseUrl: database.url, directory }),
+    /9999_broken failed and was rolled back/,
+  );
   const halfDone = await query(database.url, "SELECT 1 FROM pg_tables WHERE tablename = 'half_done'");
   assert.equal(halfDone.length, 0);
   const recorded = await query(database.url, "SELECT 1 FROM _ecf_migrations WHERE id = '9999_broken'");
@@ -112,7 +146,10 @@ test('a failing migration is rolled back whole and not recorded', async () => {
 
 test('two migrators started together apply each migration once', async () => {
   const database = await emptyDatabase();
-  const [one, two] = await Promise.all([migrate({ databaseUrl: database.url }), migrate({ databaseUrl: database.url })]);
+  const [one, two] = await Promise.all([
+    migrate({ databaseUrl: database.url }),
+    migrate({ databaseUrl: database.url }),
+  ]);
   const files = await readMigrationFiles();
   assert.equal(one.applied.length + two.applied.length, files.length);
 });

@@ -24,7 +24,10 @@ export type TMigrationStatus = {
 /** Reads the migration folders in order (their names start with a sortable number). */
 export async function readMigrationFiles(directory = MIGRATIONS_DIRECTORY): Promise<TMigrationFile[]> {
   const entries = await readdir(directory, { withFileTypes: true });
-  const folders = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const folders = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   return Promise.all(
     folders.map(async (id) => {
       const sql = await readFile(path.join(directory, id, 'migration.sql'), 'utf8');
@@ -105,7 +108,9 @@ export async function migrate(options: {
       );
     }
     if (status.missing.length > 0) {
-      throw new MigrationHistoryError(`applied migrations are missing from disk: ${status.missing.join(', ')}`);
+      throw new MigrationHistoryError(
+        `applied migrations are missing from disk: ${status.missing.join(', ')}`,
+      );
     }
     const applied: string[] = [];
     for (const file of files.filter((candidate) => status.pending.includes(candidate.id))) {

@@ -52,12 +52,24 @@ test('the migrations build exactly the database schema.prisma describes', async 
   const fromSchema = await createTestDatabase({ migrated: false });
   databases.push(fromSchema);
 
-  const sql = execFileSync('npx', ['prisma', 'migrate', 'diff', '--from-empty', '--to-schema-datamodel', 'prisma/schema.prisma', '--script'], {
-    cwd: packageRoot,
-    encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: fromSchema.url, CHECKPOINT_DISABLE: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const sql = execFileSync(
+    'npx',
+    [
+      'prisma',
+      'migrate',
+      'diff',
+      '--from-empty',
+      '--to-schema-datamodel',
+      'prisma/schema.prisma',
+      '--script',
+    ],
+    {
+      cwd: packageRoot,
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: fromSchema.url, CHECKPOINT_DISABLE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const client = new pg.Client({ connectionString: fromSchema.url });
   await client.connect();
   try {
@@ -79,5 +91,9 @@ test('the migrations build exactly the database schema.prisma describes', async 
 test('the schema snapshot of the last migration is the current schema.prisma', () => {
   const schema = readFileSync(path.join(packageRoot, 'prisma', 'schema.prisma'), 'utf8');
   const snapshot = readFileSync(path.join(MIGRATIONS_DIRECTORY, 'schema.snapshot.prisma'), 'utf8');
-  assert.equal(snapshot, schema, 'schema.prisma changed without a migration: run npm run db:migration:create -- <name>');
+  assert.equal(
+    snapshot,
+    schema,
+    'schema.prisma changed without a migration: run npm run db:migration:create -- <name>',
+  );
 });

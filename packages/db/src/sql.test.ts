@@ -43,8 +43,13 @@ test('inSqlTransaction commits what resolves and rolls back what throws, and the
     }),
     /boom/,
   );
-  await assert.rejects(inSqlTransaction(database, (sql) => sql.query('INSERT INTO sql_test_rows VALUES (1 / 0)')), /division by zero/);
-  const { rows } = await sqlPoolOf(database).query<{ value: number }>('SELECT value FROM sql_test_rows ORDER BY value');
+  await assert.rejects(
+    inSqlTransaction(database, (sql) => sql.query('INSERT INTO sql_test_rows VALUES (1 / 0)')),
+    /division by zero/,
+  );
+  const { rows } = await sqlPoolOf(database).query<{ value: number }>(
+    'SELECT value FROM sql_test_rows ORDER BY value',
+  );
   assert.deepEqual(
     rows.map((row) => row.value),
     [1],

@@ -6,7 +6,11 @@ import { migrate } from './migrate.ts';
 
 /** Base URL of the test server; the database name in it is replaced per test database. */
 export function testServerUrl(): string {
-  return process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+  return (
+    process.env.TEST_DATABASE_URL ||
+    process.env.DATABASE_URL ||
+    'postgresql://postgres@127.0.0.1:5432/postgres'
+  );
 }
 
 function withDatabase(url: string, name: string): string {
@@ -49,7 +53,9 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
 }
 
 /** A migrated test database with a Prisma client on it; `close` disconnects and drops it. */
-export async function openTestDatabase(): Promise<TTestDatabase & { database: TDatabase; close: () => Promise<void> }> {
+export async function openTestDatabase(): Promise<
+  TTestDatabase & { database: TDatabase; close: () => Promise<void> }
+> {
   const testDatabase = await createTestDatabase();
   const database = createDatabaseClient({ databaseUrl: testDatabase.url, maxConnections: 5 });
   return {

@@ -47,7 +47,10 @@ describe('golden documents', () => {
   test('are rebuilt byte for byte', () => {
     for (const golden of goldens) {
       const stored = readGolden(golden.file);
-      assert.ok(stored.equals(Buffer.from(golden.signedXml, 'utf8')), `${golden.file} differs from its rebuild`);
+      assert.ok(
+        stored.equals(Buffer.from(golden.signedXml, 'utf8')),
+        `${golden.file} differs from its rebuild`,
+      );
     }
   });
 
@@ -56,7 +59,10 @@ describe('golden documents', () => {
       const signed = validators.validateXml(readGolden(golden.file), golden.kind);
       assert.ok(signed.success, `${golden.file}: ${JSON.stringify(signed.success ? [] : signed.issues)}`);
       const unsigned = validators.validateXml(golden.unsignedXml, golden.kind, { unsigned: true });
-      assert.ok(unsigned.success, `${golden.file} unsigned: ${JSON.stringify(unsigned.success ? [] : unsigned.issues)}`);
+      assert.ok(
+        unsigned.success,
+        `${golden.file} unsigned: ${JSON.stringify(unsigned.success ? [] : unsigned.issues)}`,
+      );
     }
   });
 
@@ -66,7 +72,10 @@ describe('golden documents', () => {
       const verification = verifyXmlSignature(xml);
       assert.ok(verification.valid, `${golden.file}: ${verification.valid ? '' : verification.message}`);
       assert.equal(verification.certificate.holderId, '131880738');
-      assert.equal(xml.slice(0, xml.indexOf('<Signature ')), golden.unsignedXml.slice(0, golden.unsignedXml.lastIndexOf('</')));
+      assert.equal(
+        xml.slice(0, xml.indexOf('<Signature ')),
+        golden.unsignedXml.slice(0, golden.unsignedXml.lastIndexOf('</')),
+      );
     }
   });
 
@@ -81,7 +90,14 @@ describe('golden documents', () => {
         // Fixed verification time: the test certificate is valid 2026-01-01..2036-12-31.
         const run = spawnSync(
           process.env['XMLSEC1'] ?? 'xmlsec1',
-          ['--verify', '--trusted-pem', trusted, '--verification-gmt-time', '2027-06-01 12:00:00', documentPath],
+          [
+            '--verify',
+            '--trusted-pem',
+            trusted,
+            '--verification-gmt-time',
+            '2027-06-01 12:00:00',
+            documentPath,
+          ],
           { encoding: 'utf8' },
         );
         assert.equal(run.error, undefined, 'xmlsec1 is required (Debian package xmlsec1)');
@@ -106,7 +122,11 @@ describe('golden documents', () => {
   test('e-CF: FechaHoraFirma right before the signature, never Paginacion, no sequence expiry in 32/34', () => {
     for (const type of ECF_TYPES) {
       const xml = readGolden(`e-cf-${type}.xml`).toString('utf8');
-      assert.match(xml, /<\/FechaHoraFirma><Signature xmlns="http:\/\/www\.w3\.org\/2000\/09\/xmldsig#">/, type);
+      assert.match(
+        xml,
+        /<\/FechaHoraFirma><Signature xmlns="http:\/\/www\.w3\.org\/2000\/09\/xmldsig#">/,
+        type,
+      );
       assert.doesNotMatch(xml, /Paginacion/, type);
       assert.equal(xml.includes('<FechaVencimientoSecuencia>'), type !== '32' && type !== '34', type);
     }
@@ -114,28 +134,45 @@ describe('golden documents', () => {
 
   test('type-specific content: references and IndicadorNotaCredito, withholding, no buyer, foreign buyers', () => {
     const xmlOf = (type: string): string => readGolden(`e-cf-${type}.xml`).toString('utf8');
-    for (const type of ['33', '34']) assert.match(xmlOf(type), /<InformacionReferencia><NCFModificado>E310000000001<\/NCFModificado>/);
+    for (const type of ['33', '34'])
+      assert.match(xmlOf(type), /<InformacionReferencia><NCFModificado>E310000000001<\/NCFModificado>/);
     assert.match(xmlOf('34'), /<eNCF>E340000000001<\/eNCF><IndicadorNotaCredito>0<\/IndicadorNotaCredito>/);
-    assert.match(xmlOf('41'), /<Retencion><IndicadorAgenteRetencionoPercepcion>1<\/IndicadorAgenteRetencionoPercepcion><MontoITBISRetenido>/);
+    assert.match(
+      xmlOf('41'),
+      /<Retencion><IndicadorAgenteRetencionoPercepcion>1<\/IndicadorAgenteRetencionoPercepcion><MontoITBISRetenido>/,
+    );
     assert.doesNotMatch(xmlOf('43'), /Comprador/);
     for (const type of ['46', '47']) assert.match(xmlOf(type), /<Comprador><IdentificadorExtranjero>/);
-    assert.match(xmlOf('31'), /<RazonSocialComprador>Distribuidora "El Sol" &amp; Hijos &lt;Norte&gt;, S\.R\.L\.<\/RazonSocialComprador>/);
+    assert.match(
+      xmlOf('31'),
+      /<RazonSocialComprador>Distribuidora "El Sol" &amp; Hijos &lt;Norte&gt;, S\.R\.L\.<\/RazonSocialComprador>/,
+    );
   });
 
   test('the RFCE carries the security code of the signed E32', () => {
     const e32 = readGolden('e-cf-32.xml').toString('utf8');
     const signatureValue = /<SignatureValue>([^<]+)<\/SignatureValue>/.exec(e32)?.[1];
     assert.ok(signatureValue);
-    assert.ok(readGolden('rfce-32.xml').toString('utf8').includes(`<CodigoSeguridadeCF>${signatureValue.slice(0, 6)}</CodigoSeguridadeCF>`));
+    assert.ok(
+      readGolden('rfce-32.xml')
+        .toString('utf8')
+        .includes(`<CodigoSeguridadeCF>${signatureValue.slice(0, 6)}</CodigoSeguridadeCF>`),
+    );
   });
 });
 
 /** The same tree with members (and array-free member lists) recursively in a random order. */
 function shuffled(tree: TEcfTree, random: () => number): TEcfTree {
-  const entries = Object.entries(tree).map(([name, value]): [string, TEcfValue | undefined] => [name, shuffleValue(value, random)]);
+  const entries = Object.entries(tree).map(([name, value]): [string, TEcfValue | undefined] => [
+    name,
+    shuffleValue(value, random),
+  ]);
   for (let index = entries.length - 1; index > 0; index -= 1) {
     const other = Math.floor(random() * (index + 1));
-    [entries[index], entries[other]] = [entries[other] as [string, TEcfValue | undefined], entries[index] as [string, TEcfValue | undefined]];
+    [entries[index], entries[other]] = [
+      entries[other] as [string, TEcfValue | undefined],
+      entries[index] as [string, TEcfValue | undefined],
+    ];
   }
   return Object.fromEntries(entries);
 }
@@ -143,7 +180,10 @@ function shuffled(tree: TEcfTree, random: () => number): TEcfTree {
 function shuffleValue(value: TEcfValue | undefined, random: () => number): TEcfValue | undefined {
   if (value === undefined || typeof value === 'string') return value;
   // Occurrences of a repeated element keep their order: that order is data (line numbers, phones).
-  if (Array.isArray(value)) return value.map((entry: string | TEcfTree) => (typeof entry === 'string' ? entry : shuffled(entry, random)));
+  if (Array.isArray(value))
+    return value.map((entry: string | TEcfTree) =>
+      typeof entry === 'string' ? entry : shuffled(entry, random),
+    );
   return shuffled(value as TEcfTree, random);
 }
 

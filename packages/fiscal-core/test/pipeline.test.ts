@@ -10,7 +10,13 @@ import { buildRfceXml } from '../src/documents/rfce-document.ts';
 import { signEcfDocument, timbreUrlOf } from '../src/issuance/sign-ecf.ts';
 import { signXml, verifyXmlSignature } from '../src/signing/index.ts';
 import { ANONYMOUS_CONSUMER_NAME } from '../src/validation/validate-submission.ts';
-import { SIMPLIFIED_EXAMPLES, TEST_NOW, example, taxauthExample, validate } from '../src/validation/test-support.ts';
+import {
+  SIMPLIFIED_EXAMPLES,
+  TEST_NOW,
+  example,
+  taxauthExample,
+  validate,
+} from '../src/validation/test-support.ts';
 import type { TXsdDocumentKind, TXsdValidators } from '../src/xsd/index.ts';
 import { loadReferenceXsdValidators } from './reference-xsd.ts';
 import { loadGoldenCertificate } from './golden/golden-documents.ts';
@@ -52,7 +58,10 @@ describe('issuance pipeline on every documented example', () => {
       assert.ok(schema.success, JSON.stringify(!schema.success && schema.issues));
       assert.equal(verifyXmlSignature(xml).valid, true);
       assertNoEmptyElement(xml.slice(0, xml.indexOf('<Signature')));
-      assert.ok(xml.includes('<FechaHoraFirma>21-11-2026 11:00:00</FechaHoraFirma>'), 'signature time is now in Dominican time');
+      assert.ok(
+        xml.includes('<FechaHoraFirma>21-11-2026 11:00:00</FechaHoraFirma>'),
+        'signature time is now in Dominican time',
+      );
 
       const fromTaxauthJson = signed(await validDocument(await taxauthExample(type)));
       assert.equal(fromTaxauthJson, xml);
@@ -68,7 +77,11 @@ describe('anonymous consumer invoice (E32 without buyer)', () => {
     const result = signEcfDocument(document, certificate, TEST_NOW);
     assert.ok(result.success);
     const xml = result.data.xml;
-    assert.ok(xml.includes(`<Comprador><RazonSocialComprador>${ANONYMOUS_CONSUMER_NAME}</RazonSocialComprador></Comprador>`));
+    assert.ok(
+      xml.includes(
+        `<Comprador><RazonSocialComprador>${ANONYMOUS_CONSUMER_NAME}</RazonSocialComprador></Comprador>`,
+      ),
+    );
     assert.ok(validators.validateXml(xml, 'ECF32').success);
 
     const rfce = buildRfceXml(document, { securityCode: result.data.securityCode });
@@ -79,7 +92,10 @@ describe('anonymous consumer invoice (E32 without buyer)', () => {
     assertNoEmptyElement(rfce.data);
 
     const url = timbreUrlOf(document, result.data, 'TesteCF');
-    assert.match(url, /^https:\/\/fc\.dgii\.gov\.do\/testecf\/ConsultaTimbreFC\?RncEmisor=131880738&ENCF=E320000000201&MontoTotal=/);
+    assert.match(
+      url,
+      /^https:\/\/fc\.dgii\.gov\.do\/testecf\/ConsultaTimbreFC\?RncEmisor=131880738&ENCF=E320000000201&MontoTotal=/,
+    );
     assert.ok(url.endsWith(`&CodigoSeguridad=${encodeSecurityCode(result.data.securityCode)}`), url);
   });
 
@@ -87,7 +103,9 @@ describe('anonymous consumer invoice (E32 without buyer)', () => {
     const body = example('32') as Record<string, unknown>;
     body['buyer'] = { name: 'María Pérez' };
     const xml = signed(await validDocument(body));
-    assert.ok(xml.includes('<Comprador><RazonSocialComprador>María Pérez</RazonSocialComprador></Comprador>'));
+    assert.ok(
+      xml.includes('<Comprador><RazonSocialComprador>María Pérez</RazonSocialComprador></Comprador>'),
+    );
   });
 
   test('a signature date the client sent is kept', async () => {

@@ -9,7 +9,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createTestCertificate, loadCertificate, signForeignXml, signXml, verifyXmlSignature } from '../src/signing/index.ts';
+import {
+  createTestCertificate,
+  loadCertificate,
+  signForeignXml,
+  signXml,
+  verifyXmlSignature,
+} from '../src/signing/index.ts';
 import type { TSigningCertificate } from '../src/signing/index.ts';
 import { buildSampleEcf31 } from '../src/xsd/sample-ecf-31.ts';
 
@@ -26,16 +32,34 @@ function xmlsecVerify(xml: string, trustedCertificatePem: string): { ok: boolean
   // The test certificate is self-signed, so it is its own trust anchor: xmlsec1 takes the key from
   // KeyInfo/X509Certificate and checks that certificate against --trusted-pem. A fixed verification time
   // keeps the test independent of the machine clock (the certificate is valid 2026-01-01..2036-12-31).
-  const run = spawnSync(XMLSEC, ['--verify', '--trusted-pem', trustedPath, '--verification-gmt-time', '2027-06-01 12:00:00', documentPath], { encoding: 'utf8' });
-  if (run.error !== undefined) throw new Error(`xmlsec1 could not be run (${run.error.message}); install the Debian package xmlsec1`);
+  const run = spawnSync(
+    XMLSEC,
+    [
+      '--verify',
+      '--trusted-pem',
+      trustedPath,
+      '--verification-gmt-time',
+      '2027-06-01 12:00:00',
+      documentPath,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (run.error !== undefined)
+    throw new Error(`xmlsec1 could not be run (${run.error.message}); install the Debian package xmlsec1`);
   const output = `${run.stdout}${run.stderr}`;
-  return { ok: run.status === 0 && /^OK$/m.test(output) && /SignedInfo References \(ok\/all\): 1\/1/.test(output), output };
+  return {
+    ok: run.status === 0 && /^OK$/m.test(output) && /SignedInfo References \(ok\/all\): 1\/1/.test(output),
+    output,
+  };
 }
 
 describe('xmlsec1 verifies our signatures', () => {
   before(() => {
     directory = mkdtempSync(join(tmpdir(), 'ecf-xmlsec-'));
-    const loaded = loadCertificate({ p12: readFileSync(new URL('./golden/test-certificate.p12', import.meta.url)), password: 'ecf-golden-2036' });
+    const loaded = loadCertificate({
+      p12: readFileSync(new URL('./golden/test-certificate.p12', import.meta.url)),
+      password: 'ecf-golden-2036',
+    });
     if (!loaded.success) throw new Error('golden certificate did not load');
     certificate = loaded.data;
   });
@@ -46,7 +70,9 @@ describe('xmlsec1 verifies our signatures', () => {
   test('xmlsec1 is installed (CI installs the Debian package xmlsec1; this never skips)', () => {
     const probe = spawnSync(XMLSEC, ['--version'], { encoding: 'utf8' });
     if (probe.error !== undefined || probe.status !== 0) {
-      assert.fail(`xmlsec1 is required and was not found or does not run (${probe.error?.message ?? probe.stderr}). Install it: apt-get install xmlsec1`);
+      assert.fail(
+        `xmlsec1 is required and was not found or does not run (${probe.error?.message ?? probe.stderr}). Install it: apt-get install xmlsec1`,
+      );
     }
     assert.match(probe.stdout, /xmlsec1 \d/);
   });
@@ -55,7 +81,10 @@ describe('xmlsec1 verifies our signatures', () => {
     const signed = signXml(buildSampleEcf31({ lines: 10 }), certificate).xml;
     const good = xmlsecVerify(signed, certificate.certificatePem);
     assert.ok(good.ok, good.output);
-    const tampered = xmlsecVerify(signed.replace('<MontoTotal>1180.00<', '<MontoTotal>1180.01<'), certificate.certificatePem);
+    const tampered = xmlsecVerify(
+      signed.replace('<MontoTotal>1180.00<', '<MontoTotal>1180.01<'),
+      certificate.certificatePem,
+    );
     assert.ok(!tampered.ok, tampered.output);
     assert.match(tampered.output, /data and digest do not match|FAIL/);
   });
@@ -80,7 +109,10 @@ describe('xmlsec1 verifies our signatures', () => {
       '<FechaHoraAcuseRecibo>01-04-2026 10:20:00</FechaHoraAcuseRecibo></DetalleAcusedeRecibo></ARECF>';
     const result = xmlsecVerify(signXml(arecf, certificate).xml, certificate.certificatePem);
     assert.ok(result.ok, result.output);
-    const withLang = xmlsecVerify(signXml('<ACECF xml:lang="es"><A>1 &amp; 2 &lt; 3</A></ACECF>', certificate).xml, certificate.certificatePem);
+    const withLang = xmlsecVerify(
+      signXml('<ACECF xml:lang="es"><A>1 &amp; 2 &lt; 3</A></ACECF>', certificate).xml,
+      certificate.certificatePem,
+    );
     assert.ok(withLang.ok, withLang.output);
   });
 
@@ -92,7 +124,9 @@ describe('xmlsec1 verifies our signatures', () => {
     assert.ok(signed.success);
     const result = xmlsecVerify(signed.data.xml, certificate.certificatePem);
     assert.ok(result.ok, result.output);
-    assert.ok(!xmlsecVerify(signed.data.xml.replace('2026-04-01T10', '2026-04-02T10'), certificate.certificatePem).ok);
+    assert.ok(
+      !xmlsecVerify(signed.data.xml.replace('2026-04-01T10', '2026-04-02T10'), certificate.certificatePem).ok,
+    );
   });
 
   test('every signed golden document in test/golden verifies with xmlsec1 and with verifyXmlSignature', () => {

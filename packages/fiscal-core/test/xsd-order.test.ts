@@ -18,15 +18,27 @@ test('src/xml/xsd-order.generated.ts is current (regenerate with scripts/generat
 
 test('the tables hold the schema facts the writers rely on', () => {
   const names = (table: keyof typeof XSD_ORDER_TABLES, path: string): string[] =>
-    ((XSD_ORDER_TABLES[table].elements as Record<string, ReadonlyArray<{ name: string }>>)[path] ?? []).map((child) => child.name);
+    ((XSD_ORDER_TABLES[table].elements as Record<string, ReadonlyArray<{ name: string }>>)[path] ?? []).map(
+      (child) => child.name,
+    );
   assert.deepEqual(names('E31', 'ECF').slice(-2), ['InformacionReferencia', 'FechaHoraFirma']);
-  assert.deepEqual(names('E34', 'ECF/Encabezado/IdDoc').slice(0, 3), ['TipoeCF', 'eNCF', 'IndicadorNotaCredito']);
-  for (const table of ['E32', 'E34'] as const) assert.ok(!names(table, 'ECF/Encabezado/IdDoc').includes('FechaVencimientoSecuencia'));
+  assert.deepEqual(names('E34', 'ECF/Encabezado/IdDoc').slice(0, 3), [
+    'TipoeCF',
+    'eNCF',
+    'IndicadorNotaCredito',
+  ]);
+  for (const table of ['E32', 'E34'] as const)
+    assert.ok(!names(table, 'ECF/Encabezado/IdDoc').includes('FechaVencimientoSecuencia'));
   for (const table of ['E31', 'E33', 'E41', 'E43', 'E44', 'E45', 'E46', 'E47'] as const) {
     assert.ok(names(table, 'ECF/Encabezado/IdDoc').includes('FechaVencimientoSecuencia'), table);
   }
   assert.ok(!names('E43', 'ECF/Encabezado').includes('Comprador'));
-  assert.deepEqual(names('ANECF', 'ANECF/Encabezado'), ['Version', 'RncEmisor', 'CantidadeNCFAnulados', 'FechaHoraAnulacioneNCF']);
+  assert.deepEqual(names('ANECF', 'ANECF/Encabezado'), [
+    'Version',
+    'RncEmisor',
+    'CantidadeNCFAnulados',
+    'FechaHoraAnulacioneNCF',
+  ]);
   assert.equal(names('RFCE', 'RFCE/Encabezado').at(-1), 'CodigoSeguridadeCF');
   assert.equal(XSD_ORDER_TABLES.E31.trailingAny.minOccurs, 1);
   assert.equal(XSD_ORDER_TABLES.ACECF.trailingAny.minOccurs, 0);

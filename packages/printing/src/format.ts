@@ -28,7 +28,11 @@ export const MODIFICATION_CODE_NAMES: Readonly<Record<string, string>> = {
 };
 
 /** `TipoPago`. */
-export const PAYMENT_TYPE_NAMES: Readonly<Record<string, string>> = { '1': 'Contado', '2': 'Crédito', '3': 'Gratuito' };
+export const PAYMENT_TYPE_NAMES: Readonly<Record<string, string>> = {
+  '1': 'Contado',
+  '2': 'Crédito',
+  '3': 'Gratuito',
+};
 
 const DECIMAL_TEXT = /^(-?)(\d+)(\.\d+)?$/;
 

@@ -8,16 +8,44 @@ function documentOf(type: string, extra: Record<string, string> = {}): TEcfDocum
   return {
     ECF: {
       Encabezado: {
-        IdDoc: { TipoeCF: type, eNCF: `E${type}0000000001`, FechaVencimientoSecuencia: '31-12-2027', ...extra },
+        IdDoc: {
+          TipoeCF: type,
+          eNCF: `E${type}0000000001`,
+          FechaVencimientoSecuencia: '31-12-2027',
+          ...extra,
+        },
         Emisor: { RNCEmisor: '131880738', RazonSocialEmisor: 'Emisor SRL', FechaEmision: '21-11-2026' },
-        Totales: { MontoGravadoTotal: '100.00', MontoGravadoI2: '100.00', ITBIS2: '16', TotalITBIS: '16.00', MontoTotal: '116.00' },
+        Totales: {
+          MontoGravadoTotal: '100.00',
+          MontoGravadoI2: '100.00',
+          ITBIS2: '16',
+          TotalITBIS: '16.00',
+          MontoTotal: '116.00',
+        },
       },
-      DetallesItems: { Item: [{ NumeroLinea: '1', IndicadorFacturacion: '2', NombreItem: 'X', CantidadItem: '1', PrecioUnitarioItem: '100.00', MontoItem: '100.00' }] },
+      DetallesItems: {
+        Item: [
+          {
+            NumeroLinea: '1',
+            IndicadorFacturacion: '2',
+            NombreItem: 'X',
+            CantidadItem: '1',
+            PrecioUnitarioItem: '100.00',
+            MontoItem: '100.00',
+          },
+        ],
+      },
     },
   };
 }
 
-const input = (document: TEcfDocument) => ({ document, securityCode: 'abc/12', signedAt: '21-11-2026 11:00:00', qrUrl: 'https://example.test', environment: 'eCF' as const });
+const input = (document: TEcfDocument) => ({
+  document,
+  securityCode: 'abc/12',
+  signedAt: '21-11-2026 11:00:00',
+  qrUrl: 'https://example.test',
+  environment: 'eCF' as const,
+});
 
 describe('formatAmount', () => {
   test('inserts thousands separators into the decimal text, digits untouched', () => {
@@ -40,13 +68,19 @@ describe('buildPrintModel', () => {
 
   test('line ITBIS uses the rate of the totals for the indicator, with or without ITBIS included', () => {
     assert.equal(buildPrintModel(input(documentOf('31'))).items[0]?.itbis, '16.00');
-    assert.equal(buildPrintModel(input(documentOf('31', { IndicadorMontoGravado: '1' }))).items[0]?.itbis, '13.79');
+    assert.equal(
+      buildPrintModel(input(documentOf('31', { IndicadorMontoGravado: '1' }))).items[0]?.itbis,
+      '13.79',
+    );
   });
 
   test('type names and rates label the totals', () => {
     const model = buildPrintModel(input(documentOf('45')));
     assert.equal(model.typeName, 'Gubernamental Electrónico');
-    assert.deepEqual(model.totals.map((row) => `${row.label}=${row.value}`), ['Subtotal Gravado ITBIS 16%=100.00', 'Subtotal Gravado=100.00', 'Total ITBIS=16.00', 'Total=116.00']);
+    assert.deepEqual(
+      model.totals.map((row) => `${row.label}=${row.value}`),
+      ['Subtotal Gravado ITBIS 16%=100.00', 'Subtotal Gravado=100.00', 'Total ITBIS=16.00', 'Total=116.00'],
+    );
     assert.deepEqual(model.buyer, []);
   });
 

@@ -29,7 +29,11 @@ export type TPrintInput = {
   environment: TDgiiEnvironment;
 };
 
-export type TPrintLabelled = { readonly label: string; readonly value: string; readonly isEmphasized?: boolean };
+export type TPrintLabelled = {
+  readonly label: string;
+  readonly value: string;
+  readonly isEmphasized?: boolean;
+};
 
 export type TPrintItem = {
   readonly quantity: string;
@@ -89,12 +93,14 @@ function list(value: TEcfValue | undefined): ReadonlyArray<string | TEcfTree> {
 function labelled(rows: ReadonlyArray<readonly [string, string | undefined, boolean?]>): TPrintLabelled[] {
   const result: TPrintLabelled[] = [];
   for (const [label, value, isEmphasized] of rows) {
-    if (value !== undefined) result.push(isEmphasized === true ? { label, value, isEmphasized } : { label, value });
+    if (value !== undefined)
+      result.push(isEmphasized === true ? { label, value, isEmphasized } : { label, value });
   }
   return result;
 }
 
-const money = (value: string | undefined): string | undefined => (value === undefined ? undefined : formatAmount(value));
+const money = (value: string | undefined): string | undefined =>
+  value === undefined ? undefined : formatAmount(value);
 
 const HUNDREDTH = decimal('0.01');
 const ONE = decimal('1');
@@ -104,11 +110,18 @@ const ONE = decimal('1');
  * totals) and `IndicadorMontoGravado` (1: amounts include ITBIS), rounded half up to cents as the
  * totals are. Exempt (4) and non-billable (0) lines print no ITBIS amount.
  */
-function lineItbis(amountText: string, indicator: string | undefined, totals: TEcfTree, pricesIncludeTax: boolean): string {
+function lineItbis(
+  amountText: string,
+  indicator: string | undefined,
+  totals: TEcfTree,
+  pricesIncludeTax: boolean,
+): string {
   if (indicator === '4') return 'Exento';
   if (indicator !== '1' && indicator !== '2' && indicator !== '3') return '';
   const amount = parseDecimal(amountText);
-  const percent = parseDecimal(text(totals[`ITBIS${indicator}`]) ?? { '1': '18', '2': '16', '3': '0' }[indicator]);
+  const percent = parseDecimal(
+    text(totals[`ITBIS${indicator}`]) ?? { '1': '18', '2': '16', '3': '0' }[indicator],
+  );
   if (amount === null || percent === null) return '';
   const rate = multiplyDecimals(percent, HUNDREDTH);
   const itbis = pricesIncludeTax
@@ -130,7 +143,8 @@ export function buildPrintModel(input: TPrintInput): TPrintModel {
   const type = text(idDoc['TipoeCF']) ?? '';
   const eNcf = text(idDoc['eNCF']);
   const typeName = ECF_TYPE_NAMES[type];
-  if (eNcf === undefined || typeName === undefined) throw new TypeError('The document has no valid TipoeCF and eNCF.');
+  if (eNcf === undefined || typeName === undefined)
+    throw new TypeError('The document has no valid TipoeCF and eNCF.');
   const pricesIncludeTax = text(idDoc['IndicadorMontoGravado']) === '1';
 
   const items: TPrintItem[] = list(tree(ecf['DetallesItems'])['Item']).map((entry) => {
@@ -147,7 +161,8 @@ export function buildPrintModel(input: TPrintInput): TPrintModel {
     };
   });
 
-  const rate = (index: 1 | 2 | 3): string => text(totals[`ITBIS${index}`]) ?? { 1: '18', 2: '16', 3: '0' }[index];
+  const rate = (index: 1 | 2 | 3): string =>
+    text(totals[`ITBIS${index}`]) ?? { 1: '18', 2: '16', 3: '0' }[index];
   const total = (name: string): string | undefined => money(text(totals[name]));
   const other = (name: string): string | undefined => money(text(otherCurrency[name]));
   const code = text(reference['CodigoModificacion']);
@@ -158,14 +173,17 @@ export function buildPrintModel(input: TPrintInput): TPrintModel {
     typeName,
     eNcf,
     issueDate: text(issuer['FechaEmision']) ?? '',
-    sequenceExpirationDate: type === '32' || type === '34' ? undefined : text(idDoc['FechaVencimientoSecuencia']),
+    sequenceExpirationDate:
+      type === '32' || type === '34' ? undefined : text(idDoc['FechaVencimientoSecuencia']),
     issuer: {
       tradeName: text(issuer['NombreComercial']),
       legalName: text(issuer['RazonSocialEmisor']) ?? '',
       branch: text(issuer['Sucursal']),
       rnc: text(issuer['RNCEmisor']) ?? '',
       address: text(issuer['DireccionEmisor']),
-      phones: list(tree(issuer['TablaTelefonoEmisor'])['TelefonoEmisor']).filter((phone): phone is string => typeof phone === 'string'),
+      phones: list(tree(issuer['TablaTelefonoEmisor'])['TelefonoEmisor']).filter(
+        (phone): phone is string => typeof phone === 'string',
+      ),
       email: text(issuer['CorreoEmisor']),
       website: text(issuer['WebSite']),
     },
@@ -177,15 +195,30 @@ export function buildPrintModel(input: TPrintInput): TPrintModel {
       ['Dirección', text(buyer['DireccionComprador'])],
     ]),
     terms: labelled([
-      ['Condición de pago', paymentType === undefined ? undefined : (PAYMENT_TYPE_NAMES[paymentType] ?? paymentType)],
+      [
+        'Condición de pago',
+        paymentType === undefined ? undefined : (PAYMENT_TYPE_NAMES[paymentType] ?? paymentType),
+      ],
       ['Fecha límite de pago', text(idDoc['FechaLimitePago'])],
       ['Términos de pago', text(idDoc['TerminoPago'])],
-      ['Orden de compra', text(header['InformacionesAdicionales'] === undefined ? undefined : tree(header['InformacionesAdicionales'])['NumeroOrdenCompra'])],
+      [
+        'Orden de compra',
+        text(
+          header['InformacionesAdicionales'] === undefined
+            ? undefined
+            : tree(header['InformacionesAdicionales'])['NumeroOrdenCompra'],
+        ),
+      ],
     ]),
     reference: labelled([
       ['NCF Modificado', text(reference['NCFModificado'])],
       ['Fecha NCF Modificado', text(reference['FechaNCFModificado'])],
-      ['Código de Modificación', code === undefined ? undefined : `${code} - ${MODIFICATION_CODE_NAMES[code] ?? ''}`.replace(/ - $/, '')],
+      [
+        'Código de Modificación',
+        code === undefined
+          ? undefined
+          : `${code} - ${MODIFICATION_CODE_NAMES[code] ?? ''}`.replace(/ - $/, ''),
+      ],
       ['Razón de Modificación', text(reference['RazonModificacion'])],
     ]),
     items,

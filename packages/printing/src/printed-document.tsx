@@ -22,7 +22,13 @@ const QR_SIZE = 80;
 const FOOTER_BOTTOM = 0.8 * CM;
 const FOOTER_HEIGHT = QR_SIZE + 26;
 
-const COLUMNS = { quantity: '9%', description: '43%', unitPrice: '16%', itbis: '14%', amount: '18%' } as const;
+const COLUMNS = {
+  quantity: '9%',
+  description: '43%',
+  unitPrice: '16%',
+  itbis: '14%',
+  amount: '18%',
+} as const;
 
 const styles = StyleSheet.create({
   page: {
@@ -38,7 +44,13 @@ const styles = StyleSheet.create({
   document: { width: '44%', alignItems: 'flex-end' },
   tradeName: { fontFamily: 'Helvetica-Bold', fontSize: 13, color: ACCENT, marginBottom: 2 },
   legalName: { fontSize: 10, marginBottom: 1 },
-  typeName: { fontFamily: 'Helvetica-Bold', fontSize: 12, color: ACCENT, textAlign: 'right', marginBottom: 3 },
+  typeName: {
+    fontFamily: 'Helvetica-Bold',
+    fontSize: 12,
+    color: ACCENT,
+    textAlign: 'right',
+    marginBottom: 3,
+  },
   line: { marginBottom: 1.5 },
   rightLine: { marginBottom: 1.5, textAlign: 'right' },
   bold: { fontFamily: 'Helvetica-Bold' },
@@ -59,7 +71,13 @@ const styles = StyleSheet.create({
     borderColor: '#888888',
   },
   firstCell: { borderLeftWidth: 0.5 },
-  cell: { paddingVertical: 2.5, paddingHorizontal: 3, borderRightWidth: 0.5, borderBottomWidth: 0.5, borderColor: '#888888' },
+  cell: {
+    paddingVertical: 2.5,
+    paddingHorizontal: 3,
+    borderRightWidth: 0.5,
+    borderBottomWidth: 0.5,
+    borderColor: '#888888',
+  },
   center: { textAlign: 'center' },
   number: { textAlign: 'right' },
   amountCell: { backgroundColor: '#f2f2f2' },
@@ -67,10 +85,30 @@ const styles = StyleSheet.create({
   summary: { flexDirection: 'row', justifyContent: 'flex-end', marginTop: 8 },
   totals: { width: '46%' },
   totalRow: { flexDirection: 'row', justifyContent: 'flex-end', marginBottom: 1.5 },
-  totalLabel: { fontFamily: 'Helvetica-Bold', width: '62%', textAlign: 'right', paddingRight: 4, paddingVertical: 1 },
-  totalValue: { width: '38%', textAlign: 'right', borderWidth: 0.5, borderColor: '#888888', backgroundColor: '#f2f2f2', paddingVertical: 1, paddingHorizontal: 3 },
+  totalLabel: {
+    fontFamily: 'Helvetica-Bold',
+    width: '62%',
+    textAlign: 'right',
+    paddingRight: 4,
+    paddingVertical: 1,
+  },
+  totalValue: {
+    width: '38%',
+    textAlign: 'right',
+    borderWidth: 0.5,
+    borderColor: '#888888',
+    backgroundColor: '#f2f2f2',
+    paddingVertical: 1,
+    paddingHorizontal: 3,
+  },
   totalEmphasis: { fontFamily: 'Helvetica-Bold', fontSize: 9.5 },
-  currencyTitle: { fontFamily: 'Helvetica-Bold', color: ACCENT, textAlign: 'right', marginTop: 6, marginBottom: 2 },
+  currencyTitle: {
+    fontFamily: 'Helvetica-Bold',
+    color: ACCENT,
+    textAlign: 'right',
+    marginTop: 6,
+    marginBottom: 2,
+  },
   footer: {
     position: 'absolute',
     left: 2 * CM,
@@ -86,7 +124,13 @@ const styles = StyleSheet.create({
   pageNumber: { fontSize: 8, color: '#444444', textAlign: 'right' },
 });
 
-function Labelled({ rows, align }: { rows: ReadonlyArray<TPrintLabelled>; align: 'left' | 'right' }): ReactElement {
+function Labelled({
+  rows,
+  align,
+}: {
+  rows: ReadonlyArray<TPrintLabelled>;
+  align: 'left' | 'right';
+}): ReactElement {
   return (
     <>
       {rows.map((row) => (
@@ -105,7 +149,9 @@ function Header({ model }: { model: TPrintModel }): ReactElement {
   return (
     <View fixed>
       {model.environment === 'eCF' ? null : (
-        <Text style={styles.notice}>Documento emitido en el ambiente {model.environment} de la DGII: sin validez fiscal</Text>
+        <Text style={styles.notice}>
+          Documento emitido en el ambiente {model.environment} de la DGII: sin validez fiscal
+        </Text>
       )}
       <View style={styles.headerRow}>
         <View style={styles.issuer}>
@@ -114,7 +160,9 @@ function Header({ model }: { model: TPrintModel }): ReactElement {
           {issuer.branch === undefined ? null : <Text style={styles.line}>{issuer.branch}</Text>}
           <Text style={styles.line}>RNC {issuer.rnc}</Text>
           {issuer.address === undefined ? null : <Text style={styles.line}>Dirección: {issuer.address}</Text>}
-          {issuer.phones.length === 0 ? null : <Text style={styles.line}>Teléfono: {issuer.phones.join(' / ')}</Text>}
+          {issuer.phones.length === 0 ? null : (
+            <Text style={styles.line}>Teléfono: {issuer.phones.join(' / ')}</Text>
+          )}
           {issuer.email === undefined ? null : <Text style={styles.line}>Correo: {issuer.email}</Text>}
           {issuer.website === undefined ? null : <Text style={styles.line}>{issuer.website}</Text>}
           <Text style={styles.line}>
@@ -174,14 +222,18 @@ function ItemsTable({ model }: { model: TPrintModel }): ReactElement {
       </View>
       {model.items.map((item, index) => (
         <View style={styles.row} key={index} wrap={false}>
-          <Text style={[styles.cell, styles.firstCell, styles.center, { width: COLUMNS.quantity }]}>{item.quantity}</Text>
+          <Text style={[styles.cell, styles.firstCell, styles.center, { width: COLUMNS.quantity }]}>
+            {item.quantity}
+          </Text>
           <Text style={[styles.cell, { width: COLUMNS.description }]}>
             {item.description}
             {item.detail === undefined ? null : <Text style={styles.detail}>{`\n${item.detail}`}</Text>}
           </Text>
           <Text style={[styles.cell, styles.number, { width: COLUMNS.unitPrice }]}>{item.unitPrice}</Text>
           <Text style={[styles.cell, styles.number, { width: COLUMNS.itbis }]}>{item.itbis}</Text>
-          <Text style={[styles.cell, styles.number, styles.amountCell, { width: COLUMNS.amount }]}>{item.amount}</Text>
+          <Text style={[styles.cell, styles.number, styles.amountCell, { width: COLUMNS.amount }]}>
+            {item.amount}
+          </Text>
         </View>
       ))}
     </View>
@@ -193,8 +245,16 @@ function TotalRows({ rows }: { rows: ReadonlyArray<TPrintLabelled> }): ReactElem
     <>
       {rows.map((row) => (
         <View style={styles.totalRow} key={row.label}>
-          <Text style={row.isEmphasized === true ? [styles.totalLabel, styles.totalEmphasis] : styles.totalLabel}>{row.label}:</Text>
-          <Text style={row.isEmphasized === true ? [styles.totalValue, styles.totalEmphasis] : styles.totalValue}>{row.value}</Text>
+          <Text
+            style={row.isEmphasized === true ? [styles.totalLabel, styles.totalEmphasis] : styles.totalLabel}
+          >
+            {row.label}:
+          </Text>
+          <Text
+            style={row.isEmphasized === true ? [styles.totalValue, styles.totalEmphasis] : styles.totalValue}
+          >
+            {row.value}
+          </Text>
         </View>
       ))}
     </>
@@ -230,7 +290,9 @@ function Footer({ model, qr }: { model: TPrintModel; qr: TQrSymbol }): ReactElem
       </View>
       <Text
         style={styles.pageNumber}
-        render={({ pageNumber, totalPages }) => (totalPages > 1 ? `Página ${pageNumber} de ${totalPages}` : '')}
+        render={({ pageNumber, totalPages }) =>
+          totalPages > 1 ? `Página ${pageNumber} de ${totalPages}` : ''
+        }
       />
     </View>
   );
@@ -242,7 +304,12 @@ function Footer({ model, qr }: { model: TPrintModel; qr: TQrSymbol }): ReactElem
  */
 export function printedDocument(model: TPrintModel, qr: TQrSymbol): ReactElement<DocumentProps> {
   return (
-    <Document title={`${model.typeName} ${model.eNcf}`} author={model.issuer.legalName} creator="e-CF" producer="e-CF">
+    <Document
+      title={`${model.typeName} ${model.eNcf}`}
+      author={model.issuer.legalName}
+      creator="e-CF"
+      producer="e-CF"
+    >
       <Page size="LETTER" style={styles.page}>
         <Header model={model} />
         <Reference model={model} />

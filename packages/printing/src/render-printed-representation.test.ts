@@ -48,12 +48,18 @@ function decodeQrOfFirstPage(file: string): string | undefined {
   const prefix = `${file}-page`;
   execFileSync('pdftoppm', ['-r', '200', '-png', '-f', '1', '-l', '1', '-singlefile', file, prefix]);
   const png = PNG.sync.read(readFileSync(`${prefix}.png`));
-  return jsQRModule.default(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength), png.width, png.height)?.data;
+  return jsQRModule.default(
+    new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength),
+    png.width,
+    png.height,
+  )?.data;
 }
 
 /** Text of one page (1-based). */
 function pageText(file: string, page: number): string {
-  return execFileSync('pdftotext', ['-layout', '-f', String(page), '-l', String(page), file, '-'], { encoding: 'utf8' });
+  return execFileSync('pdftotext', ['-layout', '-f', String(page), '-l', String(page), file, '-'], {
+    encoding: 'utf8',
+  });
 }
 
 function assertCommon(printed: TPrinted, expected: { typeName: string; eNcf: string; total: string }): void {
@@ -64,14 +70,21 @@ function assertCommon(printed: TPrinted, expected: { typeName: string; eNcf: str
   assert.ok(text.includes(`Fecha de Firma Digital: ${fixture.input.signedAt}`), 'signature date');
   assert.match(text, new RegExp(`Total:\\s+${expected.total.replace(/[.,]/g, '\\$&')}\\b`), 'total');
   assert.ok(text.includes('Distribuidora Caribe Digital SRL') && text.includes('RNC 131880738'), 'issuer');
-  assert.ok(text.includes('Caribe Digital') && text.includes('809-555-0101 / 809-555-0102'), 'trade name and phones');
+  assert.ok(
+    text.includes('Caribe Digital') && text.includes('809-555-0101 / 809-555-0102'),
+    'trade name and phones',
+  );
   assert.equal(decodeQrOfFirstPage(printed.file), fixture.input.qrUrl, 'the QR is exactly the qrUrl');
 }
 
 describe('renderPrintedRepresentation', () => {
   test('E31: issuer, buyer, sequence expiration, items with line ITBIS, totals by rate, QR', async () => {
     const printed = await printExample('31');
-    assertCommon(printed, { typeName: 'Factura de Crédito Fiscal Electrónica', eNcf: 'E310000000101', total: '1,938.27' });
+    assertCommon(printed, {
+      typeName: 'Factura de Crédito Fiscal Electrónica',
+      eNcf: 'E310000000101',
+      total: '1,938.27',
+    });
     const { text } = printed;
     assert.ok(text.includes('Razón Social Cliente: Ferretería Los Pinos SRL'));
     assert.ok(text.includes('RNC Cliente: 101672919'));
@@ -88,7 +101,11 @@ describe('renderPrintedRepresentation', () => {
 
   test('E32 anonymous below RD$250,000: CONSUMIDOR FINAL, FC QR, no sequence expiration, test notice', async () => {
     const printed = await printExample('32', 'TesteCF');
-    assertCommon(printed, { typeName: 'Factura de Consumo Electrónica', eNcf: 'E320000000201', total: '1,006.00' });
+    assertCommon(printed, {
+      typeName: 'Factura de Consumo Electrónica',
+      eNcf: 'E320000000201',
+      total: '1,006.00',
+    });
     const { text } = printed;
     assert.ok(text.includes('Razón Social Cliente: CONSUMIDOR FINAL'));
     assert.ok(!text.includes('RNC Cliente'));
@@ -103,7 +120,11 @@ describe('renderPrintedRepresentation', () => {
 
   test('E34 credit note: reference block, no sequence expiration', async () => {
     const printed = await printExample('34');
-    assertCommon(printed, { typeName: 'Nota de Crédito Electrónica', eNcf: 'E340000000401', total: '1,062.00' });
+    assertCommon(printed, {
+      typeName: 'Nota de Crédito Electrónica',
+      eNcf: 'E340000000401',
+      total: '1,062.00',
+    });
     const { text } = printed;
     assert.ok(text.includes('NCF Modificado: E310000000090'));
     assert.ok(text.includes('Fecha NCF Modificado: 10-11-2026'));
@@ -123,7 +144,11 @@ describe('renderPrintedRepresentation', () => {
 
   test('E47 payments abroad: foreign id, ISR withheld, QR without RncComprador', async () => {
     const printed = await printExample('47');
-    assertCommon(printed, { typeName: 'Pagos al Exterior Electrónica', eNcf: 'E470000001001', total: '120,000.00' });
+    assertCommon(printed, {
+      typeName: 'Pagos al Exterior Electrónica',
+      eNcf: 'E470000001001',
+      total: '120,000.00',
+    });
     const { text } = printed;
     assert.ok(text.includes('Razón Social Cliente: Consultores Ibéricos SL'));
     assert.ok(text.includes('Identificación Extranjero: ES-B12345678'));
@@ -138,7 +163,11 @@ describe('renderPrintedRepresentation', () => {
     assert.match(purchase.text, /ISR Retenido:\s+1,000\.00/);
 
     const exported = await printExample('46');
-    assertCommon(exported, { typeName: 'Exportaciones Electrónica', eNcf: 'E460000000901', total: '632,625.00' });
+    assertCommon(exported, {
+      typeName: 'Exportaciones Electrónica',
+      eNcf: 'E460000000901',
+      total: '632,625.00',
+    });
     assert.ok(exported.text.includes('Otra Moneda'));
     assert.match(exported.text, /Moneda:\s+USD/);
     assert.match(exported.text, /Tasa de Cambio:\s+60\.25/);
@@ -152,17 +181,25 @@ describe('renderPrintedRepresentation', () => {
     assert.ok(pages >= 3, `expected several pages, got ${pages}`);
     const total = /<MontoTotal>([\d.]+)<\/MontoTotal>/.exec(printed.fixture.xml)?.[1];
     assert.ok(total !== undefined);
-    assertCommon(printed, { typeName: 'Factura de Crédito Fiscal Electrónica', eNcf: 'E310000000101', total: total.replace(/\B(?=(\d{3})+(?!\d))/g, ',') });
+    assertCommon(printed, {
+      typeName: 'Factura de Crédito Fiscal Electrónica',
+      eNcf: 'E310000000101',
+      total: total.replace(/\B(?=(\d{3})+(?!\d))/g, ','),
+    });
     for (let page = 1; page <= pages; page += 1) {
       const onPage = pageText(file, page);
       assert.ok(onPage.includes(`Página ${page} de ${pages}`), `page number on page ${page}`);
       assert.match(onPage, /Cantidad\s+Descripción\s+Precio\s+ITBIS\s+Valor/, `items header on page ${page}`);
       assert.ok(onPage.includes('e-NCF: E310000000101'), `eNCF on page ${page}`);
-      assert.ok(onPage.includes(`Código de Seguridad: ${printed.fixture.input.securityCode}`), `security code on page ${page}`);
+      assert.ok(
+        onPage.includes(`Código de Seguridad: ${printed.fixture.input.securityCode}`),
+        `security code on page ${page}`,
+      );
       assert.equal(/\bTotal:/.test(onPage), page === pages, `totals only on the last page (page ${page})`);
     }
     for (let index = 1; index <= 200; index += 1) {
-      const name = index % 7 === 0 ? `Libro técnico volumen ${index}` : `Artículo de ferretería número ${index}`;
+      const name =
+        index % 7 === 0 ? `Libro técnico volumen ${index}` : `Artículo de ferretería número ${index}`;
       const occurrences = text.split(new RegExp(`${name}(?!\\d)`)).length - 1;
       assert.equal(occurrences, 1, `line ${index} printed once`);
     }

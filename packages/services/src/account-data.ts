@@ -5,7 +5,9 @@ import type { TAccountData } from '@ecf/fiscal-core';
  * The account data validation fills the issuer from. The API's emission must build it the same
  * way (one function for both), or a signed document could differ from the validated one.
  */
-export function accountDataOf(tenant: Pick<Tenant, 'rnc' | 'legalName' | 'tradeName' | 'address' | 'phones' | 'fiscalEmail'>): TAccountData {
+export function accountDataOf(
+  tenant: Pick<Tenant, 'rnc' | 'legalName' | 'tradeName' | 'address' | 'phones' | 'fiscalEmail'>,
+): TAccountData {
   return {
     rnc: tenant.rnc,
     legalName: tenant.legalName,

@@ -1,4 +1,12 @@
-import { ENVIRONMENTS, ALL_SCOPES, seedApiKey, scopeFromDatabase, type TDatabase, type TScope, type Environment } from '@ecf/db';
+import {
+  ENVIRONMENTS,
+  ALL_SCOPES,
+  seedApiKey,
+  scopeFromDatabase,
+  type TDatabase,
+  type TScope,
+  type Environment,
+} from '@ecf/db';
 import { AppError } from './errors.ts';
 import { isUuid } from './references.ts';
 
@@ -27,13 +35,19 @@ export async function createApiKey(options: {
     scopes: options.scopes,
     ...(options.name ? { name: options.name } : {}),
   });
-  return { key, apiKey: { id: record.id, prefix: record.prefix, environment: record.environment, scopes: options.scopes } };
+  return {
+    key,
+    apiKey: { id: record.id, prefix: record.prefix, environment: record.environment, scopes: options.scopes },
+  };
 }
 
 /** Revokes a key (by id or visible prefix) of a tenant. Revoking twice is harmless. */
 export async function revokeApiKey(options: { database: TDatabase; tenantId: string; reference: string }) {
   const key = await options.database.apiKey.findFirst({
-    where: { tenantId: options.tenantId, ...(isUuid(options.reference) ? { id: options.reference } : { prefix: options.reference }) },
+    where: {
+      tenantId: options.tenantId,
+      ...(isUuid(options.reference) ? { id: options.reference } : { prefix: options.reference }),
+    },
   });
   if (!key) throw new AppError('NOT_FOUND', 'API key not found for this tenant.');
   if (key.revokedAt) return key;

@@ -25,17 +25,38 @@ async function refusal(promise: Promise<unknown>): Promise<AppError> {
 
 test('checks presence, validity, environment and scope in that order', async () => {
   const tenant = await seedTenant(context.database);
-  const { key } = await seedApiKey(context.database, { tenantId: tenant.id, environment: 'eCF', scopes: ['ecf:read'] });
+  const { key } = await seedApiKey(context.database, {
+    tenantId: tenant.id,
+    environment: 'eCF',
+    scopes: ['ecf:read'],
+  });
   const database = context.database;
-  assert.equal((await refusal(authenticateApiKey({ database, key: undefined, environment: 'eCF', requiredScopes: [] }))).code, 'API_KEY_MISSING');
-  assert.equal((await refusal(authenticateApiKey({ database, key: `${key}x`, environment: 'eCF', requiredScopes: [] }))).code, 'API_KEY_INVALID');
-  const mismatch = await refusal(authenticateApiKey({ database, key, environment: 'TesteCF', requiredScopes: ['status:read'] }));
+  assert.equal(
+    (await refusal(authenticateApiKey({ database, key: undefined, environment: 'eCF', requiredScopes: [] })))
+      .code,
+    'API_KEY_MISSING',
+  );
+  assert.equal(
+    (await refusal(authenticateApiKey({ database, key: `${key}x`, environment: 'eCF', requiredScopes: [] })))
+      .code,
+    'API_KEY_INVALID',
+  );
+  const mismatch = await refusal(
+    authenticateApiKey({ database, key, environment: 'TesteCF', requiredScopes: ['status:read'] }),
+  );
   assert.equal(mismatch.code, 'INSUFFICIENT_SCOPE');
   assert.equal(mismatch.details.reason, 'environment_mismatch');
   assert.equal(mismatch.status, 403);
-  const scope = await refusal(authenticateApiKey({ database, key, environment: 'eCF', requiredScopes: ['status:read'] }));
+  const scope = await refusal(
+    authenticateApiKey({ database, key, environment: 'eCF', requiredScopes: ['status:read'] }),
+  );
   assert.equal(scope.details.reason, 'missing_scope');
-  const principal = await authenticateApiKey({ database, key, environment: 'eCF', requiredScopes: ['ecf:read', 'status:read'] });
+  const principal = await authenticateApiKey({
+    database,
+    key,
+    environment: 'eCF',
+    requiredScopes: ['ecf:read', 'status:read'],
+  });
   assert.equal(principal.tenantId, tenant.id);
   assert.deepEqual(principal.scopes, ['ecf:read']);
 });

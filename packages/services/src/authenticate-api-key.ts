@@ -32,15 +32,23 @@ export async function authenticateApiKey(options: {
     throw new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked.');
   }
   if (record.environment !== options.environment) {
-    throw new AppError('INSUFFICIENT_SCOPE', `This API key belongs to ${record.environment}, not ${options.environment}.`, {
-      details: { reason: 'environment_mismatch', keyEnvironment: record.environment },
-    });
+    throw new AppError(
+      'INSUFFICIENT_SCOPE',
+      `This API key belongs to ${record.environment}, not ${options.environment}.`,
+      {
+        details: { reason: 'environment_mismatch', keyEnvironment: record.environment },
+      },
+    );
   }
   const scopes = record.scopes.map(scopeFromDatabase);
   if (options.requiredScopes.length > 0 && !options.requiredScopes.some((scope) => scopes.includes(scope))) {
-    throw new AppError('INSUFFICIENT_SCOPE', `This API key lacks the scope ${options.requiredScopes.join(' or ')}.`, {
-      details: { reason: 'missing_scope', requiredScopes: options.requiredScopes },
-    });
+    throw new AppError(
+      'INSUFFICIENT_SCOPE',
+      `This API key lacks the scope ${options.requiredScopes.join(' or ')}.`,
+      {
+        details: { reason: 'missing_scope', requiredScopes: options.requiredScopes },
+      },
+    );
   }
   // Recorded at most once a minute per key so authentication does not become a write per request.
   await options.database.$executeRaw`

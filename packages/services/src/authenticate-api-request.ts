@@ -52,7 +52,14 @@ type TRow = {
   count: number | null;
 };
 
-type TLookup = { hash: string; windowStart: Date; expiresAt: Date; counting: boolean; environment: Environment; scopes: string };
+type TLookup = {
+  hash: string;
+  windowStart: Date;
+  expiresAt: Date;
+  counting: boolean;
+  environment: Environment;
+  scopes: string;
+};
 
 /**
  * Keys and counters of a batch of requests in one statement. Each request is counted only when
@@ -136,30 +143,49 @@ export async function authenticateApiRequest(options: {
     environment: options.environment,
     scopes: scopes.join(','),
   });
-  if (!row || row.revoked_at) throw new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked.');
+  if (!row || row.revoked_at)
+    throw new AppError('API_KEY_INVALID', 'The API key is invalid or has been revoked.');
   if (row.environment !== options.environment) {
-    throw new AppError('INSUFFICIENT_SCOPE', `This API key belongs to ${row.environment}, not ${options.environment}.`, {
-      details: { reason: 'environment_mismatch', keyEnvironment: row.environment },
-    });
+    throw new AppError(
+      'INSUFFICIENT_SCOPE',
+      `This API key belongs to ${row.environment}, not ${options.environment}.`,
+      {
+        details: { reason: 'environment_mismatch', keyEnvironment: row.environment },
+      },
+    );
   }
   const keyScopes = row.scopes;
-  if (options.requiredScopes.length > 0 && !options.requiredScopes.some((scope) => keyScopes.includes(scope))) {
-    throw new AppError('INSUFFICIENT_SCOPE', `This API key lacks the scope ${options.requiredScopes.join(' or ')}.`, {
-      details: { reason: 'missing_scope', requiredScopes: options.requiredScopes },
-    });
+  if (
+    options.requiredScopes.length > 0 &&
+    !options.requiredScopes.some((scope) => keyScopes.includes(scope))
+  ) {
+    throw new AppError(
+      'INSUFFICIENT_SCOPE',
+      `This API key lacks the scope ${options.requiredScopes.join(' or ')}.`,
+      {
+        details: { reason: 'missing_scope', requiredScopes: options.requiredScopes },
+      },
+    );
   }
   if (options.requestsPerMinute && row.count !== null) {
     const limit = options.requestsPerMinute(row.plan);
     if (row.count > limit) {
       const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000));
-      throw new AppError('RATE_LIMIT_EXCEEDED', `Rate limit of ${limit} requests per minute exceeded; retry after ${retryAfter} s with backoff and jitter.`, {
-        details: { limit, windowSeconds: RATE_LIMIT_WINDOW_SECONDS, retryAfterSeconds: retryAfter },
-        headers: { 'retry-after': String(retryAfter) },
-      });
+      throw new AppError(
+        'RATE_LIMIT_EXCEEDED',
+        `Rate limit of ${limit} requests per minute exceeded; retry after ${retryAfter} s with backoff and jitter.`,
+        {
+          details: { limit, windowSeconds: RATE_LIMIT_WINDOW_SECONDS, retryAfterSeconds: retryAfter },
+          headers: { 'retry-after': String(retryAfter) },
+        },
+      );
     }
   }
   // Recorded at most once a minute per key so authentication does not become a write per request.
-  if (row.stale) await sqlPoolOf(options.database).query('UPDATE api_keys SET last_used_at = now() WHERE id = $1::uuid', [row.id]);
+  if (row.stale)
+    await sqlPoolOf(options.database).query('UPDATE api_keys SET last_used_at = now() WHERE id = $1::uuid', [
+      row.id,
+    ]);
   return {
     tenantId: row.tenant_id,
     apiKeyId: row.id,

@@ -45,11 +45,19 @@ function containsSlice(haystack: Uint8Array, needle: Uint8Array, window = 16): b
 
 test('a stored certificate is encrypted: no plaintext in the row, and it loads back ready to sign', async () => {
   const tenant = await seedTenant(context.database);
-  const certificate = createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante Uno', password: 'clave-secreta-de-prueba-123' });
+  const certificate = createTestCertificate({
+    rnc: tenant.rnc,
+    commonName: 'Firmante Uno',
+    password: 'clave-secreta-de-prueba-123',
+  });
   const masterKey = newKey();
   const keyring = createCertificateKeyring({ currentKey: masterKey });
 
-  const stored = await storeTenantCertificate(context.database, { tenantId: tenant.id, p12: certificate.p12, password: certificate.password }, keyring);
+  const stored = await storeTenantCertificate(
+    context.database,
+    { tenantId: tenant.id, p12: certificate.p12, password: certificate.password },
+    keyring,
+  );
   assert.equal(stored.holderId, tenant.rnc);
   assert.equal(stored.keyId, masterKeyIdOf(Buffer.from(masterKey, 'base64')));
   assert.equal(stored.active, true);
@@ -58,26 +66,48 @@ test('a stored certificate is encrypted: no plaintext in the row, and it loads b
 
   const row = await context.database.tenantCertificate.findUniqueOrThrow({ where: { id: stored.id } });
   assert.ok(!Buffer.from(row.encryptedP12).equals(certificate.p12));
-  assert.equal(containsSlice(row.encryptedP12, certificate.p12), false, 'no 16-byte run of the PKCS#12 survives');
+  assert.equal(
+    containsSlice(row.encryptedP12, certificate.p12),
+    false,
+    'no 16-byte run of the PKCS#12 survives',
+  );
   for (const column of [row.encryptedP12, row.encryptedPassword]) {
-    assert.equal(Buffer.from(column).includes(Buffer.from(certificate.password)), false, 'the password never appears in clear');
+    assert.equal(
+      Buffer.from(column).includes(Buffer.from(certificate.password)),
+      false,
+      'the password never appears in clear',
+    );
   }
   assert.equal(Buffer.from(row.encryptedPassword).includes(Buffer.from('clave-secreta')), false);
 
   // A fresh keyring (empty cache) really decrypts from the database.
-  const loaded = await loadActiveCertificate(context.database, tenant.id, createCertificateKeyring({ currentKey: masterKey }));
+  const loaded = await loadActiveCertificate(
+    context.database,
+    tenant.id,
+    createCertificateKeyring({ currentKey: masterKey }),
+  );
   assert.equal(loaded.holderId, tenant.rnc);
   assert.equal(loaded.certificateSerialNumber, stored.serialNumber);
-  assert.equal(loaded.certificatePem.replace(/\r\n/g, '\n').trim(), certificate.certificatePem.replace(/\r\n/g, '\n').trim());
+  assert.equal(
+    loaded.certificatePem.replace(/\r\n/g, '\n').trim(),
+    certificate.certificatePem.replace(/\r\n/g, '\n').trim(),
+  );
   // Cached per keyring: the same object comes back.
-  assert.equal(await loadActiveCertificate(context.database, tenant.id, keyring), await loadActiveCertificate(context.database, tenant.id, keyring));
+  assert.equal(
+    await loadActiveCertificate(context.database, tenant.id, keyring),
+    await loadActiveCertificate(context.database, tenant.id, keyring),
+  );
 });
 
 test('the wrong master key, or altered ciphertext, fails clearly without revealing anything', async () => {
   const tenant = await seedTenant(context.database);
   const certificate = createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante Dos' });
   const rightKey = newKey();
-  const stored = await storeTenantCertificate(context.database, { tenantId: tenant.id, ...certificate }, createCertificateKeyring({ currentKey: rightKey }));
+  const stored = await storeTenantCertificate(
+    context.database,
+    { tenantId: tenant.id, ...certificate },
+    createCertificateKeyring({ currentKey: rightKey }),
+  );
 
   const wrongKey = newKey();
   await assert.rejects(
@@ -85,28 +115,44 @@ test('the wrong master key, or altered ciphertext, fails clearly without reveali
     assertAppError('CERTIFICATE_DECRYPTION_FAILED', (error) => {
       assert.match(error.message, new RegExp(stored.keyId));
       assert.match(error.message, /not configured/);
-      for (const secret of [rightKey, wrongKey, certificate.password]) assert.ok(!error.message.includes(secret) && !JSON.stringify(error.details).includes(secret));
+      for (const secret of [rightKey, wrongKey, certificate.password])
+        assert.ok(!error.message.includes(secret) && !JSON.stringify(error.details).includes(secret));
     }),
   );
 
   const row = await context.database.tenantCertificate.findUniqueOrThrow({ where: { id: stored.id } });
   const tampered = Buffer.from(row.encryptedP12);
   tampered[tampered.length - 1] = (tampered[tampered.length - 1] ?? 0) ^ 0xff;
-  await context.database.tenantCertificate.update({ where: { id: stored.id }, data: { encryptedP12: new Uint8Array(tampered) } });
+  await context.database.tenantCertificate.update({
+    where: { id: stored.id },
+    data: { encryptedP12: new Uint8Array(tampered) },
+  });
   await assert.rejects(
     loadActiveCertificate(context.database, tenant.id, createCertificateKeyring({ currentKey: rightKey })),
-    assertAppError('CERTIFICATE_DECRYPTION_FAILED', (error) => assert.match(error.message, /wrong key or altered data/)),
+    assertAppError('CERTIFICATE_DECRYPTION_FAILED', (error) =>
+      assert.match(error.message, /wrong key or altered data/),
+    ),
   );
 
   // Sealed values are bound to their row: another row's password does not open here.
-  const other = await storeTenantCertificate(context.database, { tenantId: tenant.id, ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante Tres' }) }, createCertificateKeyring({ currentKey: rightKey }));
+  const other = await storeTenantCertificate(
+    context.database,
+    { tenantId: tenant.id, ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante Tres' }) },
+    createCertificateKeyring({ currentKey: rightKey }),
+  );
   const otherRow = await context.database.tenantCertificate.findUniqueOrThrow({ where: { id: other.id } });
-  await context.database.tenantCertificate.update({ where: { id: other.id }, data: { encryptedPassword: new Uint8Array(row.encryptedPassword) } });
+  await context.database.tenantCertificate.update({
+    where: { id: other.id },
+    data: { encryptedPassword: new Uint8Array(row.encryptedPassword) },
+  });
   await assert.rejects(
     loadActiveCertificate(context.database, tenant.id, createCertificateKeyring({ currentKey: rightKey })),
     assertAppError('CERTIFICATE_DECRYPTION_FAILED'),
   );
-  await context.database.tenantCertificate.update({ where: { id: other.id }, data: { encryptedPassword: otherRow.encryptedPassword } });
+  await context.database.tenantCertificate.update({
+    where: { id: other.id },
+    data: { encryptedPassword: otherRow.encryptedPassword },
+  });
 });
 
 test('master-key rotation: old rows stay readable through the keyring, re-encryption moves them to the new key', async () => {
@@ -114,21 +160,42 @@ test('master-key rotation: old rows stay readable through the keyring, re-encryp
   const oldKey = newKey();
   const newMasterKey = newKey();
   const oldKeyring = createCertificateKeyring({ currentKey: oldKey });
-  const first = await storeTenantCertificate(context.database, { tenantId: tenant.id, ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Antes' }) }, oldKeyring);
+  const first = await storeTenantCertificate(
+    context.database,
+    { tenantId: tenant.id, ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Antes' }) },
+    oldKeyring,
+  );
 
   const rotated = createCertificateKeyring({ currentKey: newMasterKey, previousKeys: `${oldKey}, ` });
   assert.deepEqual(rotated.keyIds, [rotated.currentKeyId, first.keyId]);
-  assert.equal((await loadActiveCertificate(context.database, tenant.id, rotated)).certificateSerialNumber, first.serialNumber);
-  await assert.rejects(loadActiveCertificate(context.database, tenant.id, createCertificateKeyring({ currentKey: newMasterKey })), assertAppError('CERTIFICATE_DECRYPTION_FAILED'));
+  assert.equal(
+    (await loadActiveCertificate(context.database, tenant.id, rotated)).certificateSerialNumber,
+    first.serialNumber,
+  );
+  await assert.rejects(
+    loadActiveCertificate(
+      context.database,
+      tenant.id,
+      createCertificateKeyring({ currentKey: newMasterKey }),
+    ),
+    assertAppError('CERTIFICATE_DECRYPTION_FAILED'),
+  );
 
   const moved = await reencryptTenantCertificates(context.database, rotated, { tenantId: tenant.id });
   assert.deepEqual(moved, { reencrypted: 1, skipped: [] });
-  assert.deepEqual(await reencryptTenantCertificates(context.database, rotated, { tenantId: tenant.id }), { reencrypted: 0, skipped: [] }, 'a second run has nothing left to do');
+  assert.deepEqual(
+    await reencryptTenantCertificates(context.database, rotated, { tenantId: tenant.id }),
+    { reencrypted: 0, skipped: [] },
+    'a second run has nothing left to do',
+  );
   // Across all tenants, rows under keys this keyring lacks are listed, not fatal.
   const everywhere = await reencryptTenantCertificates(context.database, rotated);
   assert.ok(everywhere.skipped.every((row) => row.keyId !== first.keyId));
   const onlyNewKey = createCertificateKeyring({ currentKey: newMasterKey });
-  assert.equal((await loadActiveCertificate(context.database, tenant.id, onlyNewKey)).certificateSerialNumber, first.serialNumber);
+  assert.equal(
+    (await loadActiveCertificate(context.database, tenant.id, onlyNewKey)).certificateSerialNumber,
+    first.serialNumber,
+  );
   const listed = await findTenantCertificates(context.database, tenant.id);
   assert.ok(listed.every((row) => row.keyId === onlyNewKey.currentKeyId));
 });
@@ -136,15 +203,41 @@ test('master-key rotation: old rows stay readable through the keyring, re-encryp
 test('a new certificate replaces the active one in the same transaction, also under concurrent uploads', async () => {
   const tenant = await seedTenant(context.database);
   const keyring = createCertificateKeyring({ currentKey: newKey() });
-  const first = await storeTenantCertificate(context.database, { tenantId: tenant.id, ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Primero' }) }, keyring);
-  const second = await storeTenantCertificate(context.database, { tenantId: tenant.id, ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Segundo' }) }, keyring);
+  const first = await storeTenantCertificate(
+    context.database,
+    { tenantId: tenant.id, ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Primero' }) },
+    keyring,
+  );
+  const second = await storeTenantCertificate(
+    context.database,
+    { tenantId: tenant.id, ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Segundo' }) },
+    keyring,
+  );
   const listed = await findTenantCertificates(context.database, tenant.id);
-  assert.deepEqual(listed.map((row) => [row.id, row.active]), [[second.id, true], [first.id, false]]);
-  assert.equal((await loadActiveCertificate(context.database, tenant.id, keyring)).certificateSerialNumber, second.serialNumber);
+  assert.deepEqual(
+    listed.map((row) => [row.id, row.active]),
+    [
+      [second.id, true],
+      [first.id, false],
+    ],
+  );
+  assert.equal(
+    (await loadActiveCertificate(context.database, tenant.id, keyring)).certificateSerialNumber,
+    second.serialNumber,
+  );
 
-  const uploads = [1, 2, 3, 4].map((index) => createTestCertificate({ rnc: tenant.rnc, commonName: `Concurrente ${index}` }));
-  await Promise.all(uploads.map((upload) => storeTenantCertificate(context.database, { tenantId: tenant.id, ...upload }, keyring)));
-  assert.equal(await context.database.tenantCertificate.count({ where: { tenantId: tenant.id, active: true } }), 1);
+  const uploads = [1, 2, 3, 4].map((index) =>
+    createTestCertificate({ rnc: tenant.rnc, commonName: `Concurrente ${index}` }),
+  );
+  await Promise.all(
+    uploads.map((upload) =>
+      storeTenantCertificate(context.database, { tenantId: tenant.id, ...upload }, keyring),
+    ),
+  );
+  assert.equal(
+    await context.database.tenantCertificate.count({ where: { tenantId: tenant.id, active: true } }),
+    1,
+  );
 });
 
 test('uploads are checked first: holder RNC, password, file, validity; nothing is stored', async () => {
@@ -159,24 +252,53 @@ test('uploads are checked first: holder RNC, password, file, validity; nothing i
     }),
   );
   await assert.rejects(
-    storeTenantCertificate(context.database, { tenantId: tenant.id, p12: foreign.p12, password: 'no-es-esta-clave' }, keyring),
-    assertAppError('CERTIFICATE_PASSWORD_INVALID', (error) => assert.ok(!error.message.includes('no-es-esta-clave'))),
+    storeTenantCertificate(
+      context.database,
+      { tenantId: tenant.id, p12: foreign.p12, password: 'no-es-esta-clave' },
+      keyring,
+    ),
+    assertAppError('CERTIFICATE_PASSWORD_INVALID', (error) =>
+      assert.ok(!error.message.includes('no-es-esta-clave')),
+    ),
   );
   await assert.rejects(
-    storeTenantCertificate(context.database, { tenantId: tenant.id, p12: Buffer.from('not a pkcs12 file'), password: 'x' }, keyring),
+    storeTenantCertificate(
+      context.database,
+      { tenantId: tenant.id, p12: Buffer.from('not a pkcs12 file'), password: 'x' },
+      keyring,
+    ),
     assertAppError('CERTIFICATE_FILE_INVALID'),
   );
-  const expired = createTestCertificate({ rnc: tenant.rnc, commonName: 'Vencido', validFrom: new Date('2020-01-01'), validTo: new Date('2021-01-01') });
-  await assert.rejects(storeTenantCertificate(context.database, { tenantId: tenant.id, ...expired }, keyring), assertAppError('CERTIFICATE_EXPIRED'));
+  const expired = createTestCertificate({
+    rnc: tenant.rnc,
+    commonName: 'Vencido',
+    validFrom: new Date('2020-01-01'),
+    validTo: new Date('2021-01-01'),
+  });
   await assert.rejects(
-    storeTenantCertificate(context.database, { tenantId: '00000000-0000-4000-8000-000000000000', ...foreign }, keyring),
+    storeTenantCertificate(context.database, { tenantId: tenant.id, ...expired }, keyring),
+    assertAppError('CERTIFICATE_EXPIRED'),
+  );
+  await assert.rejects(
+    storeTenantCertificate(
+      context.database,
+      { tenantId: '00000000-0000-4000-8000-000000000000', ...foreign },
+      keyring,
+    ),
     assertAppError('NOT_FOUND'),
   );
   assert.equal(await context.database.tenantCertificate.count({ where: { tenantId: tenant.id } }), 0);
-  await assert.rejects(loadActiveCertificate(context.database, tenant.id, keyring), assertAppError('CERTIFICATE_NOT_ACTIVE', (error) => assert.equal(error.status, 409)));
+  await assert.rejects(
+    loadActiveCertificate(context.database, tenant.id, keyring),
+    assertAppError('CERTIFICATE_NOT_ACTIVE', (error) => assert.equal(error.status, 409)),
+  );
 
   // A person's certificate delegated for the RNC is accepted only when the operator says so.
-  const delegated = await storeTenantCertificate(context.database, { tenantId: tenant.id, ...foreign, allowDelegatedHolder: true }, keyring);
+  const delegated = await storeTenantCertificate(
+    context.database,
+    { tenantId: tenant.id, ...foreign, allowDelegatedHolder: true },
+    keyring,
+  );
   assert.equal(delegated.holderId, '00112345678');
 });
 
@@ -190,10 +312,16 @@ test('the keyring never shows its keys, and bad key configuration names the vari
   }
   assert.match(JSON.stringify(keyring), new RegExp(keyring.currentKeyId));
   const short = randomBytes(16).toString('base64');
-  assert.throws(() => createCertificateKeyring({ currentKey: short }), (error: Error) => {
-    assert.match(error.message, /CERTIFICATE_MASTER_KEY must be 32 random bytes in base64/);
-    assert.ok(!error.message.includes(short));
-    return true;
-  });
-  assert.throws(() => createCertificateKeyring({ currentKey: key, previousKeys: 'not base64 at all!' }), /CERTIFICATE_MASTER_KEYS must be/);
+  assert.throws(
+    () => createCertificateKeyring({ currentKey: short }),
+    (error: Error) => {
+      assert.match(error.message, /CERTIFICATE_MASTER_KEY must be 32 random bytes in base64/);
+      assert.ok(!error.message.includes(short));
+      return true;
+    },
+  );
+  assert.throws(
+    () => createCertificateKeyring({ currentKey: key, previousKeys: 'not base64 at all!' }),
+    /CERTIFICATE_MASTER_KEYS must be/,
+  );
 });

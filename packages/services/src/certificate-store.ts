@@ -42,7 +42,9 @@ function decodeMasterKey(text: string, name: string): Buffer {
   const key = Buffer.from(trimmed, 'base64');
   if (key.length !== KEY_BYTES || key.toString('base64').replace(/=+$/, '') !== trimmed.replace(/=+$/, '')) {
     // Names the variable, never its value.
-    throw new Error(`${name} must be ${KEY_BYTES} random bytes in base64 (44 characters); generate one with: openssl rand -base64 32`);
+    throw new Error(
+      `${name} must be ${KEY_BYTES} random bytes in base64 (44 characters); generate one with: openssl rand -base64 32`,
+    );
   }
   return key;
 }
@@ -52,9 +54,13 @@ function decodeMasterKey(text: string, name: string): Buffer {
  * decrypts; `previousKeys` (env `CERTIFICATE_MASTER_KEYS`, comma-separated) only decrypt rows
  * written before a rotation. Each key is 32 bytes in base64.
  */
-export function createCertificateKeyring(input: { currentKey: string; previousKeys?: readonly string[] | string | undefined }): TCertificateKeyring {
+export function createCertificateKeyring(input: {
+  currentKey: string;
+  previousKeys?: readonly string[] | string | undefined;
+}): TCertificateKeyring {
   const current = decodeMasterKey(input.currentKey, 'CERTIFICATE_MASTER_KEY');
-  const previousTexts = typeof input.previousKeys === 'string' ? input.previousKeys.split(',') : (input.previousKeys ?? []);
+  const previousTexts =
+    typeof input.previousKeys === 'string' ? input.previousKeys.split(',') : (input.previousKeys ?? []);
   const keys = new Map<string, Buffer>([[masterKeyIdOf(current), current]]);
   for (const text of previousTexts) {
     if (text.trim() === '') continue;
@@ -71,7 +77,10 @@ export function createCertificateKeyring(input: { currentKey: string; previousKe
       const cipher = createCipheriv('aes-256-gcm', current, iv);
       cipher.setAAD(Buffer.from(associatedData, 'utf8'));
       const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-      return { keyId: currentKeyId, sealed: new Uint8Array(Buffer.concat([Buffer.of(SEAL_VERSION), iv, cipher.getAuthTag(), ciphertext])) };
+      return {
+        keyId: currentKeyId,
+        sealed: new Uint8Array(Buffer.concat([Buffer.of(SEAL_VERSION), iv, cipher.getAuthTag(), ciphertext])),
+      };
     },
     open(keyId, sealed, associatedData) {
       const key = keys.get(keyId);
@@ -84,7 +93,11 @@ export function createCertificateKeyring(input: { currentKey: string; previousKe
       }
       const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
       if (bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== SEAL_VERSION) {
-        throw new AppError('CERTIFICATE_DECRYPTION_FAILED', 'The stored certificate is not in a known encrypted format.', { details: { keyId } });
+        throw new AppError(
+          'CERTIFICATE_DECRYPTION_FAILED',
+          'The stored certificate is not in a known encrypted format.',
+          { details: { keyId } },
+        );
       }
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(1, 1 + IV_BYTES));
@@ -92,16 +105,23 @@ export function createCertificateKeyring(input: { currentKey: string; previousKe
         decipher.setAuthTag(bytes.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES));
         return Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
       } catch (error) {
-        throw new AppError('CERTIFICATE_DECRYPTION_FAILED', `The stored certificate does not decrypt with master key ${keyId} (wrong key or altered data).`, {
-          details: { keyId },
-          cause: error,
-        });
+        throw new AppError(
+          'CERTIFICATE_DECRYPTION_FAILED',
+          `The stored certificate does not decrypt with master key ${keyId} (wrong key or altered data).`,
+          {
+            details: { keyId },
+            cause: error,
+          },
+        );
       }
     },
   };
   // Logging the keyring (pino, console, util.inspect) shows key ids only.
   Object.defineProperty(keyring, 'toJSON', { value: () => ({ currentKeyId, keyIds }), enumerable: false });
-  Object.defineProperty(keyring, Symbol.for('nodejs.util.inspect.custom'), { value: () => `CertificateKeyring { currentKeyId: '${currentKeyId}', keyIds: [${keyIds.join(', ')}] }`, enumerable: false });
+  Object.defineProperty(keyring, Symbol.for('nodejs.util.inspect.custom'), {
+    value: () => `CertificateKeyring { currentKeyId: '${currentKeyId}', keyIds: [${keyIds.join(', ')}] }`,
+    enumerable: false,
+  });
   return Object.freeze(keyring);
 }
 
@@ -146,7 +166,9 @@ function parseCertificate(p12: Uint8Array, password: string): TSigningCertificat
   const reason = loaded.issues[0]?.code ?? 'CERTIFICATE_FILE_INVALID';
   const code = LOAD_ISSUE_CODES[reason] ?? 'CERTIFICATE_FILE_INVALID';
   // Our own messages: never echo parser text that might quote input.
-  throw new AppError(code, LOAD_ISSUE_MESSAGES[code] ?? 'The certificate cannot be read.', { details: { reason } });
+  throw new AppError(code, LOAD_ISSUE_MESSAGES[code] ?? 'The certificate cannot be read.', {
+    details: { reason },
+  });
 }
 
 function formatDistinguishedName(name: TDistinguishedName): string {
@@ -199,7 +221,10 @@ export async function storeTenantCertificate(
 
   const certificate = parseCertificate(input.p12, input.password);
   if (certificate.holderId === undefined) {
-    throw new AppError('CERTIFICATE_HOLDER_ID_MISSING', 'The certificate subject has no serialNumber with the holder RNC, cédula or passport.');
+    throw new AppError(
+      'CERTIFICATE_HOLDER_ID_MISSING',
+      'The certificate subject has no serialNumber with the holder RNC, cédula or passport.',
+    );
   }
   if (certificate.holderId !== tenant.rnc && !input.allowDelegatedHolder) {
     throw new AppError(
@@ -210,10 +235,18 @@ export async function storeTenantCertificate(
   }
   const now = input.now ?? new Date();
   if (certificate.validTo.getTime() < now.getTime()) {
-    throw new AppError('CERTIFICATE_EXPIRED', `The certificate expired on ${certificate.validTo.toISOString()}.`, { details: { validTo: certificate.validTo.toISOString() } });
+    throw new AppError(
+      'CERTIFICATE_EXPIRED',
+      `The certificate expired on ${certificate.validTo.toISOString()}.`,
+      { details: { validTo: certificate.validTo.toISOString() } },
+    );
   }
   if (certificate.validFrom.getTime() > now.getTime()) {
-    throw new AppError('CERTIFICATE_NOT_YET_VALID', `The certificate is valid from ${certificate.validFrom.toISOString()}.`, { details: { validFrom: certificate.validFrom.toISOString() } });
+    throw new AppError(
+      'CERTIFICATE_NOT_YET_VALID',
+      `The certificate is valid from ${certificate.validFrom.toISOString()}.`,
+      { details: { validFrom: certificate.validFrom.toISOString() } },
+    );
   }
 
   const row = { id: randomUUID(), tenantId: tenant.id };
@@ -221,7 +254,10 @@ export async function storeTenantCertificate(
   const password = keyring.seal(Buffer.from(input.password, 'utf8'), associatedDataOf(row, 'password'));
   const stored = await database.$transaction(async (transaction) => {
     await transaction.$queryRaw`SELECT id FROM tenants WHERE id = ${tenant.id}::uuid FOR UPDATE`;
-    await transaction.tenantCertificate.updateMany({ where: { tenantId: tenant.id, active: true }, data: { active: false } });
+    await transaction.tenantCertificate.updateMany({
+      where: { tenantId: tenant.id, active: true },
+      data: { active: false },
+    });
     return transaction.tenantCertificate.create({
       data: {
         id: row.id,
@@ -269,7 +305,8 @@ export async function loadActiveCertificate(
     );
     found = rows[0] === undefined ? null : { id: rows[0].id, keyId: rows[0].key_id };
   }
-  if (found === null) throw new AppError('CERTIFICATE_NOT_ACTIVE', 'The account has no active signing certificate.');
+  if (found === null)
+    throw new AppError('CERTIFICATE_NOT_ACTIVE', 'The account has no active signing certificate.');
   const row = { id: found.id, tenantId, keyId: found.keyId };
   const cache = cacheOf(keyring);
   const cached = cache.get(row.id);
@@ -280,7 +317,9 @@ export async function loadActiveCertificate(
       select: { encryptedP12: true, encryptedPassword: true },
     });
     const p12 = keyring.open(row.keyId, sealed.encryptedP12, associatedDataOf(row, 'p12'));
-    const password = keyring.open(row.keyId, sealed.encryptedPassword, associatedDataOf(row, 'password')).toString('utf8');
+    const password = keyring
+      .open(row.keyId, sealed.encryptedPassword, associatedDataOf(row, 'password'))
+      .toString('utf8');
     return parseCertificate(p12, password);
   })();
   cache.set(row.id, opening);
@@ -292,8 +331,15 @@ export async function loadActiveCertificate(
 }
 
 /** Every certificate of a tenant, newest first, metadata only. */
-export async function findTenantCertificates(database: TDatabase, tenantId: string): Promise<TTenantCertificateMetadata[]> {
-  return database.tenantCertificate.findMany({ where: { tenantId }, orderBy: { createdAt: 'desc' }, select: METADATA_SELECT });
+export async function findTenantCertificates(
+  database: TDatabase,
+  tenantId: string,
+): Promise<TTenantCertificateMetadata[]> {
+  return database.tenantCertificate.findMany({
+    where: { tenantId },
+    orderBy: { createdAt: 'desc' },
+    select: METADATA_SELECT,
+  });
 }
 
 /**
@@ -308,7 +354,10 @@ export async function reencryptTenantCertificates(
   options: { tenantId?: string } = {},
 ): Promise<{ reencrypted: number; skipped: { id: string; keyId: string }[] }> {
   const rows = await database.tenantCertificate.findMany({
-    where: { keyId: { not: keyring.currentKeyId }, ...(options.tenantId ? { tenantId: options.tenantId } : {}) },
+    where: {
+      keyId: { not: keyring.currentKeyId },
+      ...(options.tenantId ? { tenantId: options.tenantId } : {}),
+    },
     select: { id: true, tenantId: true, keyId: true, encryptedP12: true, encryptedPassword: true },
     orderBy: { createdAt: 'asc' },
   });
@@ -318,8 +367,14 @@ export async function reencryptTenantCertificates(
     let p12: ReturnType<TCertificateKeyring['seal']>;
     let password: ReturnType<TCertificateKeyring['seal']>;
     try {
-      p12 = keyring.seal(keyring.open(row.keyId, row.encryptedP12, associatedDataOf(row, 'p12')), associatedDataOf(row, 'p12'));
-      password = keyring.seal(keyring.open(row.keyId, row.encryptedPassword, associatedDataOf(row, 'password')), associatedDataOf(row, 'password'));
+      p12 = keyring.seal(
+        keyring.open(row.keyId, row.encryptedP12, associatedDataOf(row, 'p12')),
+        associatedDataOf(row, 'p12'),
+      );
+      password = keyring.seal(
+        keyring.open(row.keyId, row.encryptedPassword, associatedDataOf(row, 'password')),
+        associatedDataOf(row, 'password'),
+      );
     } catch (error) {
       if (!(error instanceof AppError && error.code === 'CERTIFICATE_DECRYPTION_FAILED')) throw error;
       skipped.push({ id: row.id, keyId: row.keyId });

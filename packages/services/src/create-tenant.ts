@@ -9,7 +9,10 @@ export const ZCreateTenantInput = z.strictObject({
   legalName: z.string().trim().min(1).max(150),
   tradeName: z.string().trim().min(1).max(150).optional(),
   address: z.string().trim().min(1).max(100).optional(),
-  phones: z.array(z.string().regex(/^\d{3}-\d{3}-\d{4}$/, 'phone format NNN-NNN-NNNN')).max(3).optional(),
+  phones: z
+    .array(z.string().regex(/^\d{3}-\d{3}-\d{4}$/, 'phone format NNN-NNN-NNNN'))
+    .max(3)
+    .optional(),
   fiscalEmail: z.email().max(80).optional(),
   productionState: z.enum(['not_requested', 'pending', 'active', 'suspended']).optional(),
   plan: z.string().trim().min(1).max(40).optional(),

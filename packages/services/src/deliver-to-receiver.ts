@@ -23,7 +23,11 @@ import { signForeignXml, type TSigningCertificate, type TXsdValidators } from '@
 import { buildXmlMultipart, isTaxauthError, type TReceiver, type TTaxauthClient } from '@ecf/taxauth-client';
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
 import { AppError } from './errors.ts';
-import { ACKNOWLEDGEMENT_MAX_BYTES, checkAcknowledgement, type TVerifiedAcknowledgement } from './receiver-acknowledgement.ts';
+import {
+  ACKNOWLEDGEMENT_MAX_BYTES,
+  checkAcknowledgement,
+  type TVerifiedAcknowledgement,
+} from './receiver-acknowledgement.ts';
 import {
   authenticationBaseOf,
   directoryRetryWaitSeconds,
@@ -36,13 +40,22 @@ import {
   receptionUrlOf,
   storeAcknowledgement,
 } from './receiver-delivery-records.ts';
-import { readByIdCoalesced, TRANSMISSION_DOCUMENT_COLUMNS, transmissionDocumentOf, type TTransmissionDocument, type TTransmissionDocumentRow } from './document-state.ts';
+import {
+  readByIdCoalesced,
+  TRANSMISSION_DOCUMENT_COLUMNS,
+  transmissionDocumentOf,
+  type TTransmissionDocument,
+  type TTransmissionDocumentRow,
+} from './document-state.ts';
 import { changeDelivery } from './document-writes.ts';
 import { appendEvent } from './transmission-records.ts';
 
 type TTransaction = Prisma.TransactionClient;
 /** What a step reads of the delivery row. */
-type ReceiverDelivery = Pick<Prisma.ReceiverDeliveryModel, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError'>;
+type ReceiverDelivery = Pick<
+  Prisma.ReceiverDeliveryModel,
+  'status' | 'attempts' | 'nextAttemptAt' | 'lastError'
+>;
 type TDeliveryStatus = ReceiverDelivery['status'];
 
 /** Options of {@link deliverToReceiver}. */
@@ -67,7 +80,12 @@ export type TDeliverToReceiverOptions = {
 
 /** What the caller should do next (`afterSeconds` from now). */
 export type TReceiverDeliveryReport =
-  | { documentId: string; next: 'done'; status: TDeliveryStatus | 'not_found' | 'not_accepted' | 'moved_elsewhere'; outcome: string }
+  | {
+      documentId: string;
+      next: 'done';
+      status: TDeliveryStatus | 'not_found' | 'not_accepted' | 'moved_elsewhere';
+      outcome: string;
+    }
   | { documentId: string; next: 'retry'; afterSeconds: number; status: TDeliveryStatus; outcome: string };
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -84,7 +102,12 @@ async function loadDelivery(database: TDatabase, documentId: string): Promise<TL
   const delivery =
     row.delivery_status === null
       ? null
-      : { status: row.delivery_status, attempts: row.delivery_attempts ?? 0, nextAttemptAt: row.delivery_next_attempt_at, lastError: row.delivery_last_error };
+      : {
+          status: row.delivery_status,
+          attempts: row.delivery_attempts ?? 0,
+          nextAttemptAt: row.delivery_next_attempt_at,
+          lastError: row.delivery_last_error,
+        };
   return { ...transmissionDocumentOf(row), delivery, signedXml: row.signed_xml };
 }
 
@@ -105,30 +128,50 @@ const readDeliveryRow = readByIdCoalesced<
 );
 
 /** Runs one step of the delivery of `documentId`. Idempotent: final deliveries are left as they are. */
-export async function deliverToReceiver(database: TDatabase, documentId: string, options: TDeliverToReceiverOptions): Promise<TReceiverDeliveryReport> {
+export async function deliverToReceiver(
+  database: TDatabase,
+  documentId: string,
+  options: TDeliverToReceiverOptions,
+): Promise<TReceiverDeliveryReport> {
   const now = options.now ?? (() => new Date());
   const document = await loadDelivery(database, documentId);
   if (!document) return { documentId, next: 'done', status: 'not_found', outcome: 'not_found' };
-  if (!DELIVERABLE_DOCUMENT_STATUSES.includes(document.status)) return { documentId, next: 'done', status: 'not_accepted', outcome: `document_${document.status}` };
+  if (!DELIVERABLE_DOCUMENT_STATUSES.includes(document.status))
+    return { documentId, next: 'done', status: 'not_accepted', outcome: `document_${document.status}` };
 
   const delivery = document.delivery ?? (await ensureDelivery(database, document));
   if ((RECEIVER_DELIVERY_FINAL_STATUSES as readonly string[]).includes(delivery.status)) {
     return { documentId, next: 'done', status: delivery.status, outcome: 'already_final' };
   }
-  if (!isDeliveredToReceiver(document.type)) return notApplicable(database, document, delivery, 'type_not_exchanged', now());
-  if (document.environment === 'CerteCF') return notApplicable(database, document, delivery, 'no_directory_in_certecf', now());
+  if (!isDeliveredToReceiver(document.type))
+    return notApplicable(database, document, delivery, 'type_not_exchanged', now());
+  if (document.environment === 'CerteCF')
+    return notApplicable(database, document, delivery, 'no_directory_in_certecf', now());
 
   const waitMs = (delivery.nextAttemptAt?.getTime() ?? 0) - now().getTime();
   if ((delivery.status === 'retry_scheduled' || delivery.status === 'sending') && waitMs > 0) {
     // Too early (a duplicate job), or an attempt that may still be running in another worker.
-    return { documentId, next: 'retry', afterSeconds: Math.ceil(waitMs / 1000), status: delivery.status, outcome: delivery.status === 'sending' ? 'attempt_in_flight' : 'not_yet' };
+    return {
+      documentId,
+      next: 'retry',
+      afterSeconds: Math.ceil(waitMs / 1000),
+      status: delivery.status,
+      outcome: delivery.status === 'sending' ? 'attempt_in_flight' : 'not_yet',
+    };
   }
   if (delivery.status === 'sending') {
     // The lease of the last attempt expired without an outcome (the worker died): a failed attempt.
-    return settleFailedAttempt(database, document, delivery, { outcome: 'unknown', reason: 'interrupted', message: 'The attempt ended without a recorded outcome.' }, now());
+    return settleFailedAttempt(
+      database,
+      document,
+      delivery,
+      { outcome: 'unknown', reason: 'interrupted', message: 'The attempt ended without a recorded outcome.' },
+      now(),
+    );
   }
 
-  if (document.signedXml === null) throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
+  if (document.signedXml === null)
+    throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
   const parties = partiesOfSignedXml(document.signedXml, document);
   if (parties.rncComprador === '') return notApplicable(database, document, delivery, 'no_buyer_rnc', now());
 
@@ -136,28 +179,72 @@ export async function deliverToReceiver(database: TDatabase, documentId: string,
   try {
     certificate = options.loadCertificate
       ? await options.loadCertificate(document.tenantId)
-      : await loadActiveCertificate(database, document.tenantId, requireKeyring(options), document.activeCertificate);
+      : await loadActiveCertificate(
+          database,
+          document.tenantId,
+          requireKeyring(options),
+          document.activeCertificate,
+        );
   } catch (error) {
-    if (error instanceof AppError && error.code === 'CERTIFICATE_NOT_ACTIVE') return defer(database, document, delivery, { code: 'CERTIFICATE_NOT_ACTIVE', reason: 'certificate_not_active', message: error.message }, now());
+    if (error instanceof AppError && error.code === 'CERTIFICATE_NOT_ACTIVE')
+      return defer(
+        database,
+        document,
+        delivery,
+        { code: 'CERTIFICATE_NOT_ACTIVE', reason: 'certificate_not_active', message: error.message },
+        now(),
+      );
     throw error;
   }
 
   let receiver: TReceiver;
   try {
-    const taxpayer = options.clientFor(document.environment).forTaxpayer({ cacheKey: document.tenantId, certificate });
+    const taxpayer = options
+      .clientFor(document.environment)
+      .forTaxpayer({ cacheKey: document.tenantId, certificate });
     receiver = await taxpayer.getReceiver({ rnc: parties.rncComprador });
   } catch (error) {
     if (!isTaxauthError(error)) throw error;
-    if (error.reason === 'not_found') return notApplicable(database, document, delivery, 'not_in_directory', now());
+    if (error.reason === 'not_found')
+      return notApplicable(database, document, delivery, 'not_in_directory', now());
     const code = error.isTransient ? 'DIRECTORY_UNAVAILABLE' : 'DIRECTORY_TAXAUTH_AUTH_FAILED';
-    return defer(database, document, delivery, { code, reason: error.reason, message: error.message, ...(error.status === undefined ? {} : { httpStatus: error.status }) }, now());
+    return defer(
+      database,
+      document,
+      delivery,
+      {
+        code,
+        reason: error.reason,
+        message: error.message,
+        ...(error.status === undefined ? {} : { httpStatus: error.status }),
+      },
+      now(),
+    );
   }
-  const receptionUrl = receiver.urlRecepcion === undefined || receiver.urlRecepcion.trim() === '' ? undefined : receptionUrlOf(receiver.urlRecepcion);
-  if (receiver.urlRecepcion === undefined || receiver.urlRecepcion.trim() === '') return notApplicable(database, document, delivery, 'no_reception_url', now());
+  const receptionUrl =
+    receiver.urlRecepcion === undefined || receiver.urlRecepcion.trim() === ''
+      ? undefined
+      : receptionUrlOf(receiver.urlRecepcion);
+  if (receiver.urlRecepcion === undefined || receiver.urlRecepcion.trim() === '')
+    return notApplicable(database, document, delivery, 'no_reception_url', now());
   if (receptionUrl === undefined) {
-    return definiteFailure(database, document, delivery, undefined, { code: 'RECEIVER_URL_INVALID', reason: 'url_invalid', message: `The directory's reception URL is not usable: ${receiver.urlRecepcion}` }, now());
+    return definiteFailure(
+      database,
+      document,
+      delivery,
+      undefined,
+      {
+        code: 'RECEIVER_URL_INVALID',
+        reason: 'url_invalid',
+        message: `The directory's reception URL is not usable: ${receiver.urlRecepcion}`,
+      },
+      now(),
+    );
   }
-  const authenticationUrl = receiver.urlOpcional === undefined || receiver.urlOpcional.trim() === '' ? undefined : authenticationBaseOf(receiver.urlOpcional);
+  const authenticationUrl =
+    receiver.urlOpcional === undefined || receiver.urlOpcional.trim() === ''
+      ? undefined
+      : authenticationBaseOf(receiver.urlOpcional);
 
   // The claim, committed before the e-CF leaves.
   const attempt = delivery.attempts + 1;
@@ -167,16 +254,27 @@ export async function deliverToReceiver(database: TDatabase, documentId: string,
   const claimed = await changeDelivery(sqlPoolOf(database), {
     documentId,
     from: { status: delivery.status, attempts: delivery.attempts },
-    set: { status: 'sending', attempts: attempt, target_url: receptionUrl.toString(), next_attempt_at: new Date(claimedAt.getTime() + leaseMs) },
+    set: {
+      status: 'sending',
+      attempts: attempt,
+      target_url: receptionUrl.toString(),
+      next_attempt_at: new Date(claimedAt.getTime() + leaseMs),
+    },
     events: [
       {
         type: RECEIVER_DELIVERY_EVENT_TYPES.ATTEMPT,
-        data: { attempt, targetUrl: receptionUrl.toString(), authenticated: authenticationUrl !== undefined, at: claimedAt.toISOString() },
+        data: {
+          attempt,
+          targetUrl: receptionUrl.toString(),
+          authenticated: authenticationUrl !== undefined,
+          at: claimedAt.toISOString(),
+        },
         at: claimedAt,
       },
     ],
   });
-  if (!claimed) return { documentId, next: 'retry', afterSeconds: 1, status: delivery.status, outcome: 'claim_lost' };
+  if (!claimed)
+    return { documentId, next: 'retry', afterSeconds: 1, status: delivery.status, outcome: 'claim_lost' };
   const current: ReceiverDelivery = { ...delivery, status: 'sending', attempts: attempt };
   const http = { fetch: options.fetch ?? fetch, timeoutMs };
 
@@ -184,33 +282,89 @@ export async function deliverToReceiver(database: TDatabase, documentId: string,
   if (authenticationUrl !== undefined) {
     const authenticated = await authenticateAtReceiver(authenticationUrl, certificate, http);
     if (!authenticated.ok) {
-      if (authenticated.transient) return settleFailedAttempt(database, document, current, { outcome: 'failed', ...authenticated.failure }, now());
-      return definiteFailure(database, document, current, attempt, { code: 'RECEIVER_AUTHENTICATION_FAILED', ...authenticated.failure }, now());
+      if (authenticated.transient)
+        return settleFailedAttempt(
+          database,
+          document,
+          current,
+          { outcome: 'failed', ...authenticated.failure },
+          now(),
+        );
+      return definiteFailure(
+        database,
+        document,
+        current,
+        attempt,
+        { code: 'RECEIVER_AUTHENTICATION_FAILED', ...authenticated.failure },
+        now(),
+      );
     }
     token = authenticated.token;
   }
 
   const multipart = buildXmlMultipart(parties.xml, `${parties.rncEmisor}${parties.encf}.xml`);
-  const headers: Record<string, string> = { 'content-type': multipart.contentType, 'content-length': multipart.contentLength, accept: 'application/xml' };
+  const headers: Record<string, string> = {
+    'content-type': multipart.contentType,
+    'content-length': multipart.contentLength,
+    accept: 'application/xml',
+  };
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
   const answer = await exchange(http, receptionUrl, { method: 'POST', headers, body: multipart.body });
-  if (!answer.ok) return settleFailedAttempt(database, document, current, { outcome: 'unknown', reason: answer.reason, message: answer.message }, now());
+  if (!answer.ok)
+    return settleFailedAttempt(
+      database,
+      document,
+      current,
+      { outcome: 'unknown', reason: answer.reason, message: answer.message },
+      now(),
+    );
   const { status, body } = answer;
   if (status === 408 || status === 429 || status >= 500) {
-    return settleFailedAttempt(database, document, current, { outcome: 'failed', reason: `http_${status}`, httpStatus: status, message: `The receiver answered HTTP ${status}.`, body: excerpt(body) }, now());
+    return settleFailedAttempt(
+      database,
+      document,
+      current,
+      {
+        outcome: 'failed',
+        reason: `http_${status}`,
+        httpStatus: status,
+        message: `The receiver answered HTTP ${status}.`,
+        body: excerpt(body),
+      },
+      now(),
+    );
   }
-  const checked = status >= 200 && status < 500 ? checkAcknowledgement(body, parties, { xsdValidators: options.xsdValidators, now: now() }) : undefined;
-  if (checked?.success === true) return acknowledge(database, document, current, body, checked.data, status, now());
+  const checked =
+    status >= 200 && status < 500
+      ? checkAcknowledgement(body, parties, { xsdValidators: options.xsdValidators, now: now() })
+      : undefined;
+  if (checked?.success === true)
+    return acknowledge(database, document, current, body, checked.data, status, now());
   if (status >= 200 && status < 300) {
-    const problem = checked === undefined ? { reason: 'invalid_answer', message: 'No ARECF in the answer.' } : { reason: `arecf_${checked.reason}`, message: checked.message };
-    return settleFailedAttempt(database, document, current, { outcome: 'invalid_answer', ...problem, httpStatus: status, body: excerpt(body) }, now());
+    const problem =
+      checked === undefined
+        ? { reason: 'invalid_answer', message: 'No ARECF in the answer.' }
+        : { reason: `arecf_${checked.reason}`, message: checked.message };
+    return settleFailedAttempt(
+      database,
+      document,
+      current,
+      { outcome: 'invalid_answer', ...problem, httpStatus: status, body: excerpt(body) },
+      now(),
+    );
   }
   return definiteFailure(
     database,
     document,
     current,
     attempt,
-    { code: 'RECEIVER_REFUSED', reason: `http_${status}`, httpStatus: status, message: `The receiver refused the e-CF with HTTP ${status}${checked?.success === false ? ` (${checked.reason})` : ''}.`, body: excerpt(body) },
+    {
+      code: 'RECEIVER_REFUSED',
+      reason: `http_${status}`,
+      httpStatus: status,
+      message: `The receiver refused the e-CF with HTTP ${status}${checked?.success === false ? ` (${checked.reason})` : ''}.`,
+      body: excerpt(body),
+    },
     now(),
   );
 }
@@ -219,8 +373,14 @@ export async function deliverToReceiver(database: TDatabase, documentId: string,
 // Reading what is sent
 
 async function ensureDelivery(database: TDatabase, document: TLoaded): Promise<ReceiverDelivery> {
-  await database.receiverDelivery.createMany({ data: [{ documentId: document.id, tenantId: document.tenantId, status: 'pending' }], skipDuplicates: true });
-  return database.receiverDelivery.findUniqueOrThrow({ where: { documentId: document.id }, select: { status: true, attempts: true, nextAttemptAt: true, lastError: true } });
+  await database.receiverDelivery.createMany({
+    data: [{ documentId: document.id, tenantId: document.tenantId, status: 'pending' }],
+    skipDuplicates: true,
+  });
+  return database.receiverDelivery.findUniqueOrThrow({
+    where: { documentId: document.id },
+    select: { status: true, attempts: true, nextAttemptAt: true, lastError: true },
+  });
 }
 
 function requireKeyring(options: TDeliverToReceiverOptions): TCertificateKeyring {
@@ -232,20 +392,43 @@ function requireKeyring(options: TDeliverToReceiverOptions): TCertificateKeyring
 // HTTP with the receiver
 
 type THttp = { fetch: typeof fetch; timeoutMs: number };
-type TExchange = { ok: true; status: number; body: string } | { ok: false; reason: 'timeout' | 'connection' | 'answer_too_large'; message: string };
+type TExchange =
+  | { ok: true; status: number; body: string }
+  | { ok: false; reason: 'timeout' | 'connection' | 'answer_too_large'; message: string };
 
-async function exchange(http: THttp, url: URL, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer }): Promise<TExchange> {
+async function exchange(
+  http: THttp,
+  url: URL,
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer },
+): Promise<TExchange> {
   const signal = AbortSignal.timeout(http.timeoutMs);
   try {
-    const response = await http.fetch(url, { method: init.method, headers: init.headers, signal, redirect: 'manual', ...(init.body === undefined ? {} : { body: init.body }) });
+    const response = await http.fetch(url, {
+      method: init.method,
+      headers: init.headers,
+      signal,
+      redirect: 'manual',
+      ...(init.body === undefined ? {} : { body: init.body }),
+    });
     const body = await readLimited(response);
-    if (body === undefined) return { ok: false, reason: 'answer_too_large', message: `The answer exceeds ${ACKNOWLEDGEMENT_MAX_BYTES} bytes.` };
+    if (body === undefined)
+      return {
+        ok: false,
+        reason: 'answer_too_large',
+        message: `The answer exceeds ${ACKNOWLEDGEMENT_MAX_BYTES} bytes.`,
+      };
     return { ok: true, status: response.status, body };
   } catch (error) {
-    if (signal.aborted) return { ok: false, reason: 'timeout', message: `No answer within ${http.timeoutMs} ms.` };
+    if (signal.aborted)
+      return { ok: false, reason: 'timeout', message: `No answer within ${http.timeoutMs} ms.` };
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : undefined;
-    return { ok: false, reason: 'connection', message: `${init.method} ${url.host}${url.pathname} failed${code === undefined ? '' : ` (${code})`}.` };
+    const code =
+      typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : undefined;
+    return {
+      ok: false,
+      reason: 'connection',
+      message: `${init.method} ${url.host}${url.pathname} failed${code === undefined ? '' : ` (${code})`}.`,
+    };
   }
 }
 
@@ -272,32 +455,75 @@ type TFailure = { reason: string; message: string; httpStatus?: number; body?: s
 type TAuthentication = { ok: true; token: string } | { ok: false; transient: boolean; failure: TFailure };
 
 /** Seed from `{base}/semilla`, signed with the issuer's certificate, validated at `{base}/validacioncertificado` (FACTS §2). */
-async function authenticateAtReceiver(base: URL, certificate: TSigningCertificate, http: THttp): Promise<TAuthentication> {
-  const seedAnswer = await exchange(http, new URL(`${base.pathname}/semilla`, base), { method: 'GET', headers: { accept: 'application/xml' } });
+async function authenticateAtReceiver(
+  base: URL,
+  certificate: TSigningCertificate,
+  http: THttp,
+): Promise<TAuthentication> {
+  const seedAnswer = await exchange(http, new URL(`${base.pathname}/semilla`, base), {
+    method: 'GET',
+    headers: { accept: 'application/xml' },
+  });
   const seed = authenticationStep(seedAnswer, 'seed');
   if (!seed.ok) return seed;
   const signed = signForeignXml(seed.body, certificate);
-  if (!signed.success) return { ok: false, transient: true, failure: { reason: 'seed_malformed', message: signed.issues.map((issue) => issue.message).join('; ').slice(0, 300) } };
+  if (!signed.success)
+    return {
+      ok: false,
+      transient: true,
+      failure: {
+        reason: 'seed_malformed',
+        message: signed.issues
+          .map((issue) => issue.message)
+          .join('; ')
+          .slice(0, 300),
+      },
+    };
   const multipart = buildXmlMultipart(signed.data.xml, 'semilla.xml');
   const validation = authenticationStep(
     await exchange(http, new URL(`${base.pathname}/validacioncertificado`, base), {
       method: 'POST',
-      headers: { 'content-type': multipart.contentType, 'content-length': multipart.contentLength, accept: 'application/json' },
+      headers: {
+        'content-type': multipart.contentType,
+        'content-length': multipart.contentLength,
+        accept: 'application/json',
+      },
       body: multipart.body,
     }),
     'validation',
   );
   if (!validation.ok) return validation;
   const token = tokenOf(validation.body);
-  if (token === undefined) return { ok: false, transient: true, failure: { reason: 'token_malformed', message: 'The receiver answered its certificate validation without a token.' } };
+  if (token === undefined)
+    return {
+      ok: false,
+      transient: true,
+      failure: {
+        reason: 'token_malformed',
+        message: 'The receiver answered its certificate validation without a token.',
+      },
+    };
   return { ok: true, token };
 }
 
-function authenticationStep(answer: TExchange, step: 'seed' | 'validation'): { ok: true; body: string } | { ok: false; transient: boolean; failure: TFailure } {
-  if (!answer.ok) return { ok: false, transient: true, failure: { reason: `authentication_${answer.reason}`, message: answer.message } };
+function authenticationStep(
+  answer: TExchange,
+  step: 'seed' | 'validation',
+): { ok: true; body: string } | { ok: false; transient: boolean; failure: TFailure } {
+  if (!answer.ok)
+    return {
+      ok: false,
+      transient: true,
+      failure: { reason: `authentication_${answer.reason}`, message: answer.message },
+    };
   const { status, body } = answer;
   if (status >= 200 && status < 300) return { ok: true, body };
-  const failure = { reason: `authentication_${step}_http_${status}`, httpStatus: status, message: `The receiver's authentication (${step}) answered HTTP ${status}.`, body: excerpt(body) };
+  const failure = {
+    reason: `authentication_${step}_http_${status}`,
+    httpStatus: status,
+    message: `The receiver's authentication (${step}) answered HTTP ${status}.`,
+    body: excerpt(body),
+  };
   return { ok: false, transient: status === 408 || status === 429 || status >= 500, failure };
 }
 
@@ -323,23 +549,49 @@ function excerpt(body: string): string {
 // ---------------------------------------------------------------------------------------------
 // Writing outcomes: guarded updates, each with its event, in one transaction
 
-async function notApplicable(database: TDatabase, document: TLoaded, delivery: ReceiverDelivery, reason: string, at: Date): Promise<TReceiverDeliveryReport> {
+async function notApplicable(
+  database: TDatabase,
+  document: TLoaded,
+  delivery: ReceiverDelivery,
+  reason: string,
+  at: Date,
+): Promise<TReceiverDeliveryReport> {
   const moved = await changeDelivery(sqlPoolOf(database), {
     documentId: document.id,
     from: { status: delivery.status, attempts: delivery.attempts },
-    set: { status: 'not_applicable', next_attempt_at: null, last_error: { code: 'RECEIVER_DELIVERY_NOT_APPLICABLE', reason } },
-    events: [{ type: RECEIVER_DELIVERY_EVENT_TYPES.NOT_APPLICABLE, data: { reason, at: at.toISOString() }, at }],
+    set: {
+      status: 'not_applicable',
+      next_attempt_at: null,
+      last_error: { code: 'RECEIVER_DELIVERY_NOT_APPLICABLE', reason },
+    },
+    events: [
+      { type: RECEIVER_DELIVERY_EVENT_TYPES.NOT_APPLICABLE, data: { reason, at: at.toISOString() }, at },
+    ],
   });
-  return moved ? { documentId: document.id, next: 'done', status: 'not_applicable', outcome: reason } : movedElsewhere(document.id);
+  return moved
+    ? { documentId: document.id, next: 'done', status: 'not_applicable', outcome: reason }
+    : movedElsewhere(document.id);
 }
 
 /** Nothing was sent (directory or certificate not usable): look again later, no attempt counted. */
-async function defer(database: TDatabase, document: TLoaded, delivery: ReceiverDelivery, problem: TFailure & { code: string }, at: Date): Promise<TReceiverDeliveryReport> {
+async function defer(
+  database: TDatabase,
+  document: TLoaded,
+  delivery: ReceiverDelivery,
+  problem: TFailure & { code: string },
+  at: Date,
+): Promise<TReceiverDeliveryReport> {
   const previous = delivery.lastError as { code?: unknown; failures?: unknown } | null;
-  const failures = (previous?.code === problem.code && typeof previous.failures === 'number' ? previous.failures : 0) + 1;
+  const failures =
+    (previous?.code === problem.code && typeof previous.failures === 'number' ? previous.failures : 0) + 1;
   const afterSeconds = directoryRetryWaitSeconds(failures);
   const nextAttemptAt = new Date(at.getTime() + afterSeconds * 1000);
-  const status: TDeliveryStatus = delivery.attempts > 0 ? 'retry_scheduled' : delivery.status === 'retry_scheduled' ? 'retry_scheduled' : 'pending';
+  const status: TDeliveryStatus =
+    delivery.attempts > 0
+      ? 'retry_scheduled'
+      : delivery.status === 'retry_scheduled'
+        ? 'retry_scheduled'
+        : 'pending';
   const lastError = { ...problem, failures, retrying: true, nextAttemptAt: nextAttemptAt.toISOString() };
   const moved = await database.$transaction(async (transaction) => {
     const updated = await transaction.receiverDelivery.updateMany({
@@ -347,10 +599,16 @@ async function defer(database: TDatabase, document: TLoaded, delivery: ReceiverD
       data: { status, nextAttemptAt, lastError },
     });
     if (updated.count === 0) return false;
-    await appendEvent(transaction, document, { type: RECEIVER_DELIVERY_EVENT_TYPES.DEFERRED, data: { ...lastError, at: at.toISOString() }, at });
+    await appendEvent(transaction, document, {
+      type: RECEIVER_DELIVERY_EVENT_TYPES.DEFERRED,
+      data: { ...lastError, at: at.toISOString() },
+      at,
+    });
     return true;
   });
-  return moved ? { documentId: document.id, next: 'retry', afterSeconds, status, outcome: `deferred_${problem.reason}` } : movedElsewhere(document.id);
+  return moved
+    ? { documentId: document.id, next: 'retry', afterSeconds, status, outcome: `deferred_${problem.reason}` }
+    : movedElsewhere(document.id);
 }
 
 /** A failed attempt: retried on the schedule, or `uncertain` once the retries are used up. */
@@ -367,18 +625,37 @@ async function settleFailedAttempt(
   const nextAttemptAt = exhausted ? null : new Date(at.getTime() + afterSeconds * 1000);
   const status: TDeliveryStatus = exhausted ? 'uncertain' : 'retry_scheduled';
   const { outcome, ...problem } = failure;
-  const lastError = { code: exhausted ? 'RECEIVER_DELIVERY_UNCERTAIN' : 'RECEIVER_UNAVAILABLE', ...problem, attempts: attempt, retrying: !exhausted, ...(nextAttemptAt === null ? {} : { nextAttemptAt: nextAttemptAt.toISOString() }) };
+  const lastError = {
+    code: exhausted ? 'RECEIVER_DELIVERY_UNCERTAIN' : 'RECEIVER_UNAVAILABLE',
+    ...problem,
+    attempts: attempt,
+    retrying: !exhausted,
+    ...(nextAttemptAt === null ? {} : { nextAttemptAt: nextAttemptAt.toISOString() }),
+  };
   const moved = await database.$transaction(async (transaction) => {
     const updated = await transaction.receiverDelivery.updateMany({
       where: { documentId: document.id, status: 'sending', attempts: attempt },
       data: { status, nextAttemptAt, lastError },
     });
     if (updated.count === 0) return false;
-    await appendOutcome(transaction, document, { attempt, outcome, status, ...problem, ...(nextAttemptAt === null ? {} : { nextAttemptAt: nextAttemptAt.toISOString() }) }, at);
+    await appendOutcome(
+      transaction,
+      document,
+      {
+        attempt,
+        outcome,
+        status,
+        ...problem,
+        ...(nextAttemptAt === null ? {} : { nextAttemptAt: nextAttemptAt.toISOString() }),
+      },
+      at,
+    );
     return true;
   });
   if (!moved) return movedElsewhere(document.id);
-  return exhausted ? { documentId: document.id, next: 'done', status, outcome: 'uncertain' } : { documentId: document.id, next: 'retry', afterSeconds, status, outcome };
+  return exhausted
+    ? { documentId: document.id, next: 'done', status, outcome: 'uncertain' }
+    : { documentId: document.id, next: 'retry', afterSeconds, status, outcome };
 }
 
 /** A definite refusal: `dispatch_failed`, not retried. `attempt` undefined: nothing was sent. */
@@ -396,10 +673,17 @@ async function definiteFailure(
       data: { status: 'dispatch_failed', nextAttemptAt: null, lastError: { ...problem, retrying: false } },
     });
     if (updated.count === 0) return false;
-    await appendOutcome(transaction, document, { attempt: attempt ?? null, outcome: 'refused', status: 'dispatch_failed', ...problem }, at);
+    await appendOutcome(
+      transaction,
+      document,
+      { attempt: attempt ?? null, outcome: 'refused', status: 'dispatch_failed', ...problem },
+      at,
+    );
     return true;
   });
-  return moved ? { documentId: document.id, next: 'done', status: 'dispatch_failed', outcome: problem.code } : movedElsewhere(document.id);
+  return moved
+    ? { documentId: document.id, next: 'done', status: 'dispatch_failed', outcome: problem.code }
+    : movedElsewhere(document.id);
 }
 
 /** A verified ARECF: stored, and the delivery is `sent` (Estado 0) or `not_received` (Estado 1). */
@@ -414,49 +698,72 @@ async function acknowledge(
 ): Promise<TReceiverDeliveryReport> {
   const status: TDeliveryStatus = acknowledgement.received ? 'sent' : 'not_received';
   const attempt = delivery.attempts;
-  const moved = await database.$transaction(async (transaction) => {
-    const artifact = await storeAcknowledgement(transaction, document, xml, at);
-    const updated = await transaction.receiverDelivery.updateMany({
-      where: { documentId: document.id, status: 'sending', attempts: attempt },
-      data: {
-        status,
-        nextAttemptAt: null,
-        arecfArtifactId: artifact.id,
-        lastError: acknowledgement.received
-          ? Prisma.DbNull
-          : { code: 'RECEIVER_NOT_RECEIVED', reason: 'not_received', codigoMotivoNoRecibido: acknowledgement.notReceivedReason, message: `The buyer acknowledged the e-CF as not received (CodigoMotivoNoRecibido ${acknowledgement.notReceivedReason ?? '?'}).` },
-      },
+  const moved = await database
+    .$transaction(async (transaction) => {
+      const artifact = await storeAcknowledgement(transaction, document, xml, at);
+      const updated = await transaction.receiverDelivery.updateMany({
+        where: { documentId: document.id, status: 'sending', attempts: attempt },
+        data: {
+          status,
+          nextAttemptAt: null,
+          arecfArtifactId: artifact.id,
+          lastError: acknowledgement.received
+            ? Prisma.DbNull
+            : {
+                code: 'RECEIVER_NOT_RECEIVED',
+                reason: 'not_received',
+                codigoMotivoNoRecibido: acknowledgement.notReceivedReason,
+                message: `The buyer acknowledged the e-CF as not received (CodigoMotivoNoRecibido ${acknowledgement.notReceivedReason ?? '?'}).`,
+              },
+        },
+      });
+      if (updated.count === 0) throw new MovedElsewhere();
+      await appendOutcome(
+        transaction,
+        document,
+        {
+          attempt,
+          outcome: acknowledgement.received ? 'received' : 'not_received',
+          status,
+          httpStatus,
+          artifactId: artifact.id,
+          estado: acknowledgement.estado,
+          codigoMotivoNoRecibido: acknowledgement.notReceivedReason,
+          acknowledgedAt: acknowledgement.acknowledgedAt,
+          signer: acknowledgement.signer,
+        },
+        at,
+      );
+      return true;
+    })
+    .catch((error: unknown) => {
+      // The artifact insert rolls back with the lost race.
+      if (error instanceof MovedElsewhere) return false;
+      throw error;
     });
-    if (updated.count === 0) throw new MovedElsewhere();
-    await appendOutcome(
-      transaction,
-      document,
-      {
-        attempt,
-        outcome: acknowledgement.received ? 'received' : 'not_received',
+  return moved
+    ? {
+        documentId: document.id,
+        next: 'done',
         status,
-        httpStatus,
-        artifactId: artifact.id,
-        estado: acknowledgement.estado,
-        codigoMotivoNoRecibido: acknowledgement.notReceivedReason,
-        acknowledgedAt: acknowledgement.acknowledgedAt,
-        signer: acknowledgement.signer,
-      },
-      at,
-    );
-    return true;
-  }).catch((error: unknown) => {
-    // The artifact insert rolls back with the lost race.
-    if (error instanceof MovedElsewhere) return false;
-    throw error;
-  });
-  return moved ? { documentId: document.id, next: 'done', status, outcome: acknowledgement.received ? 'received' : 'not_received' } : movedElsewhere(document.id);
+        outcome: acknowledgement.received ? 'received' : 'not_received',
+      }
+    : movedElsewhere(document.id);
 }
 
 class MovedElsewhere extends Error {}
 
-async function appendOutcome(transaction: TTransaction, document: TLoaded, data: Record<string, unknown>, at: Date): Promise<void> {
-  await appendEvent(transaction, document, { type: RECEIVER_DELIVERY_EVENT_TYPES.OUTCOME, data: { ...data, at: at.toISOString() }, at });
+async function appendOutcome(
+  transaction: TTransaction,
+  document: TLoaded,
+  data: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  await appendEvent(transaction, document, {
+    type: RECEIVER_DELIVERY_EVENT_TYPES.OUTCOME,
+    data: { ...data, at: at.toISOString() },
+    at,
+  });
 }
 
 function movedElsewhere(documentId: string): TReceiverDeliveryReport {

@@ -52,7 +52,10 @@ export function transmissionDocumentOf(row: TTransmissionDocumentRow): TTransmis
   };
 }
 
-export async function loadTransmissionDocument(database: TDatabase, documentId: string): Promise<TTransmissionDocument | undefined> {
+export async function loadTransmissionDocument(
+  database: TDatabase,
+  documentId: string,
+): Promise<TTransmissionDocument | undefined> {
   const row = await readTransmissionRow(database, documentId);
   return row === undefined ? undefined : transmissionDocumentOf(row);
 }
@@ -65,7 +68,9 @@ const readTransmissionRow = readByIdCoalesced<TTransmissionDocumentRow>(
  * A read of one row by document id whose concurrent calls go to PostgreSQL as one query (see
  * `createCoalescer`): `text` selects rows with an `id` column `WHERE d.id = ANY($1::uuid[])`.
  */
-export function readByIdCoalesced<TRow extends { id: string }>(text: string): (database: TDatabase, documentId: string) => Promise<TRow | undefined> {
+export function readByIdCoalesced<TRow extends { id: string }>(
+  text: string,
+): (database: TDatabase, documentId: string) => Promise<TRow | undefined> {
   const readMany = async (pool: TSql, ids: string[]): Promise<Map<string, TRow>> => {
     const { rows } = await pool.query<TRow>(prepared(text, [[...new Set(ids)]]));
     return new Map(rows.map((row) => [row.id.toLowerCase(), row]));

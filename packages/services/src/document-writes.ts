@@ -53,7 +53,13 @@ export type TDocumentColumns = Partial<{
 }>;
 
 /** An event of the document's log; events of one change get ids in the order given. */
-export type TEventInput = { type: string; fromStatus?: DocumentStatus | null; toStatus?: DocumentStatus | null; data: Record<string, unknown>; at: Date };
+export type TEventInput = {
+  type: string;
+  fromStatus?: DocumentStatus | null;
+  toStatus?: DocumentStatus | null;
+  data: Record<string, unknown>;
+  at: Date;
+};
 
 /** An artifact row (see `artifactData`) with its id chosen beforehand, so events can name it. */
 export type TArtifactInput = ReturnType<typeof artifactData> & { id: string };
@@ -93,12 +99,17 @@ export type TFollowUpJob = { [TName in TJobName]: { name: TName; payload: TJobPa
  * on its own; a document changed twice goes in separate statements). On a connection (a caller's
  * transaction) the change runs alone, in that transaction.
  */
-export async function changeDocument(sql: TSql, change: TDocumentChange): Promise<{ moved: boolean; restored: boolean }> {
+export async function changeDocument(
+  sql: TSql,
+  change: TDocumentChange,
+): Promise<{ moved: boolean; restored: boolean }> {
   return applyWrite(sql, {
     key: `document:${change.documentId.toLowerCase()}`,
     parts: (suffix, parameter) => changeParts(change, suffix, parameter),
     ...(change.closeEpisode === undefined ? {} : { closeEpisode: change.closeEpisode }),
-    ...(change.followUp?.jobs?.length ? { jobs: { list: change.followUp.jobs, enqueueJobs: change.followUp.enqueueJobs } } : {}),
+    ...(change.followUp?.jobs?.length
+      ? { jobs: { list: change.followUp.jobs, enqueueJobs: change.followUp.enqueueJobs } }
+      : {}),
   });
 }
 
@@ -143,16 +154,28 @@ async function writeMany(sql: TSql, writes: TGuardedWrite[]): Promise<TChangeRes
   });
   const closing = new Set(closers.values());
   const moved = writes.map((_, index) => `EXISTS (SELECT 1 FROM moved${suffixOf(index)})`);
-  const restored = writes.map((_, index) => (closing.has(index) ? `EXISTS (SELECT 1 FROM closed${suffixOf(index)})` : 'false'));
+  const restored = writes.map((_, index) =>
+    closing.has(index) ? `EXISTS (SELECT 1 FROM closed${suffixOf(index)})` : 'false',
+  );
   const text = `WITH ${parts.join(',\n')} SELECT ARRAY[${moved.join(', ')}] AS moved, ARRAY[${restored.join(', ')}] AS restored`;
-  const result = await sql.query<{ moved: boolean[]; restored: boolean[] }>(single ? prepared(text, values) : { text, values });
+  const result = await sql.query<{ moved: boolean[]; restored: boolean[] }>(
+    single ? prepared(text, values) : { text, values },
+  );
   const row = result.rows[0];
-  return writes.map((_, index) => ({ moved: row?.moved[index] === true, restored: row?.restored[index] === true }));
+  return writes.map((_, index) => ({
+    moved: row?.moved[index] === true,
+    restored: row?.restored[index] === true,
+  }));
 }
 
 // A row written twice in one statement would see both guards pass: a write's key keeps them apart.
 const coalescedWrites = coalescerPerKey((pool: TSqlPool) =>
-  createCoalescer(batchOrEach((writes: TGuardedWrite[]) => writeBatch(pool, writes), (write) => write.key)),
+  createCoalescer(
+    batchOrEach(
+      (writes: TGuardedWrite[]) => writeBatch(pool, writes),
+      (write) => write.key,
+    ),
+  ),
 );
 
 /** Writes of distinct rows on the pool: one statement, in a transaction with their jobs when any has some. */
@@ -177,17 +200,23 @@ async function enqueueFollowUps(sql: TSql, writes: TGuardedWrite[], results: TCh
   const executor = jobExecutorOfSql(sql);
   for (const [enqueueJobs, byName] of groups) {
     // Each payload was typed with its name in TFollowUpJob.
-    for (const [name, payloads] of byName) await enqueueJobs(name, payloads as Array<TJobPayload<typeof name>>, executor);
+    for (const [name, payloads] of byName)
+      await enqueueJobs(name, payloads as Array<TJobPayload<typeof name>>, executor);
   }
 }
 
 /** The CTEs of one change: `moved${suffix}` (the guarded update), its artifacts and its events. */
 function changeParts(change: TDocumentChange, suffix: string, parameter: TParameter): string[] {
   const assignments = assignmentsOf(change.set, COLUMN_TYPES, parameter, 'changeDocument');
-  const guard = [`id = ${parameter(change.documentId, 'uuid')}`, `status = ANY(${parameter(change.from, '"DocumentStatus"[]')})`];
+  const guard = [
+    `id = ${parameter(change.documentId, 'uuid')}`,
+    `status = ANY(${parameter(change.from, '"DocumentStatus"[]')})`,
+  ];
   if (change.attempts !== undefined) guard.push(`attempts = ${parameter(change.attempts, 'int')}`);
   const moved = `moved${suffix}`;
-  const parts = [`${moved} AS (UPDATE documents SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE ${guard.join(' AND ')} RETURNING id, tenant_id)`];
+  const parts = [
+    `${moved} AS (UPDATE documents SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE ${guard.join(' AND ')} RETURNING id, tenant_id)`,
+  ];
   (change.artifacts ?? []).forEach((artifact, index) => {
     parts.push(
       `artifact${suffix}_${index} AS (INSERT INTO artifacts (id, tenant_id, document_id, kind, content_type, content, sha256, size_bytes, created_at)
@@ -207,7 +236,11 @@ function changeParts(change: TDocumentChange, suffix: string, parameter: TParame
   return parts;
 }
 
-function closeEpisodePart(name: string, close: { environment: Environment; at: Date }, parameter: TParameter): string {
+function closeEpisodePart(
+  name: string,
+  close: { environment: Environment; at: Date },
+  parameter: TParameter,
+): string {
   const at = parameter(close.at, 'timestamptz');
   return `${name} AS (UPDATE taxauth_episodes SET restored_at = GREATEST(${at}, degraded_since)
     WHERE environment = ${parameter(close.environment, '"Environment"')} AND restored_at IS NULL RETURNING id)`;
@@ -228,17 +261,28 @@ function parameters(): { values: unknown[]; parameter: TParameter } {
 }
 
 /** `column = $n::type` for each column set; jsonb values are sent as JSON text, null as SQL NULL. */
-function assignmentsOf(set: Record<string, unknown>, types: Readonly<Record<string, string>>, parameter: TParameter, caller: string): string[] {
+function assignmentsOf(
+  set: Record<string, unknown>,
+  types: Readonly<Record<string, string>>,
+  parameter: TParameter,
+  caller: string,
+): string[] {
   return Object.entries(set).map(([column, value]) => {
     const type = types[column];
     if (type === undefined) throw new TypeError(`${caller}: column ${column} cannot be set`);
-    const stored = type === 'jsonb' && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null);
+    const stored =
+      type === 'jsonb' && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null);
     return `${column} = ${parameter(stored, type)}`;
   });
 }
 
 /** A CTE `name` inserting `events` for the row of CTE `moved` (`id`, `tenant_id`: the document), in the order given. */
-function eventsInsert(events: TEventInput[], parameter: TParameter, moved = 'moved', name = 'events'): string | undefined {
+function eventsInsert(
+  events: TEventInput[],
+  parameter: TParameter,
+  moved = 'moved',
+  name = 'events',
+): string | undefined {
   if (events.length === 0) return undefined;
   const rows = events.map(
     (event, index) =>
@@ -273,7 +317,12 @@ const DELIVERY_COLUMN_TYPES: Record<keyof TDeliveryColumns, string> = {
  */
 export async function changeDelivery(
   sql: TSql,
-  change: { documentId: string; from: { status: string; attempts: number }; set: TDeliveryColumns; events?: TEventInput[] },
+  change: {
+    documentId: string;
+    from: { status: string; attempts: number };
+    set: TDeliveryColumns;
+    events?: TEventInput[];
+  },
 ): Promise<boolean> {
   const { moved } = await applyWrite(sql, {
     key: `delivery:${change.documentId.toLowerCase()}`,

@@ -19,37 +19,61 @@ after(async () => {
 
 test('link token: round trip, compact, 30 days, expiry and tampering told apart', () => {
   const issuedAt = new Date('2026-04-01T12:00:00Z');
-  const { token, expiresAt } = createRiLinkToken({ documentId: DOCUMENT_ID.toUpperCase(), environment: 'eCF', issuedAt }, SECRET);
+  const { token, expiresAt } = createRiLinkToken(
+    { documentId: DOCUMENT_ID.toUpperCase(), environment: 'eCF', issuedAt },
+    SECRET,
+  );
   assert.ok(token.length <= 100 && token.length <= RI_LINK_MAX_LENGTH, `${token.length}`);
   assert.equal(expiresAt.toISOString(), '2026-05-01T12:00:00.000Z');
   const valid = checkRiLinkToken(token, SECRET, new Date('2026-05-01T11:59:59Z'));
   assert.equal(valid.status, 'valid');
-  assert.deepEqual(valid.status === 'valid' && { ...valid.payload }, { documentId: DOCUMENT_ID, environment: 'eCF', issuedAt, expiresAt });
+  assert.deepEqual(valid.status === 'valid' && { ...valid.payload }, {
+    documentId: DOCUMENT_ID,
+    environment: 'eCF',
+    issuedAt,
+    expiresAt,
+  });
   assert.equal(checkRiLinkToken(token, SECRET, expiresAt).status, 'expired');
-  assert.equal(checkRiLinkToken(token, 'another-secret-0123456789abcdef-0123456789', issuedAt).status, 'invalid');
+  assert.equal(
+    checkRiLinkToken(token, 'another-secret-0123456789abcdef-0123456789', issuedAt).status,
+    'invalid',
+  );
   // Expired and forged is invalid, not expired: only a genuine token learns it is old.
-  assert.equal(checkRiLinkToken(token, 'another-secret-0123456789abcdef-0123456789', new Date('2027-01-01')).status, 'invalid');
+  assert.equal(
+    checkRiLinkToken(token, 'another-secret-0123456789abcdef-0123456789', new Date('2027-01-01')).status,
+    'invalid',
+  );
   for (let index = 0; index < token.length; index += 7) {
     if (token[index] === '.') continue;
     const tampered = `${token.slice(0, index)}${token[index] === 'A' ? 'B' : 'A'}${token.slice(index + 1)}`;
     assert.equal(checkRiLinkToken(tampered, SECRET, issuedAt).status, 'invalid', `position ${index}`);
   }
-  for (const garbage of ['', '.', 'a.b', `${token}.`, token.replace('.', ''), 'x'.repeat(RI_LINK_MAX_LENGTH + 1)]) {
+  for (const garbage of [
+    '',
+    '.',
+    'a.b',
+    `${token}.`,
+    token.replace('.', ''),
+    'x'.repeat(RI_LINK_MAX_LENGTH + 1),
+  ]) {
     assert.equal(checkRiLinkToken(garbage, SECRET, issuedAt).status, 'invalid');
   }
 });
 
 test('the e-mail is Spanish: type name and eNCF in the subject; issuer, total, link and expiry in the body', async () => {
-  const message = composeBuyerEmail({
-    type: 31,
-    encf: 'E310000000101',
-    issuerName: 'Caribe Digital',
-    buyerName: 'Ferretería Los Pinos SRL',
-    total: '1234567.50',
-    link: 'https://ecf.example/ri/abc.def',
-    expiresAt: new Date('2026-05-01T03:00:00Z'),
-    environment: 'eCF',
-  }, await loadPrinting());
+  const message = composeBuyerEmail(
+    {
+      type: 31,
+      encf: 'E310000000101',
+      issuerName: 'Caribe Digital',
+      buyerName: 'Ferretería Los Pinos SRL',
+      total: '1234567.50',
+      link: 'https://ecf.example/ri/abc.def',
+      expiresAt: new Date('2026-05-01T03:00:00Z'),
+      environment: 'eCF',
+    },
+    await loadPrinting(),
+  );
   assert.equal(message.subject, 'Factura de Crédito Fiscal Electrónica E310000000101 de Caribe Digital');
   assert.match(message.text, /Ferretería Los Pinos SRL/);
   assert.match(message.text, /RD\$ 1,234,567\.50/);
@@ -70,17 +94,24 @@ test('acceptance enqueues document.email-buyer in its own transaction, only when
     enqueued.push([name, payload]);
   };
   const accept = (documentId: string) => async (sql: TSql) => {
-    const moved = await sql.query(`UPDATE documents SET status = 'accepted' WHERE id = $1::uuid AND status = 'sent'`, [documentId]);
+    const moved = await sql.query(
+      `UPDATE documents SET status = 'accepted' WHERE id = $1::uuid AND status = 'sent'`,
+      [documentId],
+    );
     return moved.rowCount === 1;
   };
   let counter = 100;
-  const seed = (tenantId: string) => seedDocument(database, { tenantId, encf: `E31${String(++counter).padStart(10, '0')}`, status: 'sent' });
+  const seed = (tenantId: string) =>
+    seedDocument(database, { tenantId, encf: `E31${String(++counter).padStart(10, '0')}`, status: 'sent' });
 
   const document = await seed(enabled.id);
   assert.equal(await applyWithBuyerEmail(database, document, 'accepted', enqueue, accept(document.id)), true);
   assert.deepEqual(enqueued, [['document.email-buyer', { documentId: document.id }]]);
   // Not moved (someone else moved it first): no job.
-  assert.equal(await applyWithBuyerEmail(database, document, 'accepted', enqueue, accept(document.id)), false);
+  assert.equal(
+    await applyWithBuyerEmail(database, document, 'accepted', enqueue, accept(document.id)),
+    false,
+  );
   assert.equal(enqueued.length, 1);
 
   for (const [tenantId, status] of [
@@ -100,6 +131,9 @@ test('acceptance enqueues document.email-buyer in its own transaction, only when
   const broken: TEnqueueJob = async () => {
     throw new Error('queue down');
   };
-  await assert.rejects(applyWithBuyerEmail(database, failing, 'accepted', broken, accept(failing.id)), /queue down/);
+  await assert.rejects(
+    applyWithBuyerEmail(database, failing, 'accepted', broken, accept(failing.id)),
+    /queue down/,
+  );
   assert.equal((await database.document.findUniqueOrThrow({ where: { id: failing.id } })).status, 'sent');
 });

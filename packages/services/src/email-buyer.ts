@@ -11,7 +11,16 @@
  */
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
-import { inSqlTransaction, jobExecutorOfSql, sqlPoolOf, type Document, type DocumentStatus, type Prisma, type TDatabase, type TSql } from '@ecf/db';
+import {
+  inSqlTransaction,
+  jobExecutorOfSql,
+  sqlPoolOf,
+  type Document,
+  type DocumentStatus,
+  type Prisma,
+  type TDatabase,
+  type TSql,
+} from '@ecf/db';
 import { dominicanDateOf, formatTaxauthDate } from '@ecf/fiscal-core';
 import type { TEnqueueJob } from './job-executor.ts';
 import { loadPrinting, type TPrintingModule } from './printed-renderer.ts';
@@ -27,7 +36,10 @@ export const BUYER_EMAIL_EVENT_TYPES = {
 } as const;
 
 /** Statuses in which the buyer is e-mailed (and in which the link serves the PDF). */
-export const BUYER_EMAIL_STATUSES: ReadonlySet<DocumentStatus> = new Set(['accepted', 'accepted_conditional']);
+export const BUYER_EMAIL_STATUSES: ReadonlySet<DocumentStatus> = new Set([
+  'accepted',
+  'accepted_conditional',
+]);
 
 /** SMTP settings and the link's ingredients; the worker builds them from its environment. */
 export type TBuyerEmailOptions = {
@@ -55,7 +67,10 @@ export type TBuyerEmailOutcome =
 export type TBuyerEmailReport = { documentId: string; outcome: TBuyerEmailOutcome; attempt?: number };
 
 /** Whether the document's account e-mails buyers in the document's environment (`sql`: the pool or a transaction). */
-export async function isBuyerEmailEnabled(sql: TSql, document: Pick<Document, 'tenantId' | 'environment'>): Promise<boolean> {
+export async function isBuyerEmailEnabled(
+  sql: TSql,
+  document: Pick<Document, 'tenantId' | 'environment'>,
+): Promise<boolean> {
   const { rows } = await sql.query<{ enabled: boolean }>(
     `SELECT $2::"Environment" = ANY(buyer_email_environments) AS enabled FROM tenants WHERE id = $1::uuid`,
     [document.tenantId, document.environment],
@@ -64,7 +79,11 @@ export async function isBuyerEmailEnabled(sql: TSql, document: Pick<Document, 't
 }
 
 /** Enqueues `document.email-buyer` on `transaction` (the acceptance's own). */
-export async function scheduleBuyerEmail(transaction: TSql, document: Pick<Document, 'id'>, enqueue: TEnqueueJob): Promise<void> {
+export async function scheduleBuyerEmail(
+  transaction: TSql,
+  document: Pick<Document, 'id'>,
+  enqueue: TEnqueueJob,
+): Promise<void> {
   await enqueue('document.email-buyer', { documentId: document.id }, jobExecutorOfSql(transaction));
 }
 
@@ -104,12 +123,33 @@ function describeSmtpError(error: unknown, secrets: string[]) {
   const code = typeof smtp.code === 'string' ? smtp.code : null;
   // 5xx to the envelope or the data is the server's final word on this message; anything else
   // (connection refused, timeout, 4xx, authentication) may pass later.
-  const permanent = responseCode !== null && responseCode >= 500 && (code === 'EENVELOPE' || code === 'EMESSAGE');
-  return { code, responseCode, command: typeof smtp.command === 'string' ? smtp.command : null, message: message.slice(0, 1000), permanent };
+  const permanent =
+    responseCode !== null && responseCode >= 500 && (code === 'EENVELOPE' || code === 'EMESSAGE');
+  return {
+    code,
+    responseCode,
+    command: typeof smtp.command === 'string' ? smtp.command : null,
+    message: message.slice(0, 1000),
+    permanent,
+  };
 }
 
-async function appendEvent(database: TDatabase, document: Pick<Document, 'id' | 'tenantId'>, type: string, data: Record<string, unknown>, at: Date): Promise<void> {
-  await database.documentEvent.create({ data: { documentId: document.id, tenantId: document.tenantId, type, data: data as Prisma.InputJsonValue, createdAt: at } });
+async function appendEvent(
+  database: TDatabase,
+  document: Pick<Document, 'id' | 'tenantId'>,
+  type: string,
+  data: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  await database.documentEvent.create({
+    data: {
+      documentId: document.id,
+      tenantId: document.tenantId,
+      type,
+      data: data as Prisma.InputJsonValue,
+      createdAt: at,
+    },
+  });
 }
 
 function escapeHtml(text: string): string {
@@ -135,7 +175,10 @@ export function composeBuyerEmail(
   const subject = `${typeName} ${input.encf} de ${input.issuerName}`;
   const expires = formatTaxauthDate(dominicanDateOf(input.expiresAt.getTime()));
   const amount = `RD$ ${formatAmount(input.total)}`;
-  const notice = input.environment === 'eCF' ? undefined : `Documento emitido en el ambiente ${input.environment} de la DGII: sin validez fiscal.`;
+  const notice =
+    input.environment === 'eCF'
+      ? undefined
+      : `Documento emitido en el ambiente ${input.environment} de la DGII: sin validez fiscal.`;
   const lines = [
     `Estimado(a) ${input.buyerName ?? 'cliente'}:`,
     '',
@@ -165,18 +208,32 @@ export function composeBuyerEmail(
  * A transient SMTP failure is recorded and thrown (the job is retried); a permanent refusal is
  * recorded and not retried.
  */
-export async function sendBuyerEmail(database: TDatabase, documentId: string, options: TBuyerEmailOptions): Promise<TBuyerEmailReport> {
+export async function sendBuyerEmail(
+  database: TDatabase,
+  documentId: string,
+  options: TBuyerEmailOptions,
+): Promise<TBuyerEmailReport> {
   const now = options.now ?? (() => new Date());
-  const document = await database.document.findUnique({ where: { id: documentId }, include: { tenant: { select: { legalName: true, tradeName: true, fiscalEmail: true, buyerEmailEnvironments: true } } } });
+  const document = await database.document.findUnique({
+    where: { id: documentId },
+    include: {
+      tenant: {
+        select: { legalName: true, tradeName: true, fiscalEmail: true, buyerEmailEnvironments: true },
+      },
+    },
+  });
   if (!document) return { documentId, outcome: 'not_found' };
-  if (!document.tenant.buyerEmailEnvironments.includes(document.environment)) return { documentId, outcome: 'not_enabled' };
+  if (!document.tenant.buyerEmailEnvironments.includes(document.environment))
+    return { documentId, outcome: 'not_enabled' };
   if (!BUYER_EMAIL_STATUSES.has(document.status)) return { documentId, outcome: 'not_deliverable' };
   const history = await database.documentEvent.findMany({
     where: { documentId, type: { in: [BUYER_EMAIL_EVENT_TYPES.SENT, BUYER_EMAIL_EVENT_TYPES.FAILED] } },
     select: { type: true, data: true },
   });
-  if (history.some((event) => event.type === BUYER_EMAIL_EVENT_TYPES.SENT)) return { documentId, outcome: 'already_sent' };
-  if (history.some((event) => (event.data as { permanent?: unknown }).permanent === true)) return { documentId, outcome: 'failed_permanently' };
+  if (history.some((event) => event.type === BUYER_EMAIL_EVENT_TYPES.SENT))
+    return { documentId, outcome: 'already_sent' };
+  if (history.some((event) => (event.data as { permanent?: unknown }).permanent === true))
+    return { documentId, outcome: 'failed_permanently' };
   const signed = await loadSignedTree(database, document);
   if (!signed) return { documentId, outcome: 'not_signed' };
   const to = textOf(signed.tree, 'Encabezado', 'Comprador', 'CorreoComprador')?.trim();
@@ -184,21 +241,35 @@ export async function sendBuyerEmail(database: TDatabase, documentId: string, op
 
   const attempt = history.length + 1;
   const at = now();
-  const { token, expiresAt } = createRiLinkToken({ documentId: document.id, environment: document.environment, issuedAt: at }, options.linkSecret);
+  const { token, expiresAt } = createRiLinkToken(
+    { documentId: document.id, environment: document.environment, issuedAt: at },
+    options.linkSecret,
+  );
   const link = `${options.publicBaseUrl.replace(/\/+$/, '')}/ri/${token}`;
-  const message = composeBuyerEmail({
-    type: document.type,
-    encf: document.encf,
-    issuerName:
-      textOf(signed.tree, 'Encabezado', 'Emisor', 'NombreComercial') ?? textOf(signed.tree, 'Encabezado', 'Emisor', 'RazonSocialEmisor') ?? document.tenant.tradeName ?? document.tenant.legalName,
-    buyerName: textOf(signed.tree, 'Encabezado', 'Comprador', 'RazonSocialComprador'),
-    total: textOf(signed.tree, 'Encabezado', 'Totales', 'MontoTotal') ?? document.totalAmount.toFixed(2),
-    link,
-    expiresAt,
-    environment: document.environment,
-  }, await loadPrinting());
+  const message = composeBuyerEmail(
+    {
+      type: document.type,
+      encf: document.encf,
+      issuerName:
+        textOf(signed.tree, 'Encabezado', 'Emisor', 'NombreComercial') ??
+        textOf(signed.tree, 'Encabezado', 'Emisor', 'RazonSocialEmisor') ??
+        document.tenant.tradeName ??
+        document.tenant.legalName,
+      buyerName: textOf(signed.tree, 'Encabezado', 'Comprador', 'RazonSocialComprador'),
+      total: textOf(signed.tree, 'Encabezado', 'Totales', 'MontoTotal') ?? document.totalAmount.toFixed(2),
+      link,
+      expiresAt,
+      environment: document.environment,
+    },
+    await loadPrinting(),
+  );
 
-  const transport = nodemailer.createTransport({ connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000, ...options.transport });
+  const transport = nodemailer.createTransport({
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+    ...options.transport,
+  });
   try {
     const info = await transport.sendMail({
       from: options.from,
@@ -208,14 +279,36 @@ export async function sendBuyerEmail(database: TDatabase, documentId: string, op
       text: message.text,
       html: message.html,
     });
-    await appendEvent(database, document, BUYER_EMAIL_EVENT_TYPES.SENT, { attempt, to, messageId: info.messageId, linkExpiresAt: expiresAt.toISOString(), at: at.toISOString() }, now());
+    await appendEvent(
+      database,
+      document,
+      BUYER_EMAIL_EVENT_TYPES.SENT,
+      {
+        attempt,
+        to,
+        messageId: info.messageId,
+        linkExpiresAt: expiresAt.toISOString(),
+        at: at.toISOString(),
+      },
+      now(),
+    );
     return { documentId, outcome: 'sent', attempt };
   } catch (error) {
-    const secrets = [options.transport.auth?.pass, options.transport.auth?.user, options.linkSecret].filter((secret): secret is string => typeof secret === 'string');
+    const secrets = [options.transport.auth?.pass, options.transport.auth?.user, options.linkSecret].filter(
+      (secret): secret is string => typeof secret === 'string',
+    );
     const failure = describeSmtpError(error, secrets);
-    await appendEvent(database, document, BUYER_EMAIL_EVENT_TYPES.FAILED, { attempt, ...failure, at: now().toISOString() }, now());
+    await appendEvent(
+      database,
+      document,
+      BUYER_EMAIL_EVENT_TYPES.FAILED,
+      { attempt, ...failure, at: now().toISOString() },
+      now(),
+    );
     if (failure.permanent) return { documentId, outcome: 'failed_permanently', attempt };
-    throw new BuyerEmailError(`buyer e-mail of ${document.encf} (attempt ${attempt}) failed: ${failure.message}`);
+    throw new BuyerEmailError(
+      `buyer e-mail of ${document.encf} (attempt ${attempt}) failed: ${failure.message}`,
+    );
   } finally {
     transport.close();
   }

@@ -116,7 +116,12 @@ export class AppError extends Error {
   constructor(
     code: TErrorCode,
     message: string,
-    options: { details?: Record<string, unknown>; headers?: Record<string, string>; body?: Record<string, unknown>; cause?: unknown } = {},
+    options: {
+      details?: Record<string, unknown>;
+      headers?: Record<string, string>;
+      body?: Record<string, unknown>;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.code = code;

@@ -1,7 +1,11 @@
 import type { Environment, TDatabase } from '@ecf/db';
 
 /** Documents of a tenant currently in contingency in one environment, longest waiting first. */
-export async function findContingencyDocuments(options: { database: TDatabase; tenantId: string; environment: Environment }) {
+export async function findContingencyDocuments(options: {
+  database: TDatabase;
+  tenantId: string;
+  environment: Environment;
+}) {
   const documents = await options.database.document.findMany({
     where: { tenantId: options.tenantId, environment: options.environment, status: 'contingency' },
     orderBy: [{ contingencySince: 'asc' }, { id: 'asc' }],

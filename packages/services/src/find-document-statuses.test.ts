@@ -31,7 +31,10 @@ test('finds by eNCF or documentId in request order, lists the rest as sent', asy
     environment: 'TesteCF',
     references: ['E320000000002', 'E319999999999', first.id.toUpperCase(), 'not-a-reference'],
   });
-  assert.deepEqual(result.found.map((item) => item.documentId), [second.id, first.id]);
+  assert.deepEqual(
+    result.found.map((item) => item.documentId),
+    [second.id, first.id],
+  );
   assert.deepEqual(result.unfound, ['E319999999999', 'not-a-reference']);
   assert.equal(result.found[0]?.type, 'E32');
   assert.equal(result.found[0]?.printing, null);
@@ -39,14 +42,27 @@ test('finds by eNCF or documentId in request order, lists the rest as sent', asy
 
 test('lastError is kept while a document can move and null for final states and cancelled', async () => {
   const tenant = await seedTenant(context.database);
-  const statuses: DocumentStatus[] = ['contingency', 'accepted', 'accepted_conditional', 'rejected', 'cancelled', 'transmission_failed'];
+  const statuses: DocumentStatus[] = [
+    'contingency',
+    'accepted',
+    'accepted_conditional',
+    'rejected',
+    'cancelled',
+    'transmission_failed',
+  ];
   const encfs = statuses.map((_, index) => `E3100000001${String(index).padStart(2, '0')}`);
   for (const [index, status] of statuses.entries()) await seedDocument(tenant.id, encfs[index] ?? '', status);
-  const { found } = await findDocumentStatuses({ database: context.database, tenantId: tenant.id, environment: 'TesteCF', references: encfs });
+  const { found } = await findDocumentStatuses({
+    database: context.database,
+    tenantId: tenant.id,
+    environment: 'TesteCF',
+    references: encfs,
+  });
   const lastErrors = Object.fromEntries(found.map((item) => [item.status, item.lastError]));
   assert.deepEqual(lastErrors.contingency, { code: 'TAXAUTH_UNAVAILABLE', message: 'no answer' });
   assert.deepEqual(lastErrors.transmission_failed, { code: 'TAXAUTH_UNAVAILABLE', message: 'no answer' });
-  for (const status of ['accepted', 'accepted_conditional', 'rejected', 'cancelled']) assert.equal(lastErrors[status], null, status);
+  for (const status of ['accepted', 'accepted_conditional', 'rejected', 'cancelled'])
+    assert.equal(lastErrors[status], null, status);
 });
 
 test("another tenant's documents and another environment's are never found", async () => {

@@ -2,7 +2,12 @@ import type { Document, DocumentStatus, Environment, TDatabase } from '@ecf/db';
 import { isPrintable, printingOf } from './document-references.ts';
 import { isUuid } from './references.ts';
 
-const FINAL_OR_CANCELLED: ReadonlySet<DocumentStatus> = new Set(['accepted', 'accepted_conditional', 'rejected', 'cancelled']);
+const FINAL_OR_CANCELLED: ReadonlySet<DocumentStatus> = new Set([
+  'accepted',
+  'accepted_conditional',
+  'rejected',
+  'cancelled',
+]);
 const ENCF = /^E\d{12}$/;
 
 /**

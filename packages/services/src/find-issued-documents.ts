@@ -21,7 +21,14 @@ function invalidQuery(message: string, details: Record<string, unknown> = {}): A
 
 /** What a cursor is bound to: the tenant, the environment and the filter set (not the page size). */
 function bindingOf(tenantId: string, environment: Environment, filters: TIssuedDocumentFilters): string {
-  const canonical = JSON.stringify([tenantId, environment, filters.issueDateFrom ?? null, filters.issueDateTo ?? null, filters.type ?? null, filters.status ?? null]);
+  const canonical = JSON.stringify([
+    tenantId,
+    environment,
+    filters.issueDateFrom ?? null,
+    filters.issueDateTo ?? null,
+    filters.type ?? null,
+    filters.status ?? null,
+  ]);
   return createHash('sha256').update(canonical).digest('base64url');
 }
 
@@ -31,20 +38,30 @@ function sign(secret: string, payload: string, binding: string): Buffer {
 
 /** An opaque cursor: the keyset position (submittedAt, id) and an HMAC over it and the binding. */
 export function encodeCursor(secret: string, binding: string, position: TCursor): string {
-  const payload = Buffer.from(JSON.stringify([position.submittedAt.toISOString(), position.id])).toString('base64url');
+  const payload = Buffer.from(JSON.stringify([position.submittedAt.toISOString(), position.id])).toString(
+    'base64url',
+  );
   return `${payload}.${sign(secret, payload, binding).toString('base64url')}`;
 }
 
 function decodeCursor(secret: string, binding: string, cursor: string): TCursor {
   const [payload, signature, extra] = cursor.split('.');
-  if (!payload || !signature || extra !== undefined) throw invalidQuery('The cursor is malformed; repeat the request with nextCursor exactly as received.', { reason: 'cursor_malformed' });
+  if (!payload || !signature || extra !== undefined)
+    throw invalidQuery('The cursor is malformed; repeat the request with nextCursor exactly as received.', {
+      reason: 'cursor_malformed',
+    });
   const expected = sign(secret, payload, binding);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw invalidQuery('The cursor was not issued for this query: keep the same filters while paging.', { reason: 'cursor_mismatch' });
+    throw invalidQuery('The cursor was not issued for this query: keep the same filters while paging.', {
+      reason: 'cursor_mismatch',
+    });
   }
   try {
-    const [submittedAt, id] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [string, string];
+    const [submittedAt, id] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [
+      string,
+      string,
+    ];
     const date = new Date(submittedAt);
     if (Number.isNaN(date.getTime()) || !isUuid(id)) throw new Error('bad position');
     return { submittedAt: date, id };
@@ -90,7 +107,8 @@ export async function findIssuedDocuments(options: {
 }) {
   const { filters } = options;
   const binding = bindingOf(options.tenantId, options.environment, filters);
-  const position = options.cursor === undefined ? undefined : decodeCursor(options.cursorSecret, binding, options.cursor);
+  const position =
+    options.cursor === undefined ? undefined : decodeCursor(options.cursorSecret, binding, options.cursor);
   const where: Prisma.DocumentWhereInput = {
     tenantId: options.tenantId,
     environment: options.environment,
@@ -105,7 +123,12 @@ export async function findIssuedDocuments(options: {
         }
       : {}),
     ...(position
-      ? { OR: [{ submittedAt: { lt: position.submittedAt } }, { submittedAt: position.submittedAt, id: { lt: position.id } }] }
+      ? {
+          OR: [
+            { submittedAt: { lt: position.submittedAt } },
+            { submittedAt: position.submittedAt, id: { lt: position.id } },
+          ],
+        }
       : {}),
   };
   const rows = await options.database.document.findMany({
@@ -115,6 +138,9 @@ export async function findIssuedDocuments(options: {
   });
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > options.limit && last ? encodeCursor(options.cursorSecret, binding, { submittedAt: last.submittedAt, id: last.id }) : null;
+  const nextCursor =
+    rows.length > options.limit && last
+      ? encodeCursor(options.cursorSecret, binding, { submittedAt: last.submittedAt, id: last.id })
+      : null;
   return { items: page.map(toIssuedDocument), nextCursor };
 }

@@ -12,16 +12,34 @@ export function assertPrintable(document: Document): void {
   const details = { documentId: document.id, status: document.status };
   switch (document.status) {
     case 'queued_for_signing':
-      throw new AppError('DOCUMENT_NOT_SIGNED', `The document ${document.encf} is not signed yet.`, { details });
+      throw new AppError('DOCUMENT_NOT_SIGNED', `The document ${document.encf} is not signed yet.`, {
+        details,
+      });
     case 'rejected':
-      throw new AppError('RI_NOT_DELIVERABLE_REJECTED', `The tax authority rejected ${document.encf}: there is no printed representation.`, { details });
+      throw new AppError(
+        'RI_NOT_DELIVERABLE_REJECTED',
+        `The tax authority rejected ${document.encf}: there is no printed representation.`,
+        { details },
+      );
     case 'transmission_failed':
-      throw new AppError('RI_NOT_DELIVERABLE_NOT_TRANSMITTED', `The document ${document.encf} could not be transmitted: there is no printed representation.`, { details });
+      throw new AppError(
+        'RI_NOT_DELIVERABLE_NOT_TRANSMITTED',
+        `The document ${document.encf} could not be transmitted: there is no printed representation.`,
+        { details },
+      );
     case 'cancelled':
-      throw new AppError('RI_NOT_DELIVERABLE_CANCELLED', `The document ${document.encf} was cancelled by an annulment.`, { details });
+      throw new AppError(
+        'RI_NOT_DELIVERABLE_CANCELLED',
+        `The document ${document.encf} was cancelled by an annulment.`,
+        { details },
+      );
     default:
       if (!isPrintable(document)) {
-        throw new AppError('RI_AWAITING_TAXAUTH_RESPONSE', `The tax authority has not answered for ${document.encf} yet; retry later.`, { details });
+        throw new AppError(
+          'RI_AWAITING_TAXAUTH_RESPONSE',
+          `The tax authority has not answered for ${document.encf} yet; retry later.`,
+          { details },
+        );
       }
   }
 }
@@ -31,7 +49,12 @@ export function assertPrintable(document: Document): void {
  * XML, with its download name `<RNCEmisor><eNCF>.pdf`. Another tenant's or environment's document
  * is NOT_FOUND; an undeliverable one is one of the 409s of {@link assertPrintable}.
  */
-export async function getDocumentPdf(options: { database: TDatabase; tenantId: string; environment: Environment; reference: string }) {
+export async function getDocumentPdf(options: {
+  database: TDatabase;
+  tenantId: string;
+  environment: Environment;
+  reference: string;
+}) {
   const document = await getDocument(options);
   assertPrintable(document);
   const pdf = await renderDocumentPdf(options.database, document);

@@ -7,7 +7,12 @@ import { getDocument } from './document-references.ts';
  * download name `<RNCEmisor><eNCF>.xml`. Before signing: 409 `DOCUMENT_NOT_SIGNED`; a
  * `transmission_failed` document that was never signed: 404 (state table).
  */
-export async function getSignedDocumentXml(options: { database: TDatabase; tenantId: string; environment: Environment; reference: string }) {
+export async function getSignedDocumentXml(options: {
+  database: TDatabase;
+  tenantId: string;
+  environment: Environment;
+  reference: string;
+}) {
   const document = await getDocument(options);
   const artifact = await options.database.artifact.findFirst({
     where: { documentId: document.id, tenantId: options.tenantId, kind: 'signed_xml' },
@@ -16,10 +21,17 @@ export async function getSignedDocumentXml(options: { database: TDatabase; tenan
   });
   if (!artifact) {
     if (document.status === 'transmission_failed') {
-      throw new AppError('NOT_FOUND', `The document ${document.encf} was never signed.`, { details: { documentId: document.id, status: document.status, reason: 'never_signed' } });
+      throw new AppError('NOT_FOUND', `The document ${document.encf} was never signed.`, {
+        details: { documentId: document.id, status: document.status, reason: 'never_signed' },
+      });
     }
-    throw new AppError('DOCUMENT_NOT_SIGNED', `The document ${document.encf} is not signed yet.`, { details: { documentId: document.id, status: document.status } });
+    throw new AppError('DOCUMENT_NOT_SIGNED', `The document ${document.encf} is not signed yet.`, {
+      details: { documentId: document.id, status: document.status },
+    });
   }
-  const tenant = await options.database.tenant.findUniqueOrThrow({ where: { id: options.tenantId }, select: { rnc: true } });
+  const tenant = await options.database.tenant.findUniqueOrThrow({
+    where: { id: options.tenantId },
+    select: { rnc: true },
+  });
   return { content: Buffer.from(artifact.content), fileName: `${tenant.rnc}${document.encf}.xml`, document };
 }

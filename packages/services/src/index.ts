@@ -28,13 +28,28 @@ export {
   type TSigningErrorCode,
 } from './sign-document.ts';
 export { getDocument, isPrintable, printingOf, ENCF_PATTERN } from './document-references.ts';
-export { validateDocumentSubmission, type TSubmissionContext, type TSubmissionIssue, type TSubmissionValidation } from './validate-document-submission.ts';
+export {
+  validateDocumentSubmission,
+  type TSubmissionContext,
+  type TSubmissionIssue,
+  type TSubmissionValidation,
+} from './validate-document-submission.ts';
 export { preflightDocument } from './preflight-document.ts';
 export { issueDocument, type TIssueOutcome } from './issue-document.ts';
-export { findIssuedDocuments, toIssuedDocument, encodeCursor, type TIssuedDocumentFilters } from './find-issued-documents.ts';
+export {
+  findIssuedDocuments,
+  toIssuedDocument,
+  encodeCursor,
+  type TIssuedDocumentFilters,
+} from './find-issued-documents.ts';
 export { getSignedDocumentXml } from './get-signed-document-xml.ts';
 export { getDocumentPdf } from './get-document-pdf.ts';
-export { transmitSignedDocument, type TTransmissionOptions, type TTransmissionNext, type TTransmissionReport } from './transmit-document.ts';
+export {
+  transmitSignedDocument,
+  type TTransmissionOptions,
+  type TTransmissionNext,
+  type TTransmissionReport,
+} from './transmit-document.ts';
 export { pollDocumentStatus } from './poll-document-status.ts';
 export {
   TRANSMISSION_ERROR_CODES,
@@ -45,9 +60,20 @@ export {
   type TTransmissionErrorCode,
 } from './transmission-rules.ts';
 export { TRANSMISSION_EVENT_TYPES, type TOperatorNotification } from './transmission-records.ts';
-export { authenticateApiRequest, RATE_LIMIT_WINDOW_SECONDS, type TApiRequestPrincipal, type TTenantProfile } from './authenticate-api-request.ts';
+export {
+  authenticateApiRequest,
+  RATE_LIMIT_WINDOW_SECONDS,
+  type TApiRequestPrincipal,
+  type TTenantProfile,
+} from './authenticate-api-request.ts';
 export { loadXsdValidators, resolveXsdDirectory } from './load-xsd-validators.ts';
-export { enqueueJobsOf, executorOf, type TEnqueueJob, type TEnqueueJobs, type TJobExecutor } from './job-executor.ts';
+export {
+  enqueueJobsOf,
+  executorOf,
+  type TEnqueueJob,
+  type TEnqueueJobs,
+  type TJobExecutor,
+} from './job-executor.ts';
 export {
   sweepDocuments,
   nextContingencyAttemptAt,
@@ -57,7 +83,11 @@ export {
   type TSweptDocument,
   type TSweepReason,
 } from './sweep-documents.ts';
-export { deliverToReceiver, type TDeliverToReceiverOptions, type TReceiverDeliveryReport } from './deliver-to-receiver.ts';
+export {
+  deliverToReceiver,
+  type TDeliverToReceiverOptions,
+  type TReceiverDeliveryReport,
+} from './deliver-to-receiver.ts';
 export {
   reconcileReceiverDelivery,
   type TReceiverDeliveryReconciliation,
@@ -71,11 +101,23 @@ export {
   isDeliveredToReceiver,
   receiverRetryWaitSeconds,
 } from './receiver-delivery-records.ts';
-export { checkAcknowledgement, type TVerifiedAcknowledgement, type TAcknowledgementProblem } from './receiver-acknowledgement.ts';
+export {
+  checkAcknowledgement,
+  type TVerifiedAcknowledgement,
+  type TAcknowledgementProblem,
+} from './receiver-acknowledgement.ts';
 export { type TPollOptions } from './poll-document-status.ts';
 export { assertPrintable } from './get-document-pdf.ts';
 export { renderDocumentPdf, type TPrintedPdf } from './printed-representation.ts';
-export { createRiLinkToken, checkRiLinkToken, getPdfByRiLink, RI_LINK_MAX_LENGTH, RI_LINK_VALIDITY_SECONDS, type TRiLinkCheck, type TRiLinkPayload } from './ri-link.ts';
+export {
+  createRiLinkToken,
+  checkRiLinkToken,
+  getPdfByRiLink,
+  RI_LINK_MAX_LENGTH,
+  RI_LINK_VALIDITY_SECONDS,
+  type TRiLinkCheck,
+  type TRiLinkPayload,
+} from './ri-link.ts';
 export {
   sendBuyerEmail,
   composeBuyerEmail,

@@ -20,7 +20,11 @@ import { computeSubmissionFingerprint } from '@ecf/fiscal-core';
 import { AppError } from './errors.ts';
 import { enqueueJobsOf, type TEnqueueJob, type TEnqueueJobs } from './job-executor.ts';
 import { ENCF_PATTERN } from './document-references.ts';
-import { validateDocumentSubmission, type TSubmissionContext, type TSubmissionIssue } from './validate-document-submission.ts';
+import {
+  validateDocumentSubmission,
+  type TSubmissionContext,
+  type TSubmissionIssue,
+} from './validate-document-submission.ts';
 
 export type TIssueOutcome = {
   /** `created`: stored now; `replayed`: the same eNCF and JSON were stored before. */
@@ -44,25 +48,39 @@ export type TIssueOutcome = {
  * - In `eCF` the account's production authorization must be active (423 `PRODUCTION_NOT_ACTIVE`).
  */
 export async function issueDocument(
-  options: TSubmissionContext & { rawBody: string; body: unknown; enqueue: TEnqueueJob; enqueueJobs?: TEnqueueJobs },
+  options: TSubmissionContext & {
+    rawBody: string;
+    body: unknown;
+    enqueue: TEnqueueJob;
+    enqueueJobs?: TEnqueueJobs;
+  },
 ): Promise<TIssueOutcome> {
   const { database, tenant, environment } = options;
   if (environment === 'eCF' && tenant.productionState !== 'active') {
-    throw new AppError('PRODUCTION_NOT_ACTIVE', 'Emission in eCF needs an active production authorization for this account.', {
-      details: { productionState: tenant.productionState },
-    });
+    throw new AppError(
+      'PRODUCTION_NOT_ACTIVE',
+      'Emission in eCF needs an active production authorization for this account.',
+      {
+        details: { productionState: tenant.productionState },
+      },
+    );
   }
 
   const validation = await validateDocumentSubmission(options);
   if (!validation.success) {
     // A replay is answered even if its body would not validate today (date windows move).
     const encf = encfOf(options.body);
-    const replay = encf === null ? null : await findReplay(database, tenant.id, environment, encf, options.rawBody);
+    const replay =
+      encf === null ? null : await findReplay(database, tenant.id, environment, encf, options.rawBody);
     if (replay) return replay;
-    throw new AppError('VALIDATION_FAILED', `The document has ${validation.errors.length} error(s); nothing was stored and the eNCF stays free.`, {
-      details: { errorCount: validation.errors.length },
-      body: { errors: validation.errors, warnings: validation.warnings },
-    });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `The document has ${validation.errors.length} error(s); nothing was stored and the eNCF stays free.`,
+      {
+        details: { errorCount: validation.errors.length },
+        body: { errors: validation.errors, warnings: validation.warnings },
+      },
+    );
   }
   const { data, warnings } = validation;
   const [algorithm, value] = splitFingerprint(data.fingerprint);
@@ -89,7 +107,10 @@ export async function issueDocument(
       enqueueJobs: options.enqueueJobs ?? enqueueJobsOf(options.enqueue),
     });
     // The payload is not read back: it is the body just parsed, as Prisma would return it.
-    const document = { ...documentStateOf(row), submittedPayload: options.body as Prisma.JsonValue } satisfies Document;
+    const document = {
+      ...documentStateOf(row),
+      submittedPayload: options.body as Prisma.JsonValue,
+    } satisfies Document;
     return { outcome: 'created', document, warnings };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -122,15 +143,21 @@ const insertCoalesced = coalescerPerKey((pool: TSqlPool) =>
 async function insertEmissions(pool: TSqlPool, emissions: TEmission[]): Promise<TDocumentStateRow[]> {
   return inPoolTransaction(pool, async (sql) => {
     // Column-wise arrays for unnest: one statement text whatever the batch size (prepared once).
-    const columns = (emissions[0]?.values ?? []).map((_, column) => emissions.map((emission) => emission.values[column] ?? null));
+    const columns = (emissions[0]?.values ?? []).map((_, column) =>
+      emissions.map((emission) => emission.values[column] ?? null),
+    );
     const { rows } = await sql.query<TDocumentStateRow>(prepared(INSERT_SUBMITTED_DOCUMENTS, columns));
     const byId = new Map(rows.map((row) => [row.id, row]));
     const inserted = emissions.map((emission) => byId.get(emission.values[0] as string));
-    if (inserted.some((row) => row === undefined)) throw new Error('issueDocument: the document insert did not return every row');
+    if (inserted.some((row) => row === undefined))
+      throw new Error('issueDocument: the document insert did not return every row');
     const executor = jobExecutorOfSql(sql);
     const enqueuers = new Map<TEnqueueJobs, Array<{ documentId: string }>>();
     emissions.forEach((emission, index) => {
-      enqueuers.set(emission.enqueueJobs, [...(enqueuers.get(emission.enqueueJobs) ?? []), { documentId: (inserted[index] as TDocumentStateRow).id }]);
+      enqueuers.set(emission.enqueueJobs, [
+        ...(enqueuers.get(emission.enqueueJobs) ?? []),
+        { documentId: (inserted[index] as TDocumentStateRow).id },
+      ]);
     });
     for (const [enqueueJobs, payloads] of enqueuers) await enqueueJobs('document.sign', payloads, executor);
     return inserted as TDocumentStateRow[];
@@ -165,7 +192,9 @@ const INSERT_SUBMITTED_DOCUMENTS = `
 const UNIQUE_VIOLATION = '23505';
 
 function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION;
+  return (
+    typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION
+  );
 }
 
 /** The eNCF of either format, read before validation so a replay is answered without re-validating. */
@@ -198,7 +227,13 @@ const FINGERPRINTERS: Record<string, (rawBody: string) => string | null> = {
  * The existing document with this eNCF: a replay when the body matches one of its fingerprints,
  * 409 `ENCF_CONFLICT` when it does not, null when the eNCF is free.
  */
-async function findReplay(database: TDatabase, tenantId: string, environment: Environment, encf: string, rawBody: string): Promise<TIssueOutcome | null> {
+async function findReplay(
+  database: TDatabase,
+  tenantId: string,
+  environment: Environment,
+  encf: string,
+  rawBody: string,
+): Promise<TIssueOutcome | null> {
   // The common case (a new eNCF) costs one indexed plain-SQL query; a taken eNCF is rare enough for Prisma.
   const { rowCount } = await sqlPoolOf(database).query(
     prepared(
@@ -209,13 +244,27 @@ async function findReplay(database: TDatabase, tenantId: string, environment: En
   if (!rowCount) return null;
   const existing = await database.document.findUnique({
     where: { tenantId_environment_encf: { tenantId, environment, encf } },
-    include: { fingerprints: true, events: { where: { type: 'submitted' }, take: 1, select: { data: true } } },
+    include: {
+      fingerprints: true,
+      events: { where: { type: 'submitted' }, take: 1, select: { data: true } },
+    },
   });
   if (!existing) return null;
-  const matches = existing.fingerprints.some((stored) => FINGERPRINTERS[stored.algorithm]?.(rawBody) === stored.value);
+  const matches = existing.fingerprints.some(
+    (stored) => FINGERPRINTERS[stored.algorithm]?.(rawBody) === stored.value,
+  );
   if (!matches) {
     throw new AppError('ENCF_CONFLICT', `The eNCF ${encf} was already submitted with other content.`, {
-      details: { conflicts: [{ encf, documentId: existing.id, status: existing.status, reason: 'encf_already_used_with_other_content' }] },
+      details: {
+        conflicts: [
+          {
+            encf,
+            documentId: existing.id,
+            status: existing.status,
+            reason: 'encf_already_used_with_other_content',
+          },
+        ],
+      },
     });
   }
   const { fingerprints: _fingerprints, events, ...document } = existing;

@@ -22,8 +22,12 @@ export async function loadXsdValidators(directory: string): Promise<TXsdValidato
     if (name.endsWith('.xsd')) schemas[name] = await readFile(join(directory, name), 'utf8');
   }
   const result = createXsdValidators(schemas);
-  if (!result.success) throw new Error(`XSD_DIRECTORY ${directory}: ${result.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
+  if (!result.success)
+    throw new Error(
+      `XSD_DIRECTORY ${directory}: ${result.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
+    );
   const missing = ECF_KINDS.filter((kind) => !(result.data.kinds as readonly string[]).includes(kind));
-  if (missing.length > 0) throw new Error(`XSD_DIRECTORY ${directory} lacks the e-CF schemas ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw new Error(`XSD_DIRECTORY ${directory} lacks the e-CF schemas ${missing.join(', ')}`);
   return result.data;
 }

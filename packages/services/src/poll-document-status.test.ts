@@ -2,7 +2,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { pollDocumentStatus } from './poll-document-status.ts';
 import { transmitSignedDocument } from './transmit-document.ts';
-import { createClock, newEncf, openTransmissionHarness, type TTransmissionHarness } from './transmission-test-support.ts';
+import {
+  createClock,
+  newEncf,
+  openTransmissionHarness,
+  type TTransmissionHarness,
+} from './transmission-test-support.ts';
 import { TRANSMISSION_EVENT_TYPES } from './transmission-records.ts';
 
 // The simulator runs on a clock of its own, so its tokens can expire while ours think them valid.
@@ -17,13 +22,25 @@ after(async () => {
 
 test('token expiry mid-run: the tax authority refuses the cached token, the client authenticates again, nothing is lost', async () => {
   const first = await harness.seedSignedDocument();
-  assert.equal((await transmitSignedDocument(harness.database, first.document.id, harness.transmission)).next, 'poll');
+  assert.equal(
+    (await transmitSignedDocument(harness.database, first.document.id, harness.transmission)).next,
+    'poll',
+  );
   const second = await harness.seedSignedDocument();
   // Two hours later at the tax authority: the token cached by our client has expired there.
   simulatorClock.advance(2 * 3600_000);
-  assert.equal((await transmitSignedDocument(harness.database, second.document.id, harness.transmission)).next, 'poll');
-  assert.equal((await pollDocumentStatus(harness.database, first.document.id, harness.transmission)).outcome, 'accepted');
-  assert.equal((await pollDocumentStatus(harness.database, second.document.id, harness.transmission)).outcome, 'accepted');
+  assert.equal(
+    (await transmitSignedDocument(harness.database, second.document.id, harness.transmission)).next,
+    'poll',
+  );
+  assert.equal(
+    (await pollDocumentStatus(harness.database, first.document.id, harness.transmission)).outcome,
+    'accepted',
+  );
+  assert.equal(
+    (await pollDocumentStatus(harness.database, second.document.id, harness.transmission)).outcome,
+    'accepted',
+  );
   assert.equal(await harness.receptionsOf(second.document.encf), 1);
 });
 
@@ -37,9 +54,15 @@ test('a trackId still in process is asked about again, less and less often', asy
     assert.equal(report.next, 'poll');
     waits.push('afterSeconds' in report ? report.afterSeconds : -1);
   }
-  assert.ok(waits.every((wait, index) => index === 0 || wait >= (waits[index - 1] ?? 0)), JSON.stringify(waits));
+  assert.ok(
+    waits.every((wait, index) => index === 0 || wait >= (waits[index - 1] ?? 0)),
+    JSON.stringify(waits),
+  );
   assert.ok((waits.at(-1) ?? 0) <= 300);
-  assert.equal((await harness.database.document.findUniqueOrThrow({ where: { id: document.id } })).status, 'sent');
+  assert.equal(
+    (await harness.database.document.findUniqueOrThrow({ where: { id: document.id } })).status,
+    'sent',
+  );
 });
 
 test('a result query that fails transiently keeps the document sent and opens the episode', async () => {
@@ -49,7 +72,10 @@ test('a result query that fails transiently keeps the document sent and opens th
   const failed = await pollDocumentStatus(harness.database, document.id, harness.transmission);
   assert.deepEqual([failed.next, failed.episode], ['poll', 'degraded']);
   assert.ok('afterSeconds' in failed && failed.afterSeconds >= 60);
-  assert.equal((await harness.database.document.findUniqueOrThrow({ where: { id: document.id } })).status, 'sent');
+  assert.equal(
+    (await harness.database.document.findUniqueOrThrow({ where: { id: document.id } })).status,
+    'sent',
+  );
   const answered = await pollDocumentStatus(harness.database, document.id, harness.transmission);
   assert.deepEqual([answered.outcome, answered.episode], ['accepted', 'restored']);
 });
@@ -63,7 +89,12 @@ test('RFCE whose answer was lost: Consulta Estado finds it accepted, nothing is 
   const resolved = await transmitSignedDocument(harness.database, document.id, harness.transmission);
   assert.deepEqual([resolved.next, resolved.outcome], ['done', 'accepted']);
   assert.equal(await harness.receptionsOf(document.encf, 'RFCE'), 1);
-  const outcomes = (await harness.eventsOf(document.id)).filter((event) => event.type === TRANSMISSION_EVENT_TYPES.OUTCOME).map((event) => (event.data as { outcome: string; resolvedBy?: string }));
-  assert.deepEqual(outcomes.map((outcome) => outcome.outcome), ['unknown', 'accepted']);
+  const outcomes = (await harness.eventsOf(document.id))
+    .filter((event) => event.type === TRANSMISSION_EVENT_TYPES.OUTCOME)
+    .map((event) => event.data as { outcome: string; resolvedBy?: string });
+  assert.deepEqual(
+    outcomes.map((outcome) => outcome.outcome),
+    ['unknown', 'accepted'],
+  );
   assert.equal(outcomes[1]?.resolvedBy, 'consultaestado');
 });

@@ -1,12 +1,18 @@
 import { AppError } from './errors.ts';
-import { validateDocumentSubmission, type TSubmissionContext, type TSubmissionIssue } from './validate-document-submission.ts';
+import {
+  validateDocumentSubmission,
+  type TSubmissionContext,
+  type TSubmissionIssue,
+} from './validate-document-submission.ts';
 
 /**
  * Preflight (`POST /{environment}/documentos-ecf?validate=true`): the emission's validation and
  * nothing else: nothing stored, signed or sent, the eNCF not reserved. 422 `VALIDATION_FAILED` with
  * `errors` and `warnings` when the document is invalid.
  */
-export async function preflightDocument(options: TSubmissionContext & { rawBody: string }): Promise<{ encf: string; type: string; warnings: TSubmissionIssue[] }> {
+export async function preflightDocument(
+  options: TSubmissionContext & { rawBody: string },
+): Promise<{ encf: string; type: string; warnings: TSubmissionIssue[] }> {
   const validation = await validateDocumentSubmission(options);
   if (!validation.success) {
     throw new AppError('VALIDATION_FAILED', `The document has ${validation.errors.length} error(s).`, {

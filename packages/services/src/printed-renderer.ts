@@ -7,7 +7,13 @@
 import type { TDgiiEnvironment, TEcfDocument } from '@ecf/fiscal-core';
 
 export type TPrintingModule = {
-  renderPrintedRepresentation: (input: { document: TEcfDocument; securityCode: string; signedAt: string; qrUrl: string; environment: TDgiiEnvironment }) => Promise<Buffer>;
+  renderPrintedRepresentation: (input: {
+    document: TEcfDocument;
+    securityCode: string;
+    signedAt: string;
+    qrUrl: string;
+    environment: TDgiiEnvironment;
+  }) => Promise<Buffer>;
   ECF_TYPE_NAMES: Readonly<Record<string, string>>;
   formatAmount: (amount: string) => string;
 };

@@ -47,7 +47,9 @@ export function textOf(tree: { ECF: TEcfTree }, ...path: string[]): string | und
 export async function renderDocumentPdf(database: TDatabase, document: Document): Promise<TPrintedPdf> {
   const signed = await loadSignedTree(database, document);
   if (!signed || document.securityCode === null || document.qrUrl === null) {
-    throw new AppError('DOCUMENT_NOT_SIGNED', `The document ${document.encf} has no signed XML.`, { details: { documentId: document.id, status: document.status } });
+    throw new AppError('DOCUMENT_NOT_SIGNED', `The document ${document.encf} has no signed XML.`, {
+      details: { documentId: document.id, status: document.status },
+    });
   }
   const rncEmisor = textOf(signed.tree, 'Encabezado', 'Emisor', 'RNCEmisor') ?? '';
   const fileName = `${rncEmisor}${document.encf}.pdf`;
@@ -58,7 +60,9 @@ export async function renderDocumentPdf(database: TDatabase, document: Document)
     return { content: cached, fileName };
   }
   // FechaHoraFirma exactly as signed; the stored instant (Dominican time) only for a tree without it.
-  const signedAt = textOf(signed.tree, 'FechaHoraFirma') ?? (document.signatureDate ? formatDominicanDateTime(document.signatureDate.getTime()) : '');
+  const signedAt =
+    textOf(signed.tree, 'FechaHoraFirma') ??
+    (document.signatureDate ? formatDominicanDateTime(document.signatureDate.getTime()) : '');
   const { renderPrintedRepresentation } = await loadPrinting();
   const content = await renderPrintedRepresentation({
     document: signed.tree,

@@ -6,7 +6,10 @@ import { readEnvironment } from './read-environment.ts';
 const ZEnv = z.object({ PORT: z.coerce.number().int().default(3000), DATABASE_URL: z.url() });
 
 test('empty values take defaults; valid values are parsed', () => {
-  assert.deepEqual(readEnvironment(ZEnv, { PORT: '', DATABASE_URL: 'postgresql://h/db' }), { PORT: 3000, DATABASE_URL: 'postgresql://h/db' });
+  assert.deepEqual(readEnvironment(ZEnv, { PORT: '', DATABASE_URL: 'postgresql://h/db' }), {
+    PORT: 3000,
+    DATABASE_URL: 'postgresql://h/db',
+  });
   assert.equal(readEnvironment(ZEnv, { PORT: '8080', DATABASE_URL: 'postgresql://h/db' }).PORT, 8080);
 });
 

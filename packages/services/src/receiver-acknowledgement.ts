@@ -43,39 +43,79 @@ export type TVerifiedAcknowledgement = {
   sha256: string;
 };
 
-export type TAcknowledgementCheck = { success: true; data: TVerifiedAcknowledgement } | { success: false; reason: TAcknowledgementProblem; message: string };
+export type TAcknowledgementCheck =
+  | { success: true; data: TVerifiedAcknowledgement }
+  | { success: false; reason: TAcknowledgementProblem; message: string };
 
 /** Longest acknowledgement read or accepted (an ARECF with its signature is about 3 KB). */
 export const ACKNOWLEDGEMENT_MAX_BYTES = 256 * 1024;
 
-const refuse = (reason: TAcknowledgementProblem, message: string): TAcknowledgementCheck => ({ success: false, reason, message });
+const refuse = (reason: TAcknowledgementProblem, message: string): TAcknowledgementCheck => ({
+  success: false,
+  reason,
+  message,
+});
 
 /** Checks `xml` as the ARECF of `expected`, signed by someone who can be its buyer, at `now`. */
-export function checkAcknowledgement(xml: string, expected: TExpectedAcknowledgement, options: { xsdValidators: TXsdValidators; now: Date }): TAcknowledgementCheck {
+export function checkAcknowledgement(
+  xml: string,
+  expected: TExpectedAcknowledgement,
+  options: { xsdValidators: TXsdValidators; now: Date },
+): TAcknowledgementCheck {
   const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
-  if (!/^\s*(<\?xml[^>]*\?>\s*)?<([A-Za-z_][\w.-]*:)?ARECF[\s>]/.test(text)) return refuse('not_xml', 'The answer is not an ARECF document.');
-  if (Buffer.byteLength(text, 'utf8') > ACKNOWLEDGEMENT_MAX_BYTES) return refuse('not_xml', `The ARECF exceeds ${ACKNOWLEDGEMENT_MAX_BYTES} bytes.`);
+  if (!/^\s*(<\?xml[^>]*\?>\s*)?<([A-Za-z_][\w.-]*:)?ARECF[\s>]/.test(text))
+    return refuse('not_xml', 'The answer is not an ARECF document.');
+  if (Buffer.byteLength(text, 'utf8') > ACKNOWLEDGEMENT_MAX_BYTES)
+    return refuse('not_xml', `The ARECF exceeds ${ACKNOWLEDGEMENT_MAX_BYTES} bytes.`);
 
   const signature = verifyXmlSignature(text);
   if (!signature.valid) return refuse('signature_invalid', `${signature.reason}: ${signature.message}`);
   const schema = options.xsdValidators.validateXml(text, 'ARECF');
-  if (!schema.success) return refuse('xsd_invalid', schema.issues.map((issue) => issue.message).join('; ').slice(0, 500));
+  if (!schema.success)
+    return refuse(
+      'xsd_invalid',
+      schema.issues
+        .map((issue) => issue.message)
+        .join('; ')
+        .slice(0, 500),
+    );
 
   const fields = readDetail(text);
-  if (fields.RNCEmisor !== expected.rncEmisor) return refuse('issuer_mismatch', `RNCEmisor ${fields.RNCEmisor ?? '(none)'} is not the issuer ${expected.rncEmisor}.`);
-  if (fields.RNCComprador !== expected.rncComprador) return refuse('buyer_mismatch', `RNCComprador ${fields.RNCComprador ?? '(none)'} is not the buyer ${expected.rncComprador}.`);
-  if (fields.eNCF?.toUpperCase() !== expected.encf.toUpperCase()) return refuse('encf_mismatch', `eNCF ${fields.eNCF ?? '(none)'} is not ${expected.encf}.`);
+  if (fields.RNCEmisor !== expected.rncEmisor)
+    return refuse(
+      'issuer_mismatch',
+      `RNCEmisor ${fields.RNCEmisor ?? '(none)'} is not the issuer ${expected.rncEmisor}.`,
+    );
+  if (fields.RNCComprador !== expected.rncComprador)
+    return refuse(
+      'buyer_mismatch',
+      `RNCComprador ${fields.RNCComprador ?? '(none)'} is not the buyer ${expected.rncComprador}.`,
+    );
+  if (fields.eNCF?.toUpperCase() !== expected.encf.toUpperCase())
+    return refuse('encf_mismatch', `eNCF ${fields.eNCF ?? '(none)'} is not ${expected.encf}.`);
 
   const certificate = signature.certificate;
   const holderId = certificate.holderId?.replace(/\D/g, '') ?? '';
-  if (holderId === '') return refuse('signer_unidentified', 'The signing certificate carries no holder id (subject serialNumber).');
+  if (holderId === '')
+    return refuse(
+      'signer_unidentified',
+      'The signing certificate carries no holder id (subject serialNumber).',
+    );
   if (holderId !== expected.rncComprador) {
-    if (holderId === expected.rncEmisor) return refuse('signer_is_issuer', 'The ARECF is signed with the issuer\'s own certificate.');
-    if (holderId.length !== 11) return refuse('signer_not_buyer', `The ARECF is signed by the holder ${holderId}, not by the buyer ${expected.rncComprador}.`);
+    if (holderId === expected.rncEmisor)
+      return refuse('signer_is_issuer', "The ARECF is signed with the issuer's own certificate.");
+    if (holderId.length !== 11)
+      return refuse(
+        'signer_not_buyer',
+        `The ARECF is signed by the holder ${holderId}, not by the buyer ${expected.rncComprador}.`,
+      );
   }
   const nowMs = options.now.getTime();
   if (certificate.validFrom.getTime() > nowMs || certificate.validTo.getTime() < nowMs) {
-    return refuse('signer_certificate_not_valid_now', `The signing certificate is valid from ${certificate.validFrom.toISOString()} to ${certificate.validTo.toISOString()}.`);
+    return refuse(
+      'signer_certificate_not_valid_now',
+      `The signing certificate is valid from ${certificate.validFrom.toISOString()} to ${certificate.validTo.toISOString()}.`,
+    );
   }
 
   const estado = fields.Estado === '0' ? '0' : '1';
@@ -91,7 +131,13 @@ export function checkAcknowledgement(xml: string, expected: TExpectedAcknowledge
       acknowledgedAt: fields.FechaHoraAcuseRecibo ?? '',
       signer: {
         holderId,
-        subject: [certificate.subject.commonName, certificate.subject.serialNumber, certificate.subject.organization].filter((part) => part !== undefined).join(', '),
+        subject: [
+          certificate.subject.commonName,
+          certificate.subject.serialNumber,
+          certificate.subject.organization,
+        ]
+          .filter((part) => part !== undefined)
+          .join(', '),
         certificateSerialNumber: certificate.certificateSerialNumber,
         validTo: certificate.validTo.toISOString(),
       },
@@ -100,7 +146,14 @@ export function checkAcknowledgement(xml: string, expected: TExpectedAcknowledge
   };
 }
 
-const DETAIL_FIELDS = ['RNCEmisor', 'RNCComprador', 'eNCF', 'Estado', 'CodigoMotivoNoRecibido', 'FechaHoraAcuseRecibo'] as const;
+const DETAIL_FIELDS = [
+  'RNCEmisor',
+  'RNCComprador',
+  'eNCF',
+  'Estado',
+  'CodigoMotivoNoRecibido',
+  'FechaHoraAcuseRecibo',
+] as const;
 
 /**
  * The leaves of `DetalleAcusedeRecibo`. Only called on a document the XSD accepted, so the
@@ -108,7 +161,8 @@ const DETAIL_FIELDS = ['RNCEmisor', 'RNCComprador', 'eNCF', 'Estado', 'CodigoMot
  */
 function readDetail(xml: string): Partial<Record<(typeof DETAIL_FIELDS)[number], string>> {
   const withoutComments = xml.replace(/<!--[\s\S]*?-->/g, '');
-  const detail = /<DetalleAcusedeRecibo(?:\s[^>]*)?>([\s\S]*?)<\/DetalleAcusedeRecibo>/.exec(withoutComments)?.[1] ?? '';
+  const detail =
+    /<DetalleAcusedeRecibo(?:\s[^>]*)?>([\s\S]*?)<\/DetalleAcusedeRecibo>/.exec(withoutComments)?.[1] ?? '';
   const fields: Partial<Record<(typeof DETAIL_FIELDS)[number], string>> = {};
   for (const name of DETAIL_FIELDS) {
     const match = new RegExp(`<${name}(?:\\s[^>]*)?>([^<]*)</${name}>`).exec(detail);
@@ -118,5 +172,8 @@ function readDetail(xml: string): Partial<Record<(typeof DETAIL_FIELDS)[number],
 }
 
 function unescapeText(text: string): string {
-  return text.replace(/&(lt|gt|amp|quot|apos);/g, (_whole, entity: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[entity] ?? '');
+  return text.replace(
+    /&(lt|gt|amp|quot|apos);/g,
+    (_whole, entity: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[entity] ?? '',
+  );
 }

@@ -51,11 +51,29 @@ export const RECEIVER_DELIVERY_EVENT_TYPES = {
 } as const;
 
 /** Delivery statuses after which nothing happens automatically. */
-export const RECEIVER_DELIVERY_FINAL_STATUSES = ['sent', 'not_received', 'uncertain', 'dispatch_failed', 'not_applicable'] as const;
+export const RECEIVER_DELIVERY_FINAL_STATUSES = [
+  'sent',
+  'not_received',
+  'uncertain',
+  'dispatch_failed',
+  'not_applicable',
+] as const;
 
 /** Stores an ARECF as write-once evidence (`receiver_acknowledgement`). */
-export async function storeAcknowledgement(transaction: TTransaction, document: { id: string; tenantId: string }, xml: string, at: Date): Promise<{ id: string; sha256: string }> {
-  const data = artifactData({ tenantId: document.tenantId, documentId: document.id, kind: 'receiver_acknowledgement', contentType: 'application/xml', content: xml, createdAt: at });
+export async function storeAcknowledgement(
+  transaction: TTransaction,
+  document: { id: string; tenantId: string },
+  xml: string,
+  at: Date,
+): Promise<{ id: string; sha256: string }> {
+  const data = artifactData({
+    tenantId: document.tenantId,
+    documentId: document.id,
+    kind: 'receiver_acknowledgement',
+    contentType: 'application/xml',
+    content: xml,
+    createdAt: at,
+  });
   const artifact = await transaction.artifact.create({ data, select: { id: true } });
   return { id: artifact.id, sha256: data.sha256 };
 }
@@ -94,13 +112,21 @@ export async function partiesOfSignedDocument(
   database: TDatabase | TTransaction,
   document: { id: string; status: string; encf: string; tenant: { rnc: string } },
 ): Promise<TDeliveryParties> {
-  const signed = await database.artifact.findFirst({ where: { documentId: document.id, kind: 'signed_xml' }, orderBy: { createdAt: 'desc' }, select: { content: true } });
-  if (!signed) throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
+  const signed = await database.artifact.findFirst({
+    where: { documentId: document.id, kind: 'signed_xml' },
+    orderBy: { createdAt: 'desc' },
+    select: { content: true },
+  });
+  if (!signed)
+    throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
   return partiesOfSignedXml(Buffer.from(signed.content).toString('utf8'), document);
 }
 
 /** {@link partiesOfSignedDocument} when the signed XML was read with the document. */
-export function partiesOfSignedXml(xml: string, document: { id: string; encf: string; tenant: { rnc: string } }): TDeliveryParties {
+export function partiesOfSignedXml(
+  xml: string,
+  document: { id: string; encf: string; tenant: { rnc: string } },
+): TDeliveryParties {
   const tree = readSignedEcfTree(xml);
   if (tree === undefined) throw new Error(`document ${document.id}: the signed e-CF cannot be read back`);
   const header = tree.ECF['Encabezado'];

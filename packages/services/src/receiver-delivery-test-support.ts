@@ -9,12 +9,24 @@ import type { AddressInfo, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { artifactData, seedDocument, seedTenant, type Environment } from '@ecf/db';
 import { createTestDatabase, openTestDatabase } from '@ecf/db/testing';
-import { buildArecfXml, signXml, verifyXmlSignature, type TNotReceivedReason, type TSigningCertificate } from '@ecf/fiscal-core';
+import {
+  buildArecfXml,
+  signXml,
+  verifyXmlSignature,
+  type TNotReceivedReason,
+  type TSigningCertificate,
+} from '@ecf/fiscal-core';
 import { createTaxauthClient, type TTaxauthClient } from '@ecf/taxauth-client';
 import { startSimulator } from '@ecf/taxauth-sim';
 import type { TDeliverToReceiverOptions } from './deliver-to-receiver.ts';
 import { loadXsdValidators } from './load-xsd-validators.ts';
-import { buildEcfXml, certificateFor, createClock, newEncf, TEST_XSD_DIRECTORY } from './transmission-test-support.ts';
+import {
+  buildEcfXml,
+  certificateFor,
+  createClock,
+  newEncf,
+  TEST_XSD_DIRECTORY,
+} from './transmission-test-support.ts';
 
 /** How the buyer behind an RNC answers. */
 export type TBuyerMode =
@@ -44,7 +56,13 @@ function dominicanDateTime(date: Date): string {
 }
 
 /** A signed ARECF as a buyer would answer it. */
-export function signedArecf(input: { rncEmisor: string; rncComprador: string; encf: string; notReceivedReason?: TNotReceivedReason; signer?: TSigningCertificate }): string {
+export function signedArecf(input: {
+  rncEmisor: string;
+  rncComprador: string;
+  encf: string;
+  notReceivedReason?: TNotReceivedReason;
+  signer?: TSigningCertificate;
+}): string {
   const built = buildArecfXml({
     rncEmisor: input.rncEmisor,
     rncComprador: input.rncComprador,
@@ -87,11 +105,16 @@ export async function startBuyerEndpoint() {
       });
       if (path === '/fe/autenticacion/api/semilla') {
         response.writeHead(200, { 'content-type': 'application/xml' });
-        response.end(`<?xml version="1.0" encoding="utf-8"?><SemillaModel xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><valor>${randomBytes(32).toString('base64')}</valor><fecha>2026-04-01T10:00:00.0000000-04:00</fecha></SemillaModel>`);
+        response.end(
+          `<?xml version="1.0" encoding="utf-8"?><SemillaModel xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><valor>${randomBytes(32).toString('base64')}</valor><fecha>2026-04-01T10:00:00.0000000-04:00</fecha></SemillaModel>`,
+        );
         return;
       }
       if (path === '/fe/autenticacion/api/validacioncertificado') {
-        const xml = body.slice(body.indexOf('<SemillaModel'), body.indexOf('</SemillaModel>') + '</SemillaModel>'.length);
+        const xml = body.slice(
+          body.indexOf('<SemillaModel'),
+          body.indexOf('</SemillaModel>') + '</SemillaModel>'.length,
+        );
         if (!verifyXmlSignature(xml).valid) {
           response.writeHead(400, { 'content-type': 'text/plain' });
           response.end('Firma del certificado invalida');
@@ -100,14 +123,19 @@ export async function startBuyerEndpoint() {
         const token = randomBytes(16).toString('hex');
         tokens.add(token);
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ token, expira: '2099-01-01T00:00:00Z', expedido: '2026-01-01T00:00:00Z' }));
+        response.end(
+          JSON.stringify({ token, expira: '2099-01-01T00:00:00Z', expedido: '2026-01-01T00:00:00Z' }),
+        );
         return;
       }
       if (path !== '/fe/recepcion/api/ecf') {
         response.writeHead(404).end();
         return;
       }
-      if (requireToken.has(rnc) && !tokens.has((request.headers.authorization ?? '').replace(/^bearer\s+/i, ''))) {
+      if (
+        requireToken.has(rnc) &&
+        !tokens.has((request.headers.authorization ?? '').replace(/^bearer\s+/i, ''))
+      ) {
         response.writeHead(401).end();
         return;
       }
@@ -119,12 +147,21 @@ export async function startBuyerEndpoint() {
         return;
       }
       const ecf = body.slice(body.indexOf('<ECF'), body.indexOf('</ECF>') + '</ECF>'.length);
-      const parties = { rncEmisor: tag(ecf, 'RNCEmisor'), rncComprador: tag(ecf, 'RNCComprador'), encf: tag(ecf, 'eNCF') };
+      const parties = {
+        rncEmisor: tag(ecf, 'RNCEmisor'),
+        rncComprador: tag(ecf, 'RNCComprador'),
+        encf: tag(ecf, 'eNCF'),
+      };
       let answer: string;
       if (mode.kind === 'not_received') answer = signedArecf({ ...parties, notReceivedReason: mode.reason });
-      else if (mode.kind === 'foreign_signer') answer = signedArecf({ ...parties, signer: certificateFor(mode.signerRnc) });
+      else if (mode.kind === 'foreign_signer')
+        answer = signedArecf({ ...parties, signer: certificateFor(mode.signerRnc) });
       else if (mode.kind === 'other_encf') answer = signedArecf({ ...parties, encf: newEncf('31') });
-      else if (mode.kind === 'tampered') answer = signedArecf(parties).replace('<Estado>0</Estado>', '<Estado>1</Estado><CodigoMotivoNoRecibido>1</CodigoMotivoNoRecibido>');
+      else if (mode.kind === 'tampered')
+        answer = signedArecf(parties).replace(
+          '<Estado>0</Estado>',
+          '<Estado>1</Estado><CodigoMotivoNoRecibido>1</CodigoMotivoNoRecibido>',
+        );
       else answer = signedArecf(parties);
       response.writeHead(200, { 'content-type': 'application/xml' });
       response.end(answer);
@@ -143,7 +180,8 @@ export async function startBuyerEndpoint() {
     requireToken,
     /** The host a directory entry publishes for `rnc`. */
     hostOf: (rnc: string) => `${baseUrl}/${rnc}`,
-    receptionsOf: (rnc: string) => requests.filter((request) => request.rnc === rnc && request.path === '/fe/recepcion/api/ecf'),
+    receptionsOf: (rnc: string) =>
+      requests.filter((request) => request.rnc === rnc && request.path === '/fe/recepcion/api/ecf'),
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -190,14 +228,25 @@ export async function openReceiverHarness(options: { timeoutMs?: number } = {}) 
       receptionUrl: buyer.hostOf(rnc),
       ...(rnc === BUYERS.authenticated ? { authenticationUrl: buyer.hostOf(rnc) } : {}),
     }));
-  const simulator = await startSimulator({ databaseUrl: simulatorDatabase.url, xsdDirectory: TEST_XSD_DIRECTORY, logLevel: 'silent', processingDelayMs: 0, port: 0, directory });
+  const simulator = await startSimulator({
+    databaseUrl: simulatorDatabase.url,
+    xsdDirectory: TEST_XSD_DIRECTORY,
+    logLevel: 'silent',
+    processingDelayMs: 0,
+    port: 0,
+    directory,
+  });
   const xsdValidators = await loadXsdValidators(fileURLToPath(TEST_XSD_DIRECTORY));
   const clock = createClock();
   const clients = new Map<Environment, TTaxauthClient>();
   const clientFor = (environment: Environment): TTaxauthClient => {
     let client = clients.get(environment);
     if (!client) {
-      client = createTaxauthClient({ environment, baseUrls: { ecf: simulator.baseUrl, fc: simulator.baseUrl, status: simulator.baseUrl }, timeoutMs: 2000 });
+      client = createTaxauthClient({
+        environment,
+        baseUrls: { ecf: simulator.baseUrl, fc: simulator.baseUrl, status: simulator.baseUrl },
+        timeoutMs: 2000,
+      });
       clients.set(environment, client);
     }
     return client;
@@ -223,17 +272,46 @@ export async function openReceiverHarness(options: { timeoutMs?: number } = {}) 
     xsdValidators,
     delivery,
     /** An accepted document (type 31 unless `encf` says otherwise) with its signed XML and a pending delivery. */
-    async seedAcceptedDocument(input: { buyer: string; encf?: string; environment?: Environment; tenantId?: string; rnc?: string; withDelivery?: boolean; status?: 'accepted' | 'signed' }) {
+    async seedAcceptedDocument(input: {
+      buyer: string;
+      encf?: string;
+      environment?: Environment;
+      tenantId?: string;
+      rnc?: string;
+      withDelivery?: boolean;
+      status?: 'accepted' | 'signed';
+    }) {
       const encf = input.encf ?? newEncf('31');
       const rnc = input.rnc ?? tenant.rnc;
       const tenantId = input.tenantId ?? tenant.id;
-      const signed = signXml(buildEcfXml({ rnc, encf, buyer: input.buyer }), input.rnc === undefined ? certificate : certificateFor(rnc));
-      const seeded = await seedDocument(app.database, { tenantId, encf, status: input.status ?? 'accepted', totalAmount: '236.00', ...(input.environment === undefined ? {} : { environment: input.environment }) });
-      const document = await app.database.document.update({ where: { id: seeded.id }, data: { buyerRnc: input.buyer, securityCode: signed.signatureValue.slice(0, 6) } });
-      await app.database.artifact.create({
-        data: artifactData({ tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: signed.xml }),
+      const signed = signXml(
+        buildEcfXml({ rnc, encf, buyer: input.buyer }),
+        input.rnc === undefined ? certificate : certificateFor(rnc),
+      );
+      const seeded = await seedDocument(app.database, {
+        tenantId,
+        encf,
+        status: input.status ?? 'accepted',
+        totalAmount: '236.00',
+        ...(input.environment === undefined ? {} : { environment: input.environment }),
       });
-      if (input.withDelivery !== false && input.status !== 'signed') await app.database.receiverDelivery.create({ data: { documentId: document.id, tenantId, status: 'pending' } });
+      const document = await app.database.document.update({
+        where: { id: seeded.id },
+        data: { buyerRnc: input.buyer, securityCode: signed.signatureValue.slice(0, 6) },
+      });
+      await app.database.artifact.create({
+        data: artifactData({
+          tenantId,
+          documentId: document.id,
+          kind: 'signed_xml',
+          contentType: 'application/xml',
+          content: signed.xml,
+        }),
+      });
+      if (input.withDelivery !== false && input.status !== 'signed')
+        await app.database.receiverDelivery.create({
+          data: { documentId: document.id, tenantId, status: 'pending' },
+        });
       return { document, xml: signed.xml, rncEmisor: rnc };
     },
     async deliveryOf(documentId: string) {

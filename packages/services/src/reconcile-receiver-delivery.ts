@@ -17,7 +17,11 @@ import type { Environment, Prisma, TDatabase } from '@ecf/db';
 import type { TXsdValidators } from '@ecf/fiscal-core';
 import { AppError } from './errors.ts';
 import { checkAcknowledgement } from './receiver-acknowledgement.ts';
-import { partiesOfSignedDocument, RECEIVER_DELIVERY_EVENT_TYPES, storeAcknowledgement } from './receiver-delivery-records.ts';
+import {
+  partiesOfSignedDocument,
+  RECEIVER_DELIVERY_EVENT_TYPES,
+  storeAcknowledgement,
+} from './receiver-delivery-records.ts';
 import { appendEvent } from './transmission-records.ts';
 
 type ReceiverDelivery = Prisma.ReceiverDeliveryModel;
@@ -69,7 +73,9 @@ export type TReceiverDeliveryReconciliation = {
   };
 };
 
-export async function reconcileReceiverDelivery(input: TReconcileReceiverDeliveryInput): Promise<TReceiverDeliveryReconciliation> {
+export async function reconcileReceiverDelivery(
+  input: TReconcileReceiverDeliveryInput,
+): Promise<TReceiverDeliveryReconciliation> {
   const { database, request } = input;
   const at = input.now ?? new Date();
   const document = await database.document.findFirst({
@@ -86,57 +92,84 @@ export async function reconcileReceiverDelivery(input: TReconcileReceiverDeliver
   const delivery = document.delivery;
   if (delivery?.reconciledAt != null) return replayOrConflict(document, delivery, fingerprint);
   if (delivery?.status !== 'uncertain') {
-    throw new AppError('RECEIVER_DELIVERY_NOT_UNCERTAIN', `Only an uncertain receiver delivery is reconciled; this one is ${delivery?.status ?? 'absent'}.`, {
-      details: { status: delivery?.status ?? null },
-    });
+    throw new AppError(
+      'RECEIVER_DELIVERY_NOT_UNCERTAIN',
+      `Only an uncertain receiver delivery is reconciled; this one is ${delivery?.status ?? 'absent'}.`,
+      {
+        details: { status: delivery?.status ?? null },
+      },
+    );
   }
 
   let evidence: TStoredReconciliation['evidence'] = null;
   let evidenceXml: string | undefined;
   if (request.outcome === 'sent') {
     if (request.evidence === undefined) {
-      throw evidenceInvalid('evidence_required', 'The outcome sent requires evidence.arecfXml, the buyer\'s signed ARECF.');
+      throw evidenceInvalid(
+        'evidence_required',
+        "The outcome sent requires evidence.arecfXml, the buyer's signed ARECF.",
+      );
     }
     const parties = await partiesOfSignedDocument(database, document);
-    const checked = checkAcknowledgement(request.evidence.arecfXml, parties, { xsdValidators: input.xsdValidators, now: at });
+    const checked = checkAcknowledgement(request.evidence.arecfXml, parties, {
+      xsdValidators: input.xsdValidators,
+      now: at,
+    });
     if (!checked.success) throw evidenceInvalid(checked.reason, checked.message);
     if (!checked.data.received) {
-      throw evidenceInvalid('not_received', `The ARECF says the e-CF was not received (CodigoMotivoNoRecibido ${checked.data.notReceivedReason ?? '?'}); it cannot prove sent.`);
+      throw evidenceInvalid(
+        'not_received',
+        `The ARECF says the e-CF was not received (CodigoMotivoNoRecibido ${checked.data.notReceivedReason ?? '?'}); it cannot prove sent.`,
+      );
     }
     evidenceXml = request.evidence.arecfXml;
-    evidence = { artifactId: '', sha256: fingerprint.evidenceSha256 ?? '', estado: checked.data.estado, acknowledgedAt: checked.data.acknowledgedAt, signer: checked.data.signer };
+    evidence = {
+      artifactId: '',
+      sha256: fingerprint.evidenceSha256 ?? '',
+      estado: checked.data.estado,
+      acknowledgedAt: checked.data.acknowledgedAt,
+      signer: checked.data.signer,
+    };
   } else if (request.evidence !== undefined) {
     throw evidenceInvalid('evidence_not_applicable', 'The outcome dispatch_failed takes no evidence.');
   }
 
-  const applied = await database.$transaction(async (transaction) => {
-    let artifactId: string | null = null;
-    if (evidenceXml !== undefined && evidence !== null) {
-      artifactId = (await storeAcknowledgement(transaction, document, evidenceXml, at)).id;
-      evidence = { ...evidence, artifactId };
-    }
-    const stored: TStoredReconciliation = { outcome: request.outcome, note: request.note ?? null, reconciledAt: at.toISOString(), evidence, request: fingerprint };
-    const updated = await transaction.receiverDelivery.updateMany({
-      where: { documentId: document.id, status: 'uncertain', reconciledAt: null },
-      data: {
-        status: request.outcome,
-        reconciledAt: at,
-        reconciliation: stored,
-        nextAttemptAt: null,
-        ...(artifactId === null ? {} : { arecfArtifactId: artifactId }),
-      },
+  const applied = await database
+    .$transaction(async (transaction) => {
+      let artifactId: string | null = null;
+      if (evidenceXml !== undefined && evidence !== null) {
+        artifactId = (await storeAcknowledgement(transaction, document, evidenceXml, at)).id;
+        evidence = { ...evidence, artifactId };
+      }
+      const stored: TStoredReconciliation = {
+        outcome: request.outcome,
+        note: request.note ?? null,
+        reconciledAt: at.toISOString(),
+        evidence,
+        request: fingerprint,
+      };
+      const updated = await transaction.receiverDelivery.updateMany({
+        where: { documentId: document.id, status: 'uncertain', reconciledAt: null },
+        data: {
+          status: request.outcome,
+          reconciledAt: at,
+          reconciliation: stored,
+          nextAttemptAt: null,
+          ...(artifactId === null ? {} : { arecfArtifactId: artifactId }),
+        },
+      });
+      if (updated.count === 0) throw new LostRace();
+      await appendEvent(transaction, document, {
+        type: RECEIVER_DELIVERY_EVENT_TYPES.RECONCILED,
+        data: { outcome: request.outcome, artifactId, note: request.note ?? null, at: at.toISOString() },
+        at,
+      });
+      return true;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof LostRace) return false;
+      throw error;
     });
-    if (updated.count === 0) throw new LostRace();
-    await appendEvent(transaction, document, {
-      type: RECEIVER_DELIVERY_EVENT_TYPES.RECONCILED,
-      data: { outcome: request.outcome, artifactId, note: request.note ?? null, at: at.toISOString() },
-      at,
-    });
-    return true;
-  }).catch((error: unknown) => {
-    if (error instanceof LostRace) return false;
-    throw error;
-  });
 
   const current = await database.receiverDelivery.findUniqueOrThrow({ where: { documentId: document.id } });
   // Another request reconciled it first: the same rules as for any reconciled delivery.
@@ -170,18 +203,34 @@ function replayOrConflict(
           ? 'note_differs'
           : undefined;
   if (reason !== undefined) {
-    throw new AppError('RECEIVER_DELIVERY_OUTCOME_CONFLICT', `This receiver delivery was already reconciled as ${stored?.outcome ?? delivery.status} with another request (${reason}).`, {
-      details: { reason, status: delivery.status, reconciliation: stored === null ? null : publicOf(stored) },
-    });
+    throw new AppError(
+      'RECEIVER_DELIVERY_OUTCOME_CONFLICT',
+      `This receiver delivery was already reconciled as ${stored?.outcome ?? delivery.status} with another request (${reason}).`,
+      {
+        details: {
+          reason,
+          status: delivery.status,
+          reconciliation: stored === null ? null : publicOf(stored),
+        },
+      },
+    );
   }
   return responseOf(document, delivery);
 }
 
 function publicOf(stored: TStoredReconciliation): Omit<TStoredReconciliation, 'request'> {
-  return { outcome: stored.outcome, note: stored.note, reconciledAt: stored.reconciledAt, evidence: stored.evidence };
+  return {
+    outcome: stored.outcome,
+    note: stored.note,
+    reconciledAt: stored.reconciledAt,
+    evidence: stored.evidence,
+  };
 }
 
-function responseOf(document: { id: string; encf: string; environment: Environment }, delivery: ReceiverDelivery): TReceiverDeliveryReconciliation {
+function responseOf(
+  document: { id: string; encf: string; environment: Environment },
+  delivery: ReceiverDelivery,
+): TReceiverDeliveryReconciliation {
   const stored = delivery.reconciliation as TStoredReconciliation;
   return {
     documentId: document.id,

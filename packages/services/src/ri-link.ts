@@ -26,10 +26,18 @@ const PAYLOAD_BYTES = 26;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{35}\.[A-Za-z0-9_-]{43}$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export type TRiLinkPayload = { documentId: string; environment: Environment; issuedAt: Date; expiresAt: Date };
+export type TRiLinkPayload = {
+  documentId: string;
+  environment: Environment;
+  issuedAt: Date;
+  expiresAt: Date;
+};
 
 /** What a token is: valid (with its payload), expired (authentic but past `expiresAt`), or invalid (anything else). */
-export type TRiLinkCheck = { status: 'valid'; payload: TRiLinkPayload } | { status: 'expired'; payload: TRiLinkPayload } | { status: 'invalid' };
+export type TRiLinkCheck =
+  | { status: 'valid'; payload: TRiLinkPayload }
+  | { status: 'expired'; payload: TRiLinkPayload }
+  | { status: 'invalid' };
 
 function signatureOf(payloadPart: string, secret: string): Buffer {
   return createHmac('sha256', secret).update(`ri1.${payloadPart}`).digest();
@@ -65,7 +73,12 @@ export function checkRiLinkToken(token: string, secret: string, now: Date): TRiL
   const expected = signatureOf(payloadPart, secret);
   const given = Buffer.from(signaturePart, 'base64url');
   // Re-encoding catches non-canonical base64url (trailing bits) that would decode to the same bytes.
-  if (given.length !== expected.length || given.toString('base64url') !== signaturePart || !timingSafeEqual(given, expected)) return { status: 'invalid' };
+  if (
+    given.length !== expected.length ||
+    given.toString('base64url') !== signaturePart ||
+    !timingSafeEqual(given, expected)
+  )
+    return { status: 'invalid' };
   const payload = Buffer.from(payloadPart, 'base64url');
   if (payload.length !== PAYLOAD_BYTES || payload.readUInt8(0) !== VERSION) return { status: 'invalid' };
   const environment = ENVIRONMENTS[payload.readUInt8(1)];
@@ -78,7 +91,9 @@ export function checkRiLinkToken(token: string, secret: string, now: Date): TRiL
     issuedAt: new Date(payload.readUInt32BE(18) * 1000),
     expiresAt: new Date(payload.readUInt32BE(22) * 1000),
   };
-  return now.getTime() >= decoded.expiresAt.getTime() ? { status: 'expired', payload: decoded } : { status: 'valid', payload: decoded };
+  return now.getTime() >= decoded.expiresAt.getTime()
+    ? { status: 'expired', payload: decoded }
+    : { status: 'valid', payload: decoded };
 }
 
 /**
@@ -87,13 +102,25 @@ export function checkRiLinkToken(token: string, secret: string, now: Date): TRiL
  * `RI_LINK_INVALID` (malformed, tampered, unknown document or environment), `RI_LINK_EXPIRED`,
  * `RI_NOT_DELIVERABLE` (the document is in any other state now).
  */
-export async function getPdfByRiLink(options: { database: TDatabase; token: string; linkSecret: string; now: Date }): Promise<TPrintedPdf & { documentId: string }> {
+export async function getPdfByRiLink(options: {
+  database: TDatabase;
+  token: string;
+  linkSecret: string;
+  now: Date;
+}): Promise<TPrintedPdf & { documentId: string }> {
   const check = checkRiLinkToken(options.token, options.linkSecret, options.now);
   if (check.status === 'invalid') throw new AppError('RI_LINK_INVALID', 'This link is not valid.');
-  if (check.status === 'expired') throw new AppError('RI_LINK_EXPIRED', 'This link has expired.', { details: { expiresAt: check.payload.expiresAt.toISOString() } });
+  if (check.status === 'expired')
+    throw new AppError('RI_LINK_EXPIRED', 'This link has expired.', {
+      details: { expiresAt: check.payload.expiresAt.toISOString() },
+    });
   const document = await options.database.document.findUnique({ where: { id: check.payload.documentId } });
-  if (!document || document.environment !== check.payload.environment) throw new AppError('RI_LINK_INVALID', 'This link is not valid.');
-  if (!BUYER_LINK_STATUSES.has(document.status)) throw new AppError('RI_NOT_DELIVERABLE', 'This document is not available.', { details: { status: document.status } });
+  if (!document || document.environment !== check.payload.environment)
+    throw new AppError('RI_LINK_INVALID', 'This link is not valid.');
+  if (!BUYER_LINK_STATUSES.has(document.status))
+    throw new AppError('RI_NOT_DELIVERABLE', 'This document is not available.', {
+      details: { status: document.status },
+    });
   const pdf = await renderDocumentPdf(options.database, document);
   return { ...pdf, documentId: document.id };
 }

@@ -6,7 +6,13 @@ import { example } from '@ecf/fiscal-core/testing';
 import { accountDataOf } from './account-data.ts';
 
 /** The account of fiscal-core's validation fixtures. */
-export const SIGNING_TEST_TENANT: { rnc: string; legalName: string; tradeName: string; address: string; phones: string[] } = {
+export const SIGNING_TEST_TENANT: {
+  rnc: string;
+  legalName: string;
+  tradeName: string;
+  address: string;
+  phones: string[];
+} = {
   rnc: '131880738',
   legalName: 'Distribuidora Caribe Digital SRL',
   tradeName: 'Caribe Digital',
@@ -61,7 +67,10 @@ export async function seedQueuedDocument(
   }
   if (storage === 'api') {
     const tenant = await database.tenant.findUniqueOrThrow({ where: { id: input.tenantId } });
-    const validated = await validateSubmission(rawBody, { now: SIGNING_TEST_SUBMITTED_AT, account: accountDataOf(tenant) });
+    const validated = await validateSubmission(rawBody, {
+      now: SIGNING_TEST_SUBMITTED_AT,
+      account: accountDataOf(tenant),
+    });
     if (!validated.success) throw new Error(`fixture does not validate: ${JSON.stringify(validated.errors)}`);
     await database.documentEvent.create({
       data: {

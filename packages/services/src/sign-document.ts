@@ -13,7 +13,7 @@
  * submission that no longer validates or builds keeps it queued with `retrying = false`: retrying
  * cannot help, an operator has to look.
  */
-import type { Prisma} from '@ecf/db';
+import type { Prisma } from '@ecf/db';
 import { inSqlTransaction, jobExecutorOfSql, sqlPoolOf, type TDatabase, type TDocumentState } from '@ecf/db';
 import {
   parseSignatureDateTime,
@@ -28,7 +28,13 @@ import {
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
 import { accountDataOf } from './account-data.ts';
 import { AppError } from './errors.ts';
-import { readByIdCoalesced, TRANSMISSION_DOCUMENT_COLUMNS, transmissionDocumentOf, type TTransmissionDocument, type TTransmissionDocumentRow } from './document-state.ts';
+import {
+  readByIdCoalesced,
+  TRANSMISSION_DOCUMENT_COLUMNS,
+  transmissionDocumentOf,
+  type TTransmissionDocument,
+  type TTransmissionDocumentRow,
+} from './document-state.ts';
 import { artifactInput, changeDocument } from './document-writes.ts';
 import type { TEnqueueJob } from './job-executor.ts';
 import { TRANSMISSION_EVENT_TYPES } from './transmission-records.ts';
@@ -51,7 +57,12 @@ export const SIGNING_ERROR_CODES = {
 export type TSigningErrorCode = (typeof SIGNING_ERROR_CODES)[keyof typeof SIGNING_ERROR_CODES];
 
 /** What `lastError` holds after a signing attempt that did not sign. */
-export type TSigningError = { code: TSigningErrorCode; message: string; retrying: boolean; details?: Record<string, unknown> };
+export type TSigningError = {
+  code: TSigningErrorCode;
+  message: string;
+  retrying: boolean;
+  details?: Record<string, unknown>;
+};
 
 export type TSignQueuedDocumentResult =
   | {
@@ -92,7 +103,10 @@ async function ecfTreeOf(
   const [payload] = await database.$queryRaw<{ text: string }[]>`
     SELECT CASE WHEN jsonb_typeof(submitted_payload) = 'string' THEN submitted_payload #>> '{}' ELSE submitted_payload::text END AS text
     FROM documents WHERE id = ${document.id}::uuid`;
-  const validated = await validateSubmission(payload?.text ?? '', { now: document.submittedAt, account: accountDataOf(tenant) });
+  const validated = await validateSubmission(payload?.text ?? '', {
+    now: document.submittedAt,
+    account: accountDataOf(tenant),
+  });
   if (validated.success) return { success: true, tree: validated.data.document };
   return {
     success: false,
@@ -100,13 +114,18 @@ async function ecfTreeOf(
       code: 'SIGNING_PAYLOAD_INVALID',
       message: 'The stored submission no longer validates; it cannot be signed.',
       retrying: false,
-      details: { errors: validated.errors.slice(0, 20).map(({ path, code, message }) => ({ path, code, message })) },
+      details: {
+        errors: validated.errors.slice(0, 20).map(({ path, code, message }) => ({ path, code, message })),
+      },
     },
   };
 }
 
 /** The document (with what transmission needs) and the tree its `submitted` event kept, in one round trip. */
-async function loadQueuedDocument(database: TDatabase, documentId: string): Promise<{ document: TTransmissionDocument; stored: unknown } | undefined> {
+async function loadQueuedDocument(
+  database: TDatabase,
+  documentId: string,
+): Promise<{ document: TTransmissionDocument; stored: unknown } | undefined> {
   const row = await readQueuedRow(database, documentId);
   return row === undefined ? undefined : { document: transmissionDocumentOf(row), stored: row.stored };
 }
@@ -154,7 +173,8 @@ export async function signQueuedDocument(
   const loaded = await loadQueuedDocument(database, documentId);
   if (!loaded) return { outcome: 'skipped', documentId, reason: 'not_found' };
   const { document } = loaded;
-  if (document.status !== 'queued_for_signing') return { outcome: 'skipped', documentId, reason: 'not_queued', status: document.status };
+  if (document.status !== 'queued_for_signing')
+    return { outcome: 'skipped', documentId, reason: 'not_queued', status: document.status };
 
   const tree = await ecfTreeOf(database, document, loaded.stored);
   if (!tree.success) return recordFailure(database, document, 'failed', tree.error);
@@ -169,10 +189,16 @@ export async function signQueuedDocument(
 
   let certificate: TSigningCertificate;
   try {
-    certificate = await loadActiveCertificate(database, document.tenantId, options.keyring, document.activeCertificate);
+    certificate = await loadActiveCertificate(
+      database,
+      document.tenantId,
+      options.keyring,
+      document.activeCertificate,
+    );
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    const code = error.code === 'CERTIFICATE_NOT_ACTIVE' ? 'CERTIFICATE_NOT_ACTIVE' : 'SIGNING_CERTIFICATE_UNAVAILABLE';
+    const code =
+      error.code === 'CERTIFICATE_NOT_ACTIVE' ? 'CERTIFICATE_NOT_ACTIVE' : 'SIGNING_CERTIFICATE_UNAVAILABLE';
     const message =
       code === 'CERTIFICATE_NOT_ACTIVE'
         ? 'The account has no active signing certificate; the document is signed as soon as one is installed.'
@@ -212,11 +238,21 @@ export async function signQueuedDocument(
     }
   }
   const signatureDate = parseSignatureDateTime(signed.data.signedAt);
-  if (!signatureDate.success) throw new Error(`signEcfDocument wrote an unreadable FechaHoraFirma for document ${document.id}`);
+  if (!signatureDate.success)
+    throw new Error(`signEcfDocument wrote an unreadable FechaHoraFirma for document ${document.id}`);
   const qrUrl = timbreUrlOf(tree.tree, signed.data, document.environment);
-  const artifact = artifactInput({ tenantId: document.tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: signed.data.xml });
+  const artifact = artifactInput({
+    tenantId: document.tenantId,
+    documentId: document.id,
+    kind: 'signed_xml',
+    contentType: 'application/xml',
+    content: signed.data.xml,
+  });
   const { sha256 } = artifact;
-  const claim = options.claimTransmission === true && transmissionChannelOf(document) === 'ecf' ? { attempt: document.attempts + 1, channel: 'ecf' as const } : undefined;
+  const claim =
+    options.claimTransmission === true && transmissionChannelOf(document) === 'ecf'
+      ? { attempt: document.attempts + 1, channel: 'ecf' as const }
+      : undefined;
   // The guard: only the run that moves the document out of the queue writes anything.
   const change = {
     documentId: document.id,
@@ -245,7 +281,15 @@ export async function signQueuedDocument(
         },
         at: now,
       },
-      ...(claim === undefined ? [] : [{ type: TRANSMISSION_EVENT_TYPES.ATTEMPT, data: { attempt: claim.attempt, channel: claim.channel, at: now.toISOString() }, at: now }]),
+      ...(claim === undefined
+        ? []
+        : [
+            {
+              type: TRANSMISSION_EVENT_TYPES.ATTEMPT,
+              data: { attempt: claim.attempt, channel: claim.channel, at: now.toISOString() },
+              at: now,
+            },
+          ]),
     ],
   };
   const enqueue = options.enqueue;
@@ -255,7 +299,8 @@ export async function signQueuedDocument(
       : // The next step exists exactly when the signature commits: never a signed document without it.
         await inSqlTransaction(database, async (transaction) => {
           const result = await changeDocument(transaction, change);
-          if (result.moved) await enqueue('document.transmit', { documentId: document.id }, jobExecutorOfSql(transaction));
+          if (result.moved)
+            await enqueue('document.transmit', { documentId: document.id }, jobExecutorOfSql(transaction));
           return result;
         });
   if (!moved) return { outcome: 'skipped', documentId: document.id, reason: 'not_queued' };
@@ -298,7 +343,10 @@ async function recordFailure(
       SELECT status::text AS status, last_error FROM documents WHERE id = ${document.id}::uuid FOR UPDATE`;
     if (current?.status !== 'queued_for_signing') return;
     const previousCode = (current.last_error as { code?: unknown } | null)?.code;
-    await transaction.document.update({ where: { id: document.id }, data: { lastError: error as unknown as Prisma.InputJsonValue } });
+    await transaction.document.update({
+      where: { id: document.id },
+      data: { lastError: error as unknown as Prisma.InputJsonValue },
+    });
     if (previousCode === error.code) return;
     await transaction.documentEvent.create({
       data: {

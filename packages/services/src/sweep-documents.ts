@@ -39,7 +39,12 @@ const SWEEP_LOCK_KEY = 0x5e_ec_f5_01;
 
 export type TSweepReason = 'stale' | 'certificate_installed' | 'contingency_due';
 
-export type TSweptDocument = { documentId: string; status: DocumentStatus; job: TJobName; reason: TSweepReason };
+export type TSweptDocument = {
+  documentId: string;
+  status: DocumentStatus;
+  job: TJobName;
+  reason: TSweepReason;
+};
 
 export type TSweepDocumentsOptions = {
   /** Enqueues on the sweep's transaction (the worker passes pg-boss `send` with `db`). */
@@ -70,8 +75,13 @@ const NEXT_JOB: Partial<Record<DocumentStatus, TJobName>> = {
 };
 
 /** When a document in contingency is due for its next attempt. */
-export function nextContingencyAttemptAt(lastError: Prisma.JsonValue, lastDeferredAt: Date | null): Date | undefined {
-  const error = (typeof lastError === 'object' && lastError !== null && !Array.isArray(lastError) ? lastError : {}) as { nextAttemptAt?: unknown; failures?: unknown };
+export function nextContingencyAttemptAt(
+  lastError: Prisma.JsonValue,
+  lastDeferredAt: Date | null,
+): Date | undefined {
+  const error = (
+    typeof lastError === 'object' && lastError !== null && !Array.isArray(lastError) ? lastError : {}
+  ) as { nextAttemptAt?: unknown; failures?: unknown };
   if (typeof error.nextAttemptAt === 'string') {
     const at = new Date(error.nextAttemptAt);
     if (!Number.isNaN(at.getTime())) return at;
@@ -82,14 +92,21 @@ export function nextContingencyAttemptAt(lastError: Prisma.JsonValue, lastDeferr
 }
 
 /** One sweep: enqueues the next step of every document no job is moving. Returns what it enqueued. */
-export async function sweepDocuments(database: TDatabase, options: TSweepDocumentsOptions): Promise<{ requeued: TSweptDocument[] }> {
+export async function sweepDocuments(
+  database: TDatabase,
+  options: TSweepDocumentsOptions,
+): Promise<{ requeued: TSweptDocument[] }> {
   const now = options.now ?? new Date();
-  const staleBefore = new Date(now.getTime() - (options.staleAfterSeconds ?? DEFAULT_SWEEP_STALE_SECONDS) * 1000);
+  const staleBefore = new Date(
+    now.getTime() - (options.staleAfterSeconds ?? DEFAULT_SWEEP_STALE_SECONDS) * 1000,
+  );
   const limit = options.limit ?? 500;
   return database.$transaction(
     async (transaction) => {
       // Another worker sweeping right now: it covers the same documents; skip this round.
-      const [lock] = await transaction.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) AS locked`;
+      const [lock] = await transaction.$queryRaw<
+        { locked: boolean }[]
+      >`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) AS locked`;
       if (!lock?.locked) return { requeued: [] };
       const candidates = await transaction.$queryRaw<TCandidate[]>`
         WITH moving AS (
@@ -145,7 +162,12 @@ export async function sweepDocuments(database: TDatabase, options: TSweepDocumen
             documentId: candidate.id,
             tenantId: candidate.tenant_id,
             type: SWEEP_EVENT_TYPE,
-            data: { job, reason: candidate.reason, status: candidate.status, lastChangeAt: candidate.updated_at.toISOString() },
+            data: {
+              job,
+              reason: candidate.reason,
+              status: candidate.status,
+              lastChangeAt: candidate.updated_at.toISOString(),
+            },
             createdAt: now,
           },
         });

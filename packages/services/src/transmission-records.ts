@@ -5,10 +5,26 @@
  * changes nothing and says so.
  */
 import { randomUUID } from 'node:crypto';
-import type { Prisma} from '@ecf/db';
-import { coalescerPerKey, createCoalescer, isSqlPool, prepared, sqlPoolOf, type DocumentStatus, type Environment, type TDatabase, type TSql, type TSqlPool } from '@ecf/db';
+import type { Prisma } from '@ecf/db';
+import {
+  coalescerPerKey,
+  createCoalescer,
+  isSqlPool,
+  prepared,
+  sqlPoolOf,
+  type DocumentStatus,
+  type Environment,
+  type TDatabase,
+  type TSql,
+  type TSqlPool,
+} from '@ecf/db';
 import type { TTaxauthMessage } from '@ecf/taxauth-client';
-import { artifactInput, changeDocument, type TArtifactInput, type TDocumentChange } from './document-writes.ts';
+import {
+  artifactInput,
+  changeDocument,
+  type TArtifactInput,
+  type TDocumentChange,
+} from './document-writes.ts';
 import {
   CONTINGENCY_OPERATOR_NOTIFICATION_KIND,
   OPERATOR_NOTIFICATION_AFTER_MS,
@@ -31,14 +47,21 @@ export const TRANSMISSION_EVENT_TYPES = {
 } as const;
 
 /** Outcomes recorded for an attempt. `unknown` means: ask the tax authority before sending again. */
-export type TAttemptOutcome = 'received' | 'accepted' | 'accepted_conditional' | 'rejected' | 'failed' | 'not_received' | 'unknown';
+export type TAttemptOutcome =
+  'received' | 'accepted' | 'accepted_conditional' | 'rejected' | 'failed' | 'not_received' | 'unknown';
 
 export type TDocumentRef = { id: string; tenantId: string };
 
 export async function appendEvent(
   transaction: TTransaction,
   document: TDocumentRef,
-  event: { type: string; fromStatus?: DocumentStatus; toStatus?: DocumentStatus; data: Record<string, unknown>; at: Date },
+  event: {
+    type: string;
+    fromStatus?: DocumentStatus;
+    toStatus?: DocumentStatus;
+    data: Record<string, unknown>;
+    at: Date;
+  },
 ): Promise<void> {
   await transaction.documentEvent.create({
     data: {
@@ -54,8 +77,15 @@ export async function appendEvent(
 }
 
 /** The last attempt of a document when it has no outcome yet, or its outcome was `unknown`. */
-export async function findUnresolvedAttempt(database: TDatabase, documentId: string): Promise<{ attempt: number; at: Date; channel: string } | undefined> {
-  const { rows: events } = await sqlPoolOf(database).query<{ type: string; data: Record<string, unknown> | null; created_at: Date }>(
+export async function findUnresolvedAttempt(
+  database: TDatabase,
+  documentId: string,
+): Promise<{ attempt: number; at: Date; channel: string } | undefined> {
+  const { rows: events } = await sqlPoolOf(database).query<{
+    type: string;
+    data: Record<string, unknown> | null;
+    created_at: Date;
+  }>(
     prepared(
       `SELECT type, data, created_at FROM document_events WHERE document_id = $1::uuid AND type = ANY($2::text[]) ORDER BY id DESC LIMIT 2`,
       [documentId, [TRANSMISSION_EVENT_TYPES.ATTEMPT, TRANSMISSION_EVENT_TYPES.OUTCOME]],
@@ -67,20 +97,37 @@ export async function findUnresolvedAttempt(database: TDatabase, documentId: str
   if (last.type === TRANSMISSION_EVENT_TYPES.OUTCOME && data.outcome !== 'unknown') return undefined;
   const attemptEvent = last.type === TRANSMISSION_EVENT_TYPES.ATTEMPT ? last : events[1];
   const attemptData = (attemptEvent?.data ?? {}) as { attempt?: number; channel?: string; at?: string };
-  const at = attemptData.at === undefined ? (attemptEvent?.created_at ?? last.created_at) : new Date(attemptData.at);
-  return { attempt: attemptData.attempt ?? data.attempt ?? 0, at, channel: attemptData.channel ?? data.channel ?? 'ecf' };
+  const at =
+    attemptData.at === undefined ? (attemptEvent?.created_at ?? last.created_at) : new Date(attemptData.at);
+  return {
+    attempt: attemptData.attempt ?? data.attempt ?? 0,
+    at,
+    channel: attemptData.channel ?? data.channel ?? 'ecf',
+  };
 }
 
 /** An answer of the tax authority as write-once evidence, for {@link changeDocument}. */
 export function taxauthAnswerArtifact(document: TDocumentRef, answer: unknown, at: Date): TArtifactInput {
-  return artifactInput({ tenantId: document.tenantId, documentId: document.id, kind: 'taxauth_response', contentType: 'application/json', content: JSON.stringify(answer), createdAt: at });
+  return artifactInput({
+    tenantId: document.tenantId,
+    documentId: document.id,
+    kind: 'taxauth_response',
+    contentType: 'application/json',
+    content: JSON.stringify(answer),
+    createdAt: at,
+  });
 }
 
 /**
  * Opens the environment's outage episode unless one is open (partial unique index: concurrent
  * workers open it once). True when this call opened it.
  */
-export async function openEpisode(sql: TSql, environment: Environment, code: string, at: Date): Promise<boolean> {
+export async function openEpisode(
+  sql: TSql,
+  environment: Environment,
+  code: string,
+  at: Date,
+): Promise<boolean> {
   const inserted = await sql.query(
     `INSERT INTO taxauth_episodes (id, environment, code, degraded_since, created_at)
      VALUES ($1::uuid, $2::"Environment", $3, $4, $4)
@@ -112,13 +159,17 @@ async function closeOne(sql: TSql, environment: Environment, at: Date): Promise<
 
 const coalescedCloses = coalescerPerKey((pool: TSqlPool) =>
   createCoalescer<{ environment: Environment; at: Date }, boolean>(async (closes) => {
-    const results: Array<PromiseSettledResult<boolean>> = closes.map(() => ({ status: 'fulfilled', value: false }));
+    const results: Array<PromiseSettledResult<boolean>> = closes.map(() => ({
+      status: 'fulfilled',
+      value: false,
+    }));
     for (const environment of new Set(closes.map((close) => close.environment))) {
       const indexes = closes.flatMap((close, index) => (close.environment === environment ? [index] : []));
       const at = new Date(Math.min(...indexes.map((index) => (closes[index] as { at: Date }).at.getTime())));
       const [first] = indexes;
       try {
-        if (first !== undefined) results[first] = { status: 'fulfilled', value: await closeOne(pool, environment, at) };
+        if (first !== undefined)
+          results[first] = { status: 'fulfilled', value: await closeOne(pool, environment, at) };
       } catch (error) {
         for (const index of indexes) results[index] = { status: 'rejected', reason: error };
       }
@@ -165,10 +216,16 @@ export async function notifyIfContingencyTooLong(
       VALUES (${randomUUID()}::uuid, ${kind}, ${document.tenantId}::uuid, ${document.id}::uuid, ${JSON.stringify(data)}::jsonb, ${now})
       ON CONFLICT (kind, document_id) DO NOTHING`;
     if (inserted > 0) {
-      await appendEvent(transaction, document, { type: TRANSMISSION_EVENT_TYPES.OPERATOR_NOTIFIED, data: { kind, ...data }, at: now });
+      await appendEvent(transaction, document, {
+        type: TRANSMISSION_EVENT_TYPES.OPERATOR_NOTIFIED,
+        data: { kind, ...data },
+        at: now,
+      });
     }
   });
-  const pending = await database.operatorNotification.findFirst({ where: { kind, documentId: document.id, sentAt: null } });
+  const pending = await database.operatorNotification.findFirst({
+    where: { kind, documentId: document.id, sentAt: null },
+  });
   if (pending === null) return undefined;
   const notification: TOperatorNotification = {
     id: pending.id,
@@ -179,7 +236,10 @@ export async function notifyIfContingencyTooLong(
     createdAt: pending.createdAt,
   };
   await notifyOperator?.(notification);
-  const marked = await database.operatorNotification.updateMany({ where: { id: pending.id, sentAt: null }, data: { sentAt: now } });
+  const marked = await database.operatorNotification.updateMany({
+    where: { id: pending.id, sentAt: null },
+    data: { sentAt: now },
+  });
   return marked.count > 0 ? notification : undefined;
 }
 
@@ -220,7 +280,18 @@ export async function applyFinalAnswer(
     events: [
       ...(input.outcomeEvent === undefined
         ? []
-        : [{ type: TRANSMISSION_EVENT_TYPES.OUTCOME, data: { ...input.outcomeEvent, outcome: input.status, at: input.at.toISOString(), artifactId: artifact.id }, at: input.at }]),
+        : [
+            {
+              type: TRANSMISSION_EVENT_TYPES.OUTCOME,
+              data: {
+                ...input.outcomeEvent,
+                outcome: input.status,
+                at: input.at.toISOString(),
+                artifactId: artifact.id,
+              },
+              at: input.at,
+            },
+          ]),
       {
         type: input.status,
         fromStatus: document.status,
@@ -242,7 +313,13 @@ export async function applyFinalAnswer(
 export async function applyDefiniteFailure(
   database: TDatabase,
   document: TDocumentRef & { status: DocumentStatus },
-  input: { from: DocumentStatus[]; status: 'rejected' | 'transmission_failed'; lastError: TTransmissionError; outcomeEvent?: { attempt: number; channel: string }; at: Date },
+  input: {
+    from: DocumentStatus[];
+    status: 'rejected' | 'transmission_failed';
+    lastError: TTransmissionError;
+    outcomeEvent?: { attempt: number; channel: string };
+    at: Date;
+  },
 ): Promise<boolean> {
   return database.$transaction(async (transaction) => {
     const moved = await transaction.document.updateMany({
@@ -250,7 +327,9 @@ export async function applyDefiniteFailure(
       data: {
         status: input.status,
         lastError: input.lastError,
-        ...(input.lastError.taxauthMessages === undefined ? {} : { taxauthMessages: input.lastError.taxauthMessages }),
+        ...(input.lastError.taxauthMessages === undefined
+          ? {}
+          : { taxauthMessages: input.lastError.taxauthMessages }),
         contingencySince: null,
       },
     });
@@ -258,7 +337,13 @@ export async function applyDefiniteFailure(
     if (input.outcomeEvent !== undefined) {
       await appendEvent(transaction, document, {
         type: TRANSMISSION_EVENT_TYPES.OUTCOME,
-        data: { ...input.outcomeEvent, outcome: input.status === 'rejected' ? 'rejected' : 'failed', code: input.lastError.code, reason: input.lastError.reason ?? null, at: input.at.toISOString() },
+        data: {
+          ...input.outcomeEvent,
+          outcome: input.status === 'rejected' ? 'rejected' : 'failed',
+          code: input.lastError.code,
+          reason: input.lastError.reason ?? null,
+          at: input.at.toISOString(),
+        },
         at: input.at,
       });
     }

@@ -13,7 +13,10 @@ test('result polling waits grow with the time already waited, between 1 s and 5 
 });
 
 test('a signed e-CF reads back into the tree the RFCE is built from; the Signature is left out', () => {
-  const xml = buildEcfXml({ rnc: '131000001', encf: 'E320000000001', lines: 1 }).replace('</ECF>', '<Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo><Reference URI=""/></SignedInfo><SignatureValue>abc</SignatureValue></Signature></ECF>');
+  const xml = buildEcfXml({ rnc: '131000001', encf: 'E320000000001', lines: 1 }).replace(
+    '</ECF>',
+    '<Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo><Reference URI=""/></SignedInfo><SignatureValue>abc</SignatureValue></Signature></ECF>',
+  );
   const tree = readSignedEcfTree(`<?xml version="1.0" encoding="utf-8"?>${xml}`);
   assert.ok(tree);
   const encabezado = tree.ECF['Encabezado'] as Record<string, Record<string, string>>;

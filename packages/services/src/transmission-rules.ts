@@ -3,7 +3,12 @@
  * classified into what the document's `lastError` says, and reading a signed e-CF back into the
  * tree `buildRfceXml` takes. No I/O and no clock: times come in as arguments.
  */
-import { isConsumerInvoiceBelowThreshold, type TEcfDocument, type TEcfTree, type TEcfValue } from '@ecf/fiscal-core';
+import {
+  isConsumerInvoiceBelowThreshold,
+  type TEcfDocument,
+  type TEcfTree,
+  type TEcfValue,
+} from '@ecf/fiscal-core';
 import { toTaxauthMessages, type TaxauthError, type TTaxauthMessage } from '@ecf/taxauth-client';
 
 /** Codes a transmission leaves in `lastError` (documented in apps/worker/README.md "Transmission"). */
@@ -80,16 +85,23 @@ export function episodeCodeOf(error: TaxauthError): string {
 /** Whether the text the tax authority sent says the signer is not delegated for the RNC. */
 export function mentionsDelegation(messages: readonly TTaxauthMessage[] | undefined, body?: string): boolean {
   if (body !== undefined && /delegad[oa]/i.test(body)) return true;
-  return (messages ?? []).some((message) => typeof message.valor === 'string' && /delegad[oa]/i.test(message.valor));
+  return (messages ?? []).some(
+    (message) => typeof message.valor === 'string' && /delegad[oa]/i.test(message.valor),
+  );
 }
 
 /** `mensajes` as kept on the document: normalised to `{ codigo, valor }`, empty placeholders dropped. */
 export function keptMessages(items: Parameters<typeof toTaxauthMessages>[0] | undefined): TTaxauthMessage[] {
-  return toTaxauthMessages(items ?? []).filter((message) => typeof message.valor === 'string' && message.valor.trim() !== '');
+  return toTaxauthMessages(items ?? []).filter(
+    (message) => typeof message.valor === 'string' && message.valor.trim() !== '',
+  );
 }
 
 /** A definite failure (the tax authority answered, or the request cannot be made) → the document's end state. */
-export function definiteOutcomeOf(error: TaxauthError): { status: 'rejected' | 'transmission_failed'; lastError: TTransmissionError } {
+export function definiteOutcomeOf(error: TaxauthError): {
+  status: 'rejected' | 'transmission_failed';
+  lastError: TTransmissionError;
+} {
   const taxauthMessages = error.messages === undefined ? undefined : keptMessages(error.messages);
   const common = {
     retrying: false,
@@ -100,13 +112,32 @@ export function definiteOutcomeOf(error: TaxauthError): { status: 'rejected' | '
   if (error.reason === 'not_delegated') {
     return {
       status: 'transmission_failed',
-      lastError: { code: 'TAXAUTH_CERTIFICATE_NOT_DELEGATED', message: `The tax authority refused the certificate for this issuer: ${error.message}`, hint: NOT_DELEGATED_HINT, ...common },
+      lastError: {
+        code: 'TAXAUTH_CERTIFICATE_NOT_DELEGATED',
+        message: `The tax authority refused the certificate for this issuer: ${error.message}`,
+        hint: NOT_DELEGATED_HINT,
+        ...common,
+      },
     };
   }
   if (error.reason === 'rejected' && error.service !== 'autenticacion') {
-    return { status: 'rejected', lastError: { code: 'TAXAUTH_RECEPTION_REJECTED', message: `The tax authority refused the document: ${error.message}`, ...common } };
+    return {
+      status: 'rejected',
+      lastError: {
+        code: 'TAXAUTH_RECEPTION_REJECTED',
+        message: `The tax authority refused the document: ${error.message}`,
+        ...common,
+      },
+    };
   }
-  return { status: 'transmission_failed', lastError: { code: 'TAXAUTH_TRANSMISSION_FAILED', message: `Transmission failed definitely: ${error.message}`, ...common } };
+  return {
+    status: 'transmission_failed',
+    lastError: {
+      code: 'TAXAUTH_TRANSMISSION_FAILED',
+      message: `Transmission failed definitely: ${error.message}`,
+      ...common,
+    },
+  };
 }
 
 /** The lastError of a final "Rechazado": why, with the messages (a not-delegated signer gets its hint). */
@@ -120,10 +151,16 @@ export function rejectionErrorOf(messages: TTaxauthMessage[]): TTransmissionErro
       taxauthMessages: messages,
     };
   }
-  const summary = messages.map((message) => message.valor).filter(Boolean).join(' | ');
+  const summary = messages
+    .map((message) => message.valor)
+    .filter(Boolean)
+    .join(' | ');
   return {
     code: 'TAXAUTH_RECEPTION_REJECTED',
-    message: summary === '' ? 'The tax authority rejected the document.' : `The tax authority rejected the document: ${summary}`,
+    message:
+      summary === ''
+        ? 'The tax authority rejected the document.'
+        : `The tax authority rejected the document: ${summary}`,
     retrying: false,
     taxauthMessages: messages,
   };
@@ -150,7 +187,8 @@ type TFrame = { name: string; members: Map<string, Array<string | TEcfTree>>; te
  * model wants. Returns undefined when the XML is not an `ECF` document.
  */
 export function readSignedEcfTree(xml: string): TEcfDocument | undefined {
-  const token = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[^\s=>/]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
+  const token =
+    /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[^\s=>/]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
   const stack: TFrame[] = [];
   let skipDepth = 0;
   let root: TEcfTree | undefined;
@@ -190,11 +228,15 @@ export function readSignedEcfTree(xml: string): TEcfDocument | undefined {
 
 function treeOf(frame: TFrame): TEcfTree {
   const tree: Record<string, TEcfValue> = {};
-  for (const [name, values] of frame.members) tree[name] = values.length === 1 ? (values[0] as string | TEcfTree) : values;
+  for (const [name, values] of frame.members)
+    tree[name] = values.length === 1 ? (values[0] as string | TEcfTree) : values;
   return tree;
 }
 
 /** How a signed document goes to the tax authority: an E32 below RD$250,000 as its RFCE summary, anything else as the e-CF. */
-export function transmissionChannelOf(document: { encf: string; totalAmount: { toFixed(digits: number): string } }): 'ecf' | 'rfce' {
+export function transmissionChannelOf(document: {
+  encf: string;
+  totalAmount: { toFixed(digits: number): string };
+}): 'ecf' | 'rfce' {
   return isConsumerInvoiceBelowThreshold(document.encf, document.totalAmount.toFixed(2)) ? 'rfce' : 'ecf';
 }

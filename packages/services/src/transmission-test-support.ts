@@ -4,7 +4,14 @@
  * fiscal-core, and a look into what the simulator received.
  */
 import { randomInt } from 'node:crypto';
-import { artifactData, createDatabaseClient, seedDocument, seedTenant, type Environment, type TDatabase } from '@ecf/db';
+import {
+  artifactData,
+  createDatabaseClient,
+  seedDocument,
+  seedTenant,
+  type Environment,
+  type TDatabase,
+} from '@ecf/db';
 import { createTestDatabase, openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate, loadCertificate, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
 import { createTaxauthClient, type TTaxauthClient } from '@ecf/taxauth-client';
@@ -17,7 +24,16 @@ export const TEST_XSD_DIRECTORY = new URL('../../../../shared/taxauth/xsd/', imp
 export type TFault = {
   environment?: string;
   service: string;
-  fault: 'connection_reset' | 'http_503' | 'timeout' | 'slow' | 'auth_down' | 'not_delegated' | 'reject' | 'accept_conditional' | 'lose_answer';
+  fault:
+    | 'connection_reset'
+    | 'http_503'
+    | 'timeout'
+    | 'slow'
+    | 'auth_down'
+    | 'not_delegated'
+    | 'reject'
+    | 'accept_conditional'
+    | 'lose_answer';
   delayMs?: number;
   count?: number;
 };
@@ -39,12 +55,18 @@ export function createClock(start = new Date('2026-04-01T12:00:00Z')) {
 const certificates = new Map<string, TSigningCertificate>();
 
 /** A throwaway signing certificate whose holder id is `rnc` (cached: RSA generation takes time). */
-export function certificateFor(rnc: string, options: { validTo?: Date; validFrom?: Date } = {}): TSigningCertificate {
+export function certificateFor(
+  rnc: string,
+  options: { validTo?: Date; validFrom?: Date } = {},
+): TSigningCertificate {
   const key = `${rnc}|${options.validFrom?.toISOString() ?? ''}|${options.validTo?.toISOString() ?? ''}`;
   const cached = certificates.get(key);
   if (cached) return cached;
   const generated = createTestCertificate({ rnc, commonName: `Firmante ${rnc}`, ...options });
-  const loaded = loadCertificate({ privateKeyPem: generated.privateKeyPem, certificatePem: generated.certificatePem });
+  const loaded = loadCertificate({
+    privateKeyPem: generated.privateKeyPem,
+    certificatePem: generated.certificatePem,
+  });
   if (!loaded.success) throw new Error(loaded.issues.map((issue) => issue.message).join('; '));
   certificates.set(key, loaded.data);
   return loaded.data;
@@ -69,7 +91,8 @@ export function buildEcfXml(options: { rnc: string; encf: string; buyer?: string
   const gravado = (lines * 100).toFixed(2);
   const itbis = (lines * 18).toFixed(2);
   const total = (lines * 118).toFixed(2);
-  const vencimiento = type === '32' ? '' : '<FechaVencimientoSecuencia>31-12-2027</FechaVencimientoSecuencia>';
+  const vencimiento =
+    type === '32' ? '' : '<FechaVencimientoSecuencia>31-12-2027</FechaVencimientoSecuencia>';
   return (
     '<ECF><Encabezado><Version>1.0</Version>' +
     `<IdDoc><TipoeCF>${type}</TipoeCF><eNCF>${options.encf}</eNCF>${vencimiento}` +
@@ -90,7 +113,9 @@ export type TTransmissionHarness = Awaited<ReturnType<typeof openTransmissionHar
  * Everything a transmission test needs. `simulatorClock` (optional) is the simulator's own clock,
  * independent of `clock`, which the use-cases and the client's token cache read.
  */
-export async function openTransmissionHarness(options: { simulatorNow?: () => Date; timeoutMs?: number; tokenTtlSeconds?: number } = {}) {
+export async function openTransmissionHarness(
+  options: { simulatorNow?: () => Date; timeoutMs?: number; tokenTtlSeconds?: number } = {},
+) {
   const app = await openTestDatabase();
   const simulatorDatabase = await createTestDatabase({ migrated: false });
   const simulator = await startSimulator({
@@ -102,7 +127,10 @@ export async function openTransmissionHarness(options: { simulatorNow?: () => Da
     ...(options.simulatorNow === undefined ? {} : { now: options.simulatorNow }),
     ...(options.tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds: options.tokenTtlSeconds }),
   });
-  const simulatorQueries: TDatabase = createDatabaseClient({ databaseUrl: simulatorDatabase.url, maxConnections: 2 });
+  const simulatorQueries: TDatabase = createDatabaseClient({
+    databaseUrl: simulatorDatabase.url,
+    maxConnections: 2,
+  });
   const clock = createClock();
   const clients = new Map<Environment, TTaxauthClient>();
   const clientFor = (environment: Environment): TTaxauthClient => {
@@ -132,9 +160,12 @@ export async function openTransmissionHarness(options: { simulatorNow?: () => Da
   async function admin(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<void> {
     const response = await fetch(`${simulator.baseUrl}${path}`, {
       method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
     });
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    if (!response.ok)
+      throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
   }
 
   return {
@@ -158,16 +189,42 @@ export async function openTransmissionHarness(options: { simulatorNow?: () => Da
       return Number(rows[0]?.count ?? 0);
     },
     /** A `signed` document with its signed XML artifact, as the signing step leaves it. */
-    async seedSignedDocument(input: { encf?: string; buyer?: string; lines?: number; tenantId?: string; rnc?: string; signer?: TSigningCertificate } = {}) {
+    async seedSignedDocument(
+      input: {
+        encf?: string;
+        buyer?: string;
+        lines?: number;
+        tenantId?: string;
+        rnc?: string;
+        signer?: TSigningCertificate;
+      } = {},
+    ) {
       const encf = input.encf ?? newEncf('31');
       const rnc = input.rnc ?? tenant.rnc;
       const lines = input.lines ?? 2;
-      const signed = signXml(buildEcfXml({ rnc, encf, lines, ...(input.buyer === undefined ? {} : { buyer: input.buyer }) }), input.signer ?? certificate);
+      const signed = signXml(
+        buildEcfXml({ rnc, encf, lines, ...(input.buyer === undefined ? {} : { buyer: input.buyer }) }),
+        input.signer ?? certificate,
+      );
       const tenantId = input.tenantId ?? tenant.id;
-      const seeded = await seedDocument(app.database, { tenantId, encf, status: 'signed', totalAmount: (lines * 118).toFixed(2) });
-      const document = await app.database.document.update({ where: { id: seeded.id }, data: { securityCode: signed.signatureValue.slice(0, 6) } });
+      const seeded = await seedDocument(app.database, {
+        tenantId,
+        encf,
+        status: 'signed',
+        totalAmount: (lines * 118).toFixed(2),
+      });
+      const document = await app.database.document.update({
+        where: { id: seeded.id },
+        data: { securityCode: signed.signatureValue.slice(0, 6) },
+      });
       await app.database.artifact.create({
-        data: artifactData({ tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: signed.xml }),
+        data: artifactData({
+          tenantId,
+          documentId: document.id,
+          kind: 'signed_xml',
+          contentType: 'application/xml',
+          content: signed.xml,
+        }),
       });
       return { document, xml: signed.xml };
     },

@@ -2,7 +2,12 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { pollDocumentStatus } from './poll-document-status.ts';
 import { transmitSignedDocument } from './transmit-document.ts';
-import { certificateFor, newEncf, openTransmissionHarness, type TTransmissionHarness } from './transmission-test-support.ts';
+import {
+  certificateFor,
+  newEncf,
+  openTransmissionHarness,
+  type TTransmissionHarness,
+} from './transmission-test-support.ts';
 import { TRANSMISSION_EVENT_TYPES } from './transmission-records.ts';
 import { NOT_DELEGATED_HINT } from './transmission-rules.ts';
 
@@ -17,7 +22,9 @@ after(async () => {
 beforeEach(async () => {
   await harness.clearFaults();
   // Each test starts with no open episode so that episode assertions are its own.
-  await harness.database.$executeRawUnsafe(`UPDATE taxauth_episodes SET restored_at = degraded_since WHERE restored_at IS NULL`);
+  await harness.database.$executeRawUnsafe(
+    `UPDATE taxauth_episodes SET restored_at = degraded_since WHERE restored_at IS NULL`,
+  );
   await harness.database.$executeRawUnsafe(`DELETE FROM taxauth_episodes`);
 });
 
@@ -63,7 +70,9 @@ test('accepted: sent with a trackId, followed until final, answers kept, lastErr
       ['sent', 'accepted'],
     ],
   );
-  const answers = await harness.database.artifact.count({ where: { documentId: document.id, kind: 'taxauth_response' } });
+  const answers = await harness.database.artifact.count({
+    where: { documentId: document.id, kind: 'taxauth_response' },
+  });
   assert.equal(answers, 2);
   assert.equal(await harness.receptionsOf(document.encf), 1);
 
@@ -116,7 +125,14 @@ test('contingency: 503, reset and timeout keep the document in contingency with 
   await harness.addFault({ service: 'recepcion', fault: 'timeout', count: 1 });
 
   const first = await transmit(document.id);
-  assert.deepEqual({ next: first.next, afterSeconds: 'afterSeconds' in first ? first.afterSeconds : null, episode: first.episode }, { next: 'retry', afterSeconds: 300, episode: 'degraded' });
+  assert.deepEqual(
+    {
+      next: first.next,
+      afterSeconds: 'afterSeconds' in first ? first.afterSeconds : null,
+      episode: first.episode,
+    },
+    { next: 'retry', afterSeconds: 300, episode: 'degraded' },
+  );
   const inContingency = await documentOf(document.id);
   assert.equal(inContingency.status, 'contingency');
   assert.deepEqual(inContingency.contingencySince, harness.clock.now());
@@ -143,7 +159,11 @@ test('contingency: 503, reset and timeout keep the document in contingency with 
   assert.equal(sent.status, 'sent');
   assert.equal(sent.lastError, null);
   assert.equal(sent.contingencySince, null);
-  assert.equal(await harness.receptionsOf(document.encf), 1, 'the reset and the timeout happened before the reception ran');
+  assert.equal(
+    await harness.receptionsOf(document.encf),
+    1,
+    'the reset and the timeout happened before the reception ran',
+  );
 
   const episodes = await harness.database.taxauthEpisode.findMany();
   assert.equal(episodes.length, 1);
@@ -156,13 +176,23 @@ test('contingency: 503, reset and timeout keep the document in contingency with 
 
 test('episodes: several documents failing in the same outage open one episode, the first answer closes it', async () => {
   // An episode left open by an earlier test (a transient failure on a busy machine) would hide this one's opening.
-  await harness.database.taxauthEpisode.updateMany({ where: { restoredAt: null }, data: { restoredAt: harness.clock.now() } });
+  await harness.database.taxauthEpisode.updateMany({
+    where: { restoredAt: null },
+    data: { restoredAt: harness.clock.now() },
+  });
   const episodesBefore = await harness.database.taxauthEpisode.count();
   await harness.addFault({ service: '*', fault: 'auth_down' });
   await harness.addFault({ service: 'recepcion', fault: 'http_503' });
-  const documents = await Promise.all([harness.seedSignedDocument(), harness.seedSignedDocument(), harness.seedSignedDocument()]);
+  const documents = await Promise.all([
+    harness.seedSignedDocument(),
+    harness.seedSignedDocument(),
+    harness.seedSignedDocument(),
+  ]);
   const reports = await Promise.all(documents.map(({ document }) => transmit(document.id)));
-  assert.deepEqual(reports.map((report) => report.next), ['retry', 'retry', 'retry']);
+  assert.deepEqual(
+    reports.map((report) => report.next),
+    ['retry', 'retry', 'retry'],
+  );
   assert.equal(reports.filter((report) => report.episode === 'degraded').length, 1);
   const open = await harness.database.taxauthEpisode.findMany({ where: { restoredAt: null } });
   assert.equal(open.length, 1);
@@ -170,10 +200,19 @@ test('episodes: several documents failing in the same outage open one episode, t
   await harness.clearFaults();
   harness.clock.advanceSeconds(300);
   const recovered = await Promise.all(documents.map(({ document }) => transmit(document.id)));
-  assert.deepEqual(recovered.map((report) => report.next), ['poll', 'poll', 'poll']);
+  assert.deepEqual(
+    recovered.map((report) => report.next),
+    ['poll', 'poll', 'poll'],
+  );
   assert.equal(recovered.filter((report) => report.episode === 'restored').length, 1);
-  assert.equal((await harness.database.taxauthEpisode.count()) - episodesBefore, 1, 'one episode for the whole outage');
-  const closed = await harness.database.taxauthEpisode.findUniqueOrThrow({ where: { id: open[0]?.id ?? '' } });
+  assert.equal(
+    (await harness.database.taxauthEpisode.count()) - episodesBefore,
+    1,
+    'one episode for the whole outage',
+  );
+  const closed = await harness.database.taxauthEpisode.findUniqueOrThrow({
+    where: { id: open[0]?.id ?? '' },
+  });
   assert.ok(closed.restoredAt);
 });
 
@@ -206,16 +245,37 @@ test('72 hours without reaching the tax authority: one operator notification, se
 });
 
 test('transmission_failed on a definite failure (the tax authority refuses the authentication); not retried, XML kept', async () => {
-  const tenant = await harness.database.tenant.create({ data: { rnc: '131000777', legalName: 'Vencida SRL' } });
-  const expired = certificateFor(tenant.rnc, { validFrom: new Date('2020-01-01T00:00:00Z'), validTo: new Date('2021-01-01T00:00:00Z') });
-  const { document } = await harness.seedSignedDocument({ tenantId: tenant.id, rnc: tenant.rnc, signer: expired });
-  const report = await transmitSignedDocument(harness.database, document.id, { ...harness.transmission, loadCertificate: async () => expired });
-  assert.deepEqual({ next: report.next, outcome: report.outcome }, { next: 'done', outcome: 'transmission_failed' });
+  const tenant = await harness.database.tenant.create({
+    data: { rnc: '131000777', legalName: 'Vencida SRL' },
+  });
+  const expired = certificateFor(tenant.rnc, {
+    validFrom: new Date('2020-01-01T00:00:00Z'),
+    validTo: new Date('2021-01-01T00:00:00Z'),
+  });
+  const { document } = await harness.seedSignedDocument({
+    tenantId: tenant.id,
+    rnc: tenant.rnc,
+    signer: expired,
+  });
+  const report = await transmitSignedDocument(harness.database, document.id, {
+    ...harness.transmission,
+    loadCertificate: async () => expired,
+  });
+  assert.deepEqual(
+    { next: report.next, outcome: report.outcome },
+    { next: 'done', outcome: 'transmission_failed' },
+  );
   const failed = await documentOf(document.id);
   assert.equal(failed.status, 'transmission_failed');
   const lastError = failed.lastError as { code: string; retrying: boolean; reason: string };
-  assert.deepEqual([lastError.code, lastError.retrying, lastError.reason], ['TAXAUTH_TRANSMISSION_FAILED', false, 'auth_failed']);
-  assert.equal(await harness.database.artifact.count({ where: { documentId: document.id, kind: 'signed_xml' } }), 1);
+  assert.deepEqual(
+    [lastError.code, lastError.retrying, lastError.reason],
+    ['TAXAUTH_TRANSMISSION_FAILED', false, 'auth_failed'],
+  );
+  assert.equal(
+    await harness.database.artifact.count({ where: { documentId: document.id, kind: 'signed_xml' } }),
+    1,
+  );
   assert.equal((await transmit(document.id)).next, 'done');
   assert.equal(await harness.receptionsOf(document.encf), 0);
 });
@@ -224,9 +284,15 @@ test('not delegated: TAXAUTH_CERTIFICATE_NOT_DELEGATED with a hint', async () =>
   await harness.addFault({ service: 'autenticacion', fault: 'not_delegated', count: 1 });
   // A fresh client: the cached token of the other tests would skip the authentication.
   const { document } = await harness.seedSignedDocument();
-  const tenantless = { ...harness.transmission, loadCertificate: async () => certificateFor(harness.tenant.rnc) };
+  const tenantless = {
+    ...harness.transmission,
+    loadCertificate: async () => certificateFor(harness.tenant.rnc),
+  };
   const other = await openFreshClient();
-  const report = await transmitSignedDocument(harness.database, document.id, { ...tenantless, clientFor: other });
+  const report = await transmitSignedDocument(harness.database, document.id, {
+    ...tenantless,
+    clientFor: other,
+  });
   assert.equal(report.outcome, 'transmission_failed');
   const failed = await documentOf(document.id);
   const lastError = failed.lastError as { code: string; hint: string };
@@ -239,8 +305,16 @@ test('a signer not delegated for the issuer is rejected by the tax authority wit
   const stranger = certificateFor('402000000011');
   const { document } = await harness.seedSignedDocument({ signer: stranger });
   const other = await openFreshClient();
-  await transmitSignedDocument(harness.database, document.id, { ...harness.transmission, clientFor: other, loadCertificate: async () => stranger });
-  await pollDocumentStatus(harness.database, document.id, { ...harness.transmission, clientFor: other, loadCertificate: async () => stranger });
+  await transmitSignedDocument(harness.database, document.id, {
+    ...harness.transmission,
+    clientFor: other,
+    loadCertificate: async () => stranger,
+  });
+  await pollDocumentStatus(harness.database, document.id, {
+    ...harness.transmission,
+    clientFor: other,
+    loadCertificate: async () => stranger,
+  });
   const rejected = await documentOf(document.id);
   assert.equal(rejected.status, 'rejected');
   assert.equal((rejected.lastError as { code: string }).code, 'TAXAUTH_CERTIFICATE_NOT_DELEGATED');
@@ -250,14 +324,20 @@ test('a signer not delegated for the issuer is rejected by the tax authority wit
 test('duplicate eNCF at the tax authority: rejected with its message', async () => {
   const { document, xml } = await harness.seedSignedDocument();
   // Someone (another system of the taxpayer) already sent this eNCF.
-  const first = await harness.clientFor('TesteCF').forTaxpayer({ cacheKey: 'elsewhere', certificate: harness.certificate }).sendEcf({ xml });
+  const first = await harness
+    .clientFor('TesteCF')
+    .forTaxpayer({ cacheKey: 'elsewhere', certificate: harness.certificate })
+    .sendEcf({ xml });
   assert.ok(first.trackId);
   await transmit(document.id);
   await poll(document.id);
   const rejected = await documentOf(document.id);
   assert.equal(rejected.status, 'rejected');
   const messages = rejected.taxauthMessages as Array<{ valor: string }>;
-  assert.ok(messages.some((message) => message.valor.includes(document.encf)), JSON.stringify(messages));
+  assert.ok(
+    messages.some((message) => message.valor.includes(document.encf)),
+    JSON.stringify(messages),
+  );
   assert.equal(await harness.receptionsOf(document.encf), 2);
 });
 
@@ -268,7 +348,11 @@ test('lose_answer: the retry finds the trackId by eNCF and does not send again',
   assert.equal(lost.next, 'retry');
   assert.equal(await harness.receptionsOf(document.encf), 1);
   const afterLoss = await harness.eventsOf(document.id);
-  assert.equal((afterLoss.find((event) => event.type === TRANSMISSION_EVENT_TYPES.OUTCOME)?.data as { outcome: string }).outcome, 'unknown');
+  assert.equal(
+    (afterLoss.find((event) => event.type === TRANSMISSION_EVENT_TYPES.OUTCOME)?.data as { outcome: string })
+      .outcome,
+    'unknown',
+  );
 
   harness.clock.advanceSeconds('afterSeconds' in lost ? lost.afterSeconds : 300);
   const resolved = await transmit(document.id);
@@ -291,13 +375,18 @@ test('an attempt without outcome (crash) is in flight for a while, then resolved
   harness.clock.advance(3 * MINUTE);
   assert.equal((await transmit(notLeft.document.id)).next, 'poll');
   assert.equal(await harness.receptionsOf(notLeft.document.encf), 1);
-  const outcomes = (await harness.eventsOf(notLeft.document.id)).filter((event) => event.type === TRANSMISSION_EVENT_TYPES.OUTCOME).map((event) => (event.data as { outcome: string }).outcome);
+  const outcomes = (await harness.eventsOf(notLeft.document.id))
+    .filter((event) => event.type === TRANSMISSION_EVENT_TYPES.OUTCOME)
+    .map((event) => (event.data as { outcome: string }).outcome);
   assert.deepEqual(outcomes, ['not_received', 'received']);
 
   // Crash after the request left: the tax authority has it, the retry adopts its trackId.
   const left = await harness.seedSignedDocument();
   await recordBareAttempt(left.document.id, left.document.tenantId);
-  const reception = await harness.clientFor('TesteCF').forTaxpayer({ cacheKey: left.document.tenantId, certificate: harness.certificate }).sendEcf({ xml: left.xml });
+  const reception = await harness
+    .clientFor('TesteCF')
+    .forTaxpayer({ cacheKey: left.document.tenantId, certificate: harness.certificate })
+    .sendEcf({ xml: left.xml });
   harness.clock.advance(3 * MINUTE);
   assert.equal((await transmit(left.document.id)).next, 'poll');
   assert.equal((await documentOf(left.document.id)).trackId, reception.trackId);
@@ -316,7 +405,13 @@ async function recordBareAttempt(documentId: string, tenantId: string) {
   await harness.database.$transaction([
     harness.database.document.update({ where: { id: documentId }, data: { attempts: 1 } }),
     harness.database.documentEvent.create({
-      data: { documentId, tenantId, type: TRANSMISSION_EVENT_TYPES.ATTEMPT, data: { attempt: 1, channel: 'ecf', at: harness.clock.now().toISOString() }, createdAt: harness.clock.now() },
+      data: {
+        documentId,
+        tenantId,
+        type: TRANSMISSION_EVENT_TYPES.ATTEMPT,
+        data: { attempt: 1, channel: 'ecf', at: harness.clock.now().toISOString() },
+        createdAt: harness.clock.now(),
+      },
     }),
   ]);
 }
@@ -325,7 +420,11 @@ async function openFreshClient() {
   const { createTaxauthClient } = await import('@ecf/taxauth-client');
   const client = createTaxauthClient({
     environment: 'TesteCF',
-    baseUrls: { ecf: harness.simulator.baseUrl, fc: harness.simulator.baseUrl, status: harness.simulator.baseUrl },
+    baseUrls: {
+      ecf: harness.simulator.baseUrl,
+      fc: harness.simulator.baseUrl,
+      status: harness.simulator.baseUrl,
+    },
     timeoutMs: 2000,
   });
   return () => client;

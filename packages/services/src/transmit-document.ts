@@ -14,9 +14,21 @@
  * 30... minutes; at 72 h an operator notification; retries continue); a refusal → `rejected`;
  * not delegated → `transmission_failed` with a hint; other definite failures → `transmission_failed`.
  */
-import { prepared, sqlPoolOf, type DocumentStatus, type TDatabase, type TDocumentState, type TSql } from '@ecf/db';
+import {
+  prepared,
+  sqlPoolOf,
+  type DocumentStatus,
+  type TDatabase,
+  type TDocumentState,
+  type TSql,
+} from '@ecf/db';
 import { buildRfceXml, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
-import { isTaxauthError, type TaxauthError, type TTaxauthClient, type TTaxpayerClient } from '@ecf/taxauth-client';
+import {
+  isTaxauthError,
+  type TaxauthError,
+  type TTaxauthClient,
+  type TTaxpayerClient,
+} from '@ecf/taxauth-client';
 import { loadActiveCertificate, type TCertificateKeyring } from './certificate-store.ts';
 import { AppError } from './errors.ts';
 import { loadTransmissionDocument, type TTransmissionDocument } from './document-state.ts';
@@ -110,18 +122,34 @@ export async function transmitSignedDocument(
   const now = options.now ?? (() => new Date());
   const document = known?.document ?? (await loadTransmissionDocument(database, documentId));
   if (!document) return { documentId, next: 'done', status: 'not_found', outcome: 'not_found' };
-  if (document.status === 'sent') return { documentId, next: 'poll', afterSeconds: 0, outcome: 'already_sent' };
-  if (!TRANSMITTABLE.includes(document.status)) return { documentId, next: 'done', status: document.status, outcome: 'not_transmittable' };
+  if (document.status === 'sent')
+    return { documentId, next: 'poll', afterSeconds: 0, outcome: 'already_sent' };
+  if (!TRANSMITTABLE.includes(document.status))
+    return { documentId, next: 'done', status: document.status, outcome: 'not_transmittable' };
 
   const channel: TChannel = transmissionChannelOf(document);
-  const claimed = known?.claimed !== undefined && known.claimed.attempt === document.attempts && channel === known.claimed.channel ? known.claimed : undefined;
+  const claimed =
+    known?.claimed !== undefined &&
+    known.claimed.attempt === document.attempts &&
+    channel === known.claimed.channel
+      ? known.claimed
+      : undefined;
   // Every attempt increments `attempts` with its event: none counted, none to resolve. The attempt
   // claimed with the signature is this run's own, not one to resolve.
-  const unresolved = document.attempts === 0 || claimed !== undefined ? undefined : await findUnresolvedAttempt(database, document.id);
+  const unresolved =
+    document.attempts === 0 || claimed !== undefined
+      ? undefined
+      : await findUnresolvedAttempt(database, document.id);
   if (unresolved !== undefined) {
     const age = now().getTime() - unresolved.at.getTime();
     const inFlightMs = options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS;
-    if (age >= 0 && age < inFlightMs) return { documentId, next: 'retry', afterSeconds: Math.max(1, Math.ceil((inFlightMs - age) / 1000)), outcome: 'attempt_in_flight' };
+    if (age >= 0 && age < inFlightMs)
+      return {
+        documentId,
+        next: 'retry',
+        afterSeconds: Math.max(1, Math.ceil((inFlightMs - age) / 1000)),
+        outcome: 'attempt_in_flight',
+      };
   }
 
   let certificate: TSigningCertificate;
@@ -135,19 +163,55 @@ export async function transmitSignedDocument(
       retrying: false,
       ...(unresolved === undefined ? {} : { submissionUncertain: true }),
     };
-    await applyDefiniteFailure(database, document, { from: TRANSMITTABLE, status: 'transmission_failed', lastError, at: now() });
-    return { documentId, next: 'done', status: 'transmission_failed', outcome: 'certificate_not_active', lastError };
+    await applyDefiniteFailure(database, document, {
+      from: TRANSMITTABLE,
+      status: 'transmission_failed',
+      lastError,
+      at: now(),
+    });
+    return {
+      documentId,
+      next: 'done',
+      status: 'transmission_failed',
+      outcome: 'certificate_not_active',
+      lastError,
+    };
   }
-  const taxpayer = options.clientFor(document.environment).forTaxpayer({ cacheKey: document.tenantId, certificate });
+  const taxpayer = options
+    .clientFor(document.environment)
+    .forTaxpayer({ cacheKey: document.tenantId, certificate });
 
   if (unresolved !== undefined) {
-    const resolved = await resolveUnknownOutcome(database, document, taxpayer, unresolved, channel, options, now);
+    const resolved = await resolveUnknownOutcome(
+      database,
+      document,
+      taxpayer,
+      unresolved,
+      channel,
+      options,
+      now,
+    );
     if (resolved !== undefined) return resolved;
   }
-  return send(database, document, taxpayer, certificate, channel, unresolved, options, now, known?.signedXml, claimed);
+  return send(
+    database,
+    document,
+    taxpayer,
+    certificate,
+    channel,
+    unresolved,
+    options,
+    now,
+    known?.signedXml,
+    claimed,
+  );
 }
 
-async function certificateOf(database: TDatabase, document: TTransmissionDocument, options: TTransmissionOptions): Promise<TSigningCertificate> {
+async function certificateOf(
+  database: TDatabase,
+  document: TTransmissionDocument,
+  options: TTransmissionOptions,
+): Promise<TSigningCertificate> {
   if (options.loadCertificate) return options.loadCertificate(document.tenantId);
   if (!options.keyring) throw new TypeError('transmitSignedDocument: give keyring or loadCertificate');
   return loadActiveCertificate(database, document.tenantId, options.keyring, document.activeCertificate);
@@ -166,7 +230,11 @@ async function resolveUnknownOutcome(
   options: TTransmissionOptions,
   now: () => Date,
 ): Promise<TTransmissionReport | undefined> {
-  const outcomeEvent = { attempt: unresolved.attempt, channel: unresolved.channel, resolvedBy: channel === 'ecf' ? 'consultatrackids' : 'consultaestado' };
+  const outcomeEvent = {
+    attempt: unresolved.attempt,
+    channel: unresolved.channel,
+    resolvedBy: channel === 'ecf' ? 'consultatrackids' : 'consultaestado',
+  };
   try {
     if (channel === 'ecf') {
       const items = await taxpayer.findTrackIds({ rncEmisor: document.tenant.rnc, encf: document.encf });
@@ -174,7 +242,14 @@ async function resolveUnknownOutcome(
       const found = items.at(-1);
       // Nothing there: the send that follows decides whether the outage is over (no restored/degraded flapping).
       if (found === undefined) return undefined;
-      return await markSent(sqlPoolOf(database), document, found.trackId, { trackIds: items }, { ...outcomeEvent }, now());
+      return await markSent(
+        sqlPoolOf(database),
+        document,
+        found.trackId,
+        { trackIds: items },
+        { ...outcomeEvent },
+        now(),
+      );
     }
     const status = await taxpayer.getEcfStatus({
       rncEmisor: document.tenant.rnc,
@@ -184,7 +259,11 @@ async function resolveUnknownOutcome(
     if (status.status === 'not_found') return undefined;
     const restored = await closeEpisode(sqlPoolOf(database), document.environment, now());
     const episode = restored ? 'restored' : undefined;
-    if (status.status === 'accepted' || status.status === 'accepted_conditional' || status.status === 'rejected') {
+    if (
+      status.status === 'accepted' ||
+      status.status === 'accepted_conditional' ||
+      status.status === 'rejected'
+    ) {
       const messages: never[] = [];
       const finalAnswer = {
         from: TRANSMITTABLE,
@@ -195,17 +274,45 @@ async function resolveUnknownOutcome(
         outcomeEvent,
         at: now(),
       };
-      await applyWithBuyerEmail(database, document, finalAnswer.status, options.enqueue, (sql) => applyFinalAnswer(sql, document, finalAnswer));
-      return withEpisode({ documentId: document.id, next: 'done', status: status.status, outcome: status.status }, episode);
+      await applyWithBuyerEmail(database, document, finalAnswer.status, options.enqueue, (sql) =>
+        applyFinalAnswer(sql, document, finalAnswer),
+      );
+      return withEpisode(
+        { documentId: document.id, next: 'done', status: status.status, outcome: status.status },
+        episode,
+      );
     }
-    return withEpisode({ documentId: document.id, next: 'retry', afterSeconds: RFCE_UNSETTLED_RETRY_SECONDS, outcome: 'rfce_unsettled' }, episode);
+    return withEpisode(
+      {
+        documentId: document.id,
+        next: 'retry',
+        afterSeconds: RFCE_UNSETTLED_RETRY_SECONDS,
+        outcome: 'rfce_unsettled',
+      },
+      episode,
+    );
   } catch (error) {
     if (!isTaxauthError(error)) throw error;
     if (error.isTransient) return enterContingency(database, document, error, undefined, options, now);
     const uncertain = { ...definiteOutcomeOf(error).lastError, submissionUncertain: true };
-    await applyDefiniteFailure(database, document, { from: TRANSMITTABLE, status: 'transmission_failed', lastError: uncertain, at: now() });
-    const restored = error.status !== undefined && (await closeEpisode(sqlPoolOf(database), document.environment, now()));
-    return withEpisode({ documentId: document.id, next: 'done', status: 'transmission_failed', outcome: 'resolution_failed', lastError: uncertain }, restored ? 'restored' : undefined);
+    await applyDefiniteFailure(database, document, {
+      from: TRANSMITTABLE,
+      status: 'transmission_failed',
+      lastError: uncertain,
+      at: now(),
+    });
+    const restored =
+      error.status !== undefined && (await closeEpisode(sqlPoolOf(database), document.environment, now()));
+    return withEpisode(
+      {
+        documentId: document.id,
+        next: 'done',
+        status: 'transmission_failed',
+        outcome: 'resolution_failed',
+        lastError: uncertain,
+      },
+      restored ? 'restored' : undefined,
+    );
   }
 }
 
@@ -226,33 +333,50 @@ async function send(
   let xml = signedXml;
   if (channel === 'rfce') {
     const tree = readSignedEcfTree(signedXml);
-    if (tree === undefined || document.securityCode === null) throw new Error(`document ${document.id}: the signed E32 cannot be read back for its RFCE`);
+    if (tree === undefined || document.securityCode === null)
+      throw new Error(`document ${document.id}: the signed E32 cannot be read back for its RFCE`);
     const rfce = buildRfceXml(tree, { securityCode: document.securityCode });
-    if (!rfce.success) throw new Error(`document ${document.id}: RFCE not buildable: ${rfce.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
+    if (!rfce.success)
+      throw new Error(
+        `document ${document.id}: RFCE not buildable: ${rfce.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
+      );
     xml = signXml(rfce.data, certificate).xml;
   }
 
   // The claim: committed before the request leaves (with the signature, or here). Guarded by the attempts count this run read.
   const attempt = claimed?.attempt ?? document.attempts + 1;
   const claimedAt = now();
-  const claim = claimed !== undefined ? { moved: true } : await changeDocument(pool, {
-    documentId: document.id,
-    from: TRANSMITTABLE,
-    attempts: document.attempts,
-    set: { attempts: attempt },
-    events: [
-      ...(unresolved === undefined
-        ? []
-        : [
+  const claim =
+    claimed !== undefined
+      ? { moved: true }
+      : await changeDocument(pool, {
+          documentId: document.id,
+          from: TRANSMITTABLE,
+          attempts: document.attempts,
+          set: { attempts: attempt },
+          events: [
+            ...(unresolved === undefined
+              ? []
+              : [
+                  {
+                    type: TRANSMISSION_EVENT_TYPES.OUTCOME,
+                    data: {
+                      attempt: unresolved.attempt,
+                      channel: unresolved.channel,
+                      outcome: 'not_received' satisfies TAttemptOutcome,
+                      resolvedBy: channel === 'ecf' ? 'consultatrackids' : 'consultaestado',
+                      at: claimedAt.toISOString(),
+                    },
+                    at: claimedAt,
+                  },
+                ]),
             {
-              type: TRANSMISSION_EVENT_TYPES.OUTCOME,
-              data: { attempt: unresolved.attempt, channel: unresolved.channel, outcome: 'not_received' satisfies TAttemptOutcome, resolvedBy: channel === 'ecf' ? 'consultatrackids' : 'consultaestado', at: claimedAt.toISOString() },
+              type: TRANSMISSION_EVENT_TYPES.ATTEMPT,
+              data: { attempt, channel, at: claimedAt.toISOString() },
               at: claimedAt,
             },
-          ]),
-      { type: TRANSMISSION_EVENT_TYPES.ATTEMPT, data: { attempt, channel, at: claimedAt.toISOString() }, at: claimedAt },
-    ],
-  });
+          ],
+        });
   if (!claim.moved) return { documentId: document.id, next: 'retry', afterSeconds: 1, outcome: 'claim_lost' };
   const current = { ...document, attempts: attempt };
   const outcomeEvent = { attempt, channel };
@@ -265,7 +389,11 @@ async function send(
     const answer = await taxpayer.sendRfce({ xml });
     const restored = await closeEpisode(pool, document.environment, now());
     const episode = restored ? 'restored' : undefined;
-    if (answer.status === 'accepted' || answer.status === 'accepted_conditional' || answer.status === 'rejected') {
+    if (
+      answer.status === 'accepted' ||
+      answer.status === 'accepted_conditional' ||
+      answer.status === 'rejected'
+    ) {
       const messages = keptMessages(answer.mensajes);
       const finalAnswer = {
         from: TRANSMITTABLE,
@@ -276,26 +404,71 @@ async function send(
         outcomeEvent,
         at: now(),
       };
-      await applyWithBuyerEmail(database, current, finalAnswer.status, options.enqueue, (sql) => applyFinalAnswer(sql, current, finalAnswer));
-      return withEpisode({ documentId: document.id, next: 'done', status: answer.status, outcome: answer.status }, episode);
+      await applyWithBuyerEmail(database, current, finalAnswer.status, options.enqueue, (sql) =>
+        applyFinalAnswer(sql, current, finalAnswer),
+      );
+      return withEpisode(
+        { documentId: document.id, next: 'done', status: answer.status, outcome: answer.status },
+        episode,
+      );
     }
     // An RFCE answer that is not final: ask again later (Consulta Estado) before any resend.
-    await recordOutcome(database, current, { ...outcomeEvent, outcome: 'unknown', detail: `RFCE answered ${answer.estado ?? answer.codigo}` }, now());
-    return withEpisode({ documentId: document.id, next: 'retry', afterSeconds: RFCE_UNSETTLED_RETRY_SECONDS, outcome: 'rfce_unsettled' }, episode);
+    await recordOutcome(
+      database,
+      current,
+      { ...outcomeEvent, outcome: 'unknown', detail: `RFCE answered ${answer.estado ?? answer.codigo}` },
+      now(),
+    );
+    return withEpisode(
+      {
+        documentId: document.id,
+        next: 'retry',
+        afterSeconds: RFCE_UNSETTLED_RETRY_SECONDS,
+        outcome: 'rfce_unsettled',
+      },
+      episode,
+    );
   } catch (error) {
     if (!isTaxauthError(error)) throw error;
     if (error.isTransient) {
-      return enterContingency(database, current, error, { ...outcomeEvent, outcome: error.isOutcomeUnknown ? 'unknown' : 'not_received' }, options, now);
+      return enterContingency(
+        database,
+        current,
+        error,
+        { ...outcomeEvent, outcome: error.isOutcomeUnknown ? 'unknown' : 'not_received' },
+        options,
+        now,
+      );
     }
     const { status, lastError } = definiteOutcomeOf(error);
-    await applyDefiniteFailure(database, current, { from: TRANSMITTABLE, status, lastError, outcomeEvent, at: now() });
+    await applyDefiniteFailure(database, current, {
+      from: TRANSMITTABLE,
+      status,
+      lastError,
+      outcomeEvent,
+      at: now(),
+    });
     const restored = error.status !== undefined && (await closeEpisode(pool, document.environment, now()));
-    return withEpisode({ documentId: document.id, next: 'done', status, outcome: status, lastError }, restored ? 'restored' : undefined);
+    return withEpisode(
+      { documentId: document.id, next: 'done', status, outcome: status, lastError },
+      restored ? 'restored' : undefined,
+    );
   }
 }
 
-async function recordOutcome(database: TDatabase, document: TDocumentState, data: { attempt: number; channel: string; outcome: TAttemptOutcome; [key: string]: unknown }, at: Date): Promise<void> {
-  await database.$transaction((transaction) => appendEvent(transaction, document, { type: TRANSMISSION_EVENT_TYPES.OUTCOME, data: { ...data, at: at.toISOString() }, at }));
+async function recordOutcome(
+  database: TDatabase,
+  document: TDocumentState,
+  data: { attempt: number; channel: string; outcome: TAttemptOutcome; [key: string]: unknown },
+  at: Date,
+): Promise<void> {
+  await database.$transaction((transaction) =>
+    appendEvent(transaction, document, {
+      type: TRANSMISSION_EVENT_TYPES.OUTCOME,
+      data: { ...data, at: at.toISOString() },
+      at,
+    }),
+  );
 }
 
 /** The newest signed XML of the document. */
@@ -307,7 +480,8 @@ async function readSignedXml(sql: TSql, document: TDocumentState): Promise<strin
     ),
   );
   const content = rows[0]?.content;
-  if (content === undefined) throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
+  if (content === undefined)
+    throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
   return content.toString('utf8');
 }
 
@@ -330,8 +504,24 @@ async function markSent(
     set: { status: 'sent', track_id: trackId, last_error: null, contingency_since: null },
     artifacts: [artifact],
     events: [
-      { type: TRANSMISSION_EVENT_TYPES.OUTCOME, data: { ...outcomeEvent, outcome: 'received', trackId, artifactId: artifact.id, at: at.toISOString() }, at },
-      { type: 'sent', fromStatus: document.status, toStatus: 'sent', data: { trackId, attempt: outcomeEvent.attempt }, at },
+      {
+        type: TRANSMISSION_EVENT_TYPES.OUTCOME,
+        data: {
+          ...outcomeEvent,
+          outcome: 'received',
+          trackId,
+          artifactId: artifact.id,
+          at: at.toISOString(),
+        },
+        at,
+      },
+      {
+        type: 'sent',
+        fromStatus: document.status,
+        toStatus: 'sent',
+        data: { trackId, attempt: outcomeEvent.attempt },
+        at,
+      },
     ],
     closeEpisode: { environment: document.environment, at },
   });
@@ -356,7 +546,10 @@ async function enterContingency(
 ): Promise<TTransmissionReport> {
   const at = now();
   const previous = document.lastError as { code?: unknown; failures?: unknown } | null;
-  const failures = (previous?.code === 'TAXAUTH_UNAVAILABLE' && typeof previous.failures === 'number' ? previous.failures : 0) + 1;
+  const failures =
+    (previous?.code === 'TAXAUTH_UNAVAILABLE' && typeof previous.failures === 'number'
+      ? previous.failures
+      : 0) + 1;
   const afterSeconds = contingencyWaitSeconds(failures);
   const since = document.contingencySince ?? at;
   const lastError: TTransmissionError = {
@@ -377,18 +570,36 @@ async function enterContingency(
     if (outcome !== undefined) {
       await appendEvent(transaction, document, {
         type: TRANSMISSION_EVENT_TYPES.OUTCOME,
-        data: { ...outcome, reason: error.reason, ...(error.status === undefined ? {} : { httpStatus: error.status }), at: at.toISOString() },
+        data: {
+          ...outcome,
+          reason: error.reason,
+          ...(error.status === undefined ? {} : { httpStatus: error.status }),
+          at: at.toISOString(),
+        },
         at,
       });
     }
     if (document.status !== 'contingency') {
-      await appendEvent(transaction, document, { type: 'contingency', fromStatus: document.status, toStatus: 'contingency', data: { code: lastError.code, reason: error.reason }, at });
+      await appendEvent(transaction, document, {
+        type: 'contingency',
+        fromStatus: document.status,
+        toStatus: 'contingency',
+        data: { code: lastError.code, reason: error.reason },
+        at,
+      });
     }
     return true;
   });
-  if (!moved) return { documentId: document.id, next: 'done', status: document.status, outcome: 'moved_elsewhere' };
+  if (!moved)
+    return { documentId: document.id, next: 'done', status: document.status, outcome: 'moved_elsewhere' };
   const degraded = await openEpisode(sqlPoolOf(database), document.environment, episodeCodeOf(error), at);
-  const notification = await notifyIfContingencyTooLong(database, document, since, at, options.notifyOperator);
+  const notification = await notifyIfContingencyTooLong(
+    database,
+    document,
+    since,
+    at,
+    options.notifyOperator,
+  );
   return {
     documentId: document.id,
     next: 'retry',
@@ -400,6 +611,9 @@ async function enterContingency(
   };
 }
 
-function withEpisode(report: TTransmissionReport, episode: 'degraded' | 'restored' | undefined): TTransmissionReport {
+function withEpisode(
+  report: TTransmissionReport,
+  episode: 'degraded' | 'restored' | undefined,
+): TTransmissionReport {
   return episode === undefined ? report : { ...report, episode };
 }

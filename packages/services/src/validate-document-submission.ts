@@ -12,7 +12,12 @@ import {
 } from '@ecf/fiscal-core';
 
 /** A field error or warning as the SubmitResponse lists it (clarifications 2 and 3). */
-export type TSubmissionIssue = { path: string; code: string; message: string; details: Record<string, unknown> };
+export type TSubmissionIssue = {
+  path: string;
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+};
 
 export type TSubmissionValidation =
   | { success: true; data: TValidSubmission; warnings: TSubmissionIssue[] }
@@ -27,14 +32,17 @@ export type TSubmissionContext = {
   now: Date;
 };
 
-const copy = (issues: readonly TSubmissionIssue[]): TSubmissionIssue[] => issues.map((issue) => ({ ...issue, details: { ...issue.details } }));
+const copy = (issues: readonly TSubmissionIssue[]): TSubmissionIssue[] =>
+  issues.map((issue) => ({ ...issue, details: { ...issue.details } }));
 
 /**
  * Rule 2: the one validation of preflight and emission. fiscal-core checks structure, calculations,
  * squaring and the notes' references (backed by this tenant's documents); then the unsigned XML
  * built from the result must meet the official XSD of its type (`XSD_VALIDATION_FAILED` on `ECF`).
  */
-export async function validateDocumentSubmission(options: TSubmissionContext & { rawBody: string }): Promise<TSubmissionValidation> {
+export async function validateDocumentSubmission(
+  options: TSubmissionContext & { rawBody: string },
+): Promise<TSubmissionValidation> {
   const { database, tenant, environment } = options;
   const result = await validateSubmission(options.rawBody, {
     now: options.now,
@@ -43,19 +51,27 @@ export async function validateDocumentSubmission(options: TSubmissionContext & {
     lookupReferencedDocument: (encf) => lookupReferencedDocument(database, tenant.id, environment, encf),
     // Range registration (`POST secuencias`) is not built: no range, no SEQUENCE_EXPIRATION_RANGE_MISMATCH.
   });
-  if (!result.success) return { success: false, errors: copy(result.errors), warnings: copy(result.warnings) };
+  if (!result.success)
+    return { success: false, errors: copy(result.errors), warnings: copy(result.warnings) };
 
   const warnings = copy(result.data.warnings);
   const { document } = result.data;
   // FechaHoraFirma is set when signing (clarification 15); the schema requires it, so the check
   // uses the current time where the client sent none.
   const withSignatureTime =
-    document.ECF['FechaHoraFirma'] === undefined ? { ECF: { ...document.ECF, FechaHoraFirma: formatDominicanDateTime(options.now.getTime()) } } : document;
+    document.ECF['FechaHoraFirma'] === undefined
+      ? { ECF: { ...document.ECF, FechaHoraFirma: formatDominicanDateTime(options.now.getTime()) } }
+      : document;
   const xml = buildEcfXml(withSignatureTime);
   if (!xml.success) {
     return {
       success: false,
-      errors: xml.issues.map((issue) => ({ path: issue.path, code: issue.code, message: issue.message, details: { ...issue.details, code: issue.code } })),
+      errors: xml.issues.map((issue) => ({
+        path: issue.path,
+        code: issue.code,
+        message: issue.message,
+        details: { ...issue.details, code: issue.code },
+      })),
       warnings,
     };
   }
@@ -67,7 +83,10 @@ export async function validateDocumentSubmission(options: TSubmissionContext & {
         path: 'ECF',
         code: 'XSD_VALIDATION_FAILED',
         message: issue.message,
-        details: { code: 'XSD_VALIDATION_FAILED', ...(issue.details?.line === undefined ? {} : { line: issue.details.line }) },
+        details: {
+          code: 'XSD_VALIDATION_FAILED',
+          ...(issue.details?.line === undefined ? {} : { line: issue.details.line }),
+        },
       })),
       warnings,
     };
@@ -76,7 +95,12 @@ export async function validateDocumentSubmission(options: TSubmissionContext & {
 }
 
 /** Rule 20 look-up: this tenant's e-CF with that eNCF in the environment, or null (clarification 16). */
-async function lookupReferencedDocument(database: TDatabase, tenantId: string, environment: Environment, encf: string): Promise<TReferencedDocument | null> {
+async function lookupReferencedDocument(
+  database: TDatabase,
+  tenantId: string,
+  environment: Environment,
+  encf: string,
+): Promise<TReferencedDocument | null> {
   const original = await database.document.findUnique({
     where: { tenantId_environment_encf: { tenantId, environment, encf } },
     select: { status: true, buyerRnc: true, issueDate: true, totalAmount: true },
@@ -95,7 +119,11 @@ async function lookupReferencedDocument(database: TDatabase, tenantId: string, e
     // ANECF (annulment) is not built yet: nothing is ever annulled.
     annulled: false,
     buyerId: original.buyerRnc,
-    issueDate: formatTaxauthDate({ year: issueDate.getUTCFullYear(), month: issueDate.getUTCMonth() + 1, day: issueDate.getUTCDate() }),
+    issueDate: formatTaxauthDate({
+      year: issueDate.getUTCFullYear(),
+      month: issueDate.getUTCMonth() + 1,
+      day: issueDate.getUTCDate(),
+    }),
     totalAmount: original.totalAmount.toFixed(2),
     creditNotesTotal: sum?.total ?? '0',
   };

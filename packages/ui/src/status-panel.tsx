@@ -10,7 +10,8 @@ export function StatusPanel(props: { title: string; services: TServiceStatus[] }
       <ul>
         {props.services.map((service) => (
           <li key={service.name}>
-            <strong>{service.name}</strong> <a href={service.url}>{service.url}</a> <span>{service.description}</span>
+            <strong>{service.name}</strong> <a href={service.url}>{service.url}</a>{' '}
+            <span>{service.description}</span>
           </li>
         ))}
       </ul>

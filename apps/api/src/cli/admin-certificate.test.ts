@@ -23,11 +23,24 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function admin(extraEnv: Record<string, string | undefined>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: context.url, CERTIFICATE_MASTER_KEY: MASTER_KEY, CERTIFICATE_MASTER_KEYS: '', ...extraEnv };
+async function admin(
+  extraEnv: Record<string, string | undefined>,
+  ...args: string[]
+): Promise<{ stdout: string; stderr: string; code: number }> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: context.url,
+    CERTIFICATE_MASTER_KEY: MASTER_KEY,
+    CERTIFICATE_MASTER_KEYS: '',
+    ...extraEnv,
+  };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'admin.ts'), ...args, '--json'], { env });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'admin.ts'), ...args, '--json'],
+      { env },
+    );
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const failure = error as { stdout: string; stderr: string; code: number };
@@ -36,15 +49,33 @@ async function admin(extraEnv: Record<string, string | undefined>, ...args: stri
 }
 
 test('an operator uploads a certificate with the password in a named variable, and lists it without secrets', async () => {
-  assert.equal((await admin({}, 'tenant', 'create', '--rnc', '130000001', '--legal-name', 'Importadora Uno SRL')).code, 0);
+  assert.equal(
+    (await admin({}, 'tenant', 'create', '--rnc', '130000001', '--legal-name', 'Importadora Uno SRL')).code,
+    0,
+  );
   const password = 'contraseña-del-p12-muy-secreta';
   const certificate = createTestCertificate({ rnc: '130000001', commonName: 'Firmante Uno', password });
   const p12File = path.join(scratch, 'firma.p12');
   await writeFile(p12File, certificate.p12);
 
-  const uploaded = await admin({ ECF_P12_PASSWORD: password }, 'certificate', 'upload', '--tenant', '130000001', '--p12', p12File, '--password-env', 'ECF_P12_PASSWORD');
+  const uploaded = await admin(
+    { ECF_P12_PASSWORD: password },
+    'certificate',
+    'upload',
+    '--tenant',
+    '130000001',
+    '--p12',
+    p12File,
+    '--password-env',
+    'ECF_P12_PASSWORD',
+  );
   assert.equal(uploaded.code, 0, uploaded.stderr);
-  const stored = JSON.parse(uploaded.stdout) as { id: string; holderId: string; active: boolean; keyId: string };
+  const stored = JSON.parse(uploaded.stdout) as {
+    id: string;
+    holderId: string;
+    active: boolean;
+    keyId: string;
+  };
   assert.equal(stored.holderId, '130000001');
   assert.equal(stored.active, true);
   assert.equal(stored.keyId, createCertificateKeyring({ currentKey: MASTER_KEY }).currentKeyId);
@@ -53,19 +84,40 @@ test('an operator uploads a certificate with the password in a named variable, a
   const listed = await admin({}, 'certificate', 'list', '--tenant', '130000001');
   assert.equal(listed.code, 0, listed.stderr);
   const rows = JSON.parse(listed.stdout) as Array<Record<string, unknown>>;
-  assert.deepEqual(rows.map((row) => row['id']), [stored.id]);
+  assert.deepEqual(
+    rows.map((row) => row['id']),
+    [stored.id],
+  );
   assert.ok(rows.every((row) => !('encryptedP12' in row) && !('encryptedPassword' in row)));
 
   const tenant = await context.database.tenant.findUniqueOrThrow({ where: { rnc: '130000001' } });
-  const loaded = await loadActiveCertificate(context.database, tenant.id, createCertificateKeyring({ currentKey: MASTER_KEY }));
+  const loaded = await loadActiveCertificate(
+    context.database,
+    tenant.id,
+    createCertificateKeyring({ currentKey: MASTER_KEY }),
+  );
   assert.equal(loaded.holderId, '130000001');
 });
 
 test('certificate upload refuses clearly: wrong password, other holder, no password variable, no master key', async () => {
   const p12File = path.join(scratch, 'otro.p12');
-  await writeFile(p12File, createTestCertificate({ rnc: '130000002', commonName: 'Otro', password: 'la-buena' }).p12);
+  await writeFile(
+    p12File,
+    createTestCertificate({ rnc: '130000002', commonName: 'Otro', password: 'la-buena' }).p12,
+  );
   const upload = (env: Record<string, string | undefined>, ...extra: string[]) =>
-    admin(env, 'certificate', 'upload', '--tenant', '130000001', '--p12', p12File, '--password-env', 'P12_PASS', ...extra);
+    admin(
+      env,
+      'certificate',
+      'upload',
+      '--tenant',
+      '130000001',
+      '--p12',
+      p12File,
+      '--password-env',
+      'P12_PASS',
+      ...extra,
+    );
 
   const wrongPassword = await upload({ P12_PASS: 'la-mala' });
   assert.equal(wrongPassword.code, 1);
@@ -99,10 +151,19 @@ test('demo gives the demo tenant a generated certificate once, and works without
   assert.equal((JSON.parse(withoutKey.stdout) as { certificate: unknown }).certificate, null);
   assert.match(withoutKey.stderr, /no signing certificate/);
 
-  const first = JSON.parse((await admin({}, 'demo', '--keys-file', keysFile)).stdout) as { tenant: { id: string; rnc: string }; certificate: { id: string; holderId: string } };
-  const second = JSON.parse((await admin({}, 'demo', '--keys-file', keysFile)).stdout) as { certificate: { id: string } };
+  const first = JSON.parse((await admin({}, 'demo', '--keys-file', keysFile)).stdout) as {
+    tenant: { id: string; rnc: string };
+    certificate: { id: string; holderId: string };
+  };
+  const second = JSON.parse((await admin({}, 'demo', '--keys-file', keysFile)).stdout) as {
+    certificate: { id: string };
+  };
   assert.equal(first.certificate.holderId, first.tenant.rnc);
   assert.equal(second.certificate.id, first.certificate.id, 'an existing certificate is kept');
-  const loaded = await loadActiveCertificate(context.database, first.tenant.id, createCertificateKeyring({ currentKey: MASTER_KEY }));
+  const loaded = await loadActiveCertificate(
+    context.database,
+    first.tenant.id,
+    createCertificateKeyring({ currentKey: MASTER_KEY }),
+  );
   assert.equal(loaded.holderId, first.tenant.rnc);
 });

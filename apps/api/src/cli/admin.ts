@@ -2,7 +2,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ALL_SCOPES, createDatabaseClient, ENVIRONMENTS, hashApiKey, type Environment, type TDatabase, type TScope } from '@ecf/db';
+import {
+  ALL_SCOPES,
+  createDatabaseClient,
+  ENVIRONMENTS,
+  hashApiKey,
+  type Environment,
+  type TDatabase,
+  type TScope,
+} from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core';
 import {
   AppError,
@@ -56,7 +64,8 @@ type TOptions = Record<string, string | boolean | string[] | undefined>;
 
 function required(options: TOptions, name: string): string {
   const value = options[name];
-  if (typeof value !== 'string' || value === '') throw new AppError('INVALID_REQUEST', `--${name} is required.`);
+  if (typeof value !== 'string' || value === '')
+    throw new AppError('INVALID_REQUEST', `--${name} is required.`);
   return value;
 }
 
@@ -71,16 +80,26 @@ function parseScopes(value: string | undefined): TScope[] {
   if (!value) return ['ecf:validate', 'ecf:create', 'ecf:read', 'status:read'];
   const scopes = value.split(',').map((scope) => scope.trim());
   const unknown = scopes.filter((scope) => !(ALL_SCOPES as string[]).includes(scope));
-  if (unknown.length) throw new AppError('INVALID_REQUEST', `unknown scope(s) ${unknown.join(', ')}; known: ${ALL_SCOPES.join(', ')}.`);
+  if (unknown.length)
+    throw new AppError(
+      'INVALID_REQUEST',
+      `unknown scope(s) ${unknown.join(', ')}; known: ${ALL_SCOPES.join(', ')}.`,
+    );
   return scopes as TScope[];
 }
 
 /** The certificate keyring from the environment; commands that need it fail clearly without it. */
 function keyringOf(env: TEnv): TCertificateKeyring {
   if (!env.CERTIFICATE_MASTER_KEY) {
-    throw new AppError('INVALID_REQUEST', 'CERTIFICATE_MASTER_KEY is not set: certificates are stored encrypted under it (32 random bytes, base64).');
+    throw new AppError(
+      'INVALID_REQUEST',
+      'CERTIFICATE_MASTER_KEY is not set: certificates are stored encrypted under it (32 random bytes, base64).',
+    );
   }
-  return createCertificateKeyring({ currentKey: env.CERTIFICATE_MASTER_KEY, previousKeys: env.CERTIFICATE_MASTER_KEYS });
+  return createCertificateKeyring({
+    currentKey: env.CERTIFICATE_MASTER_KEY,
+    previousKeys: env.CERTIFICATE_MASTER_KEYS,
+  });
 }
 
 function readP12(file: string): Buffer {
@@ -103,27 +122,51 @@ async function seedDemo(database: TDatabase, keysFile: string, keyring: TCertifi
   // Buyer e-mail on in TesteCF: accepted demo e-CF with a buyer e-mail reach the local mail catcher.
   const tenant = existing.buyerEmailEnvironments.includes('TesteCF')
     ? existing
-    : await database.tenant.update({ where: { id: existing.id }, data: { buyerEmailEnvironments: { push: 'TesteCF' } } });
-  const saved: Record<string, string> = existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Record<string, string>) : {};
+    : await database.tenant.update({
+        where: { id: existing.id },
+        data: { buyerEmailEnvironments: { push: 'TesteCF' } },
+      });
+  const saved: Record<string, string> = existsSync(keysFile)
+    ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Record<string, string>)
+    : {};
   const keys: Record<string, string> = {};
   for (const environment of ['TesteCF', 'CerteCF'] as const) {
     const previous = saved[environment];
     const stillValid = previous
-      ? await database.apiKey.findFirst({ where: { hash: hashApiKey(previous), tenantId: tenant.id, revokedAt: null } })
+      ? await database.apiKey.findFirst({
+          where: { hash: hashApiKey(previous), tenantId: tenant.id, revokedAt: null },
+        })
       : null;
-    keys[environment] = stillValid && previous
-      ? previous
-      : (await createApiKey({ database, tenantId: tenant.id, environment, scopes: [...ALL_SCOPES], name: `demo ${environment}` })).key;
+    keys[environment] =
+      stillValid && previous
+        ? previous
+        : (
+            await createApiKey({
+              database,
+              tenantId: tenant.id,
+              environment,
+              scopes: [...ALL_SCOPES],
+              name: `demo ${environment}`,
+            })
+          ).key;
   }
   mkdirSync(path.dirname(keysFile), { recursive: true });
   writeFileSync(keysFile, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
 
   let certificate = (await findTenantCertificates(database, tenant.id)).find((row) => row.active) ?? null;
   if (!certificate && keyring) {
-    const generated = createTestCertificate({ rnc: tenant.rnc, commonName: `${tenant.legalName} (certificado de prueba)` });
-    certificate = await storeTenantCertificate(database, { tenantId: tenant.id, p12: generated.p12, password: generated.password }, keyring);
+    const generated = createTestCertificate({
+      rnc: tenant.rnc,
+      commonName: `${tenant.legalName} (certificado de prueba)`,
+    });
+    certificate = await storeTenantCertificate(
+      database,
+      { tenantId: tenant.id, p12: generated.p12, password: generated.password },
+      keyring,
+    );
   }
-  if (!certificate && !keyring) console.error('admin: CERTIFICATE_MASTER_KEY is not set; the demo tenant gets no signing certificate.');
+  if (!certificate && !keyring)
+    console.error('admin: CERTIFICATE_MASTER_KEY is not set; the demo tenant gets no signing certificate.');
   return { tenant, keys, certificate };
 }
 
@@ -192,8 +235,13 @@ async function run(database: TDatabase, argv: string[], env: TEnv): Promise<unkn
       const p12 = readP12(required(values, 'p12'));
       const variable = required(values, 'password-env');
       const password = readNamedVariable(variable);
-      if (password === undefined) throw new AppError('INVALID_REQUEST', `--password-env: the variable ${variable} is not set.`);
-      return storeTenantCertificate(database, { tenantId: tenant.id, p12, password, allowDelegatedHolder: values.delegated === true }, keyringOf(env));
+      if (password === undefined)
+        throw new AppError('INVALID_REQUEST', `--password-env: the variable ${variable} is not set.`);
+      return storeTenantCertificate(
+        database,
+        { tenantId: tenant.id, p12, password, allowDelegatedHolder: values.delegated === true },
+        keyringOf(env),
+      );
     }
     case 'certificate list': {
       const tenant = await getTenant({ database, reference: required(values, 'tenant') });
@@ -226,12 +274,18 @@ try {
   if (typeof result === 'string') console.log(result);
   else console.log(asJson ? JSON.stringify(result, null, 2) : formatHuman(result));
 } catch (error) {
-  console.error(`admin: ${error instanceof AppError || (error as Error).name === 'TypeError' ? (error as Error).message : String(error)}`);
+  console.error(
+    `admin: ${error instanceof AppError || (error as Error).name === 'TypeError' ? (error as Error).message : String(error)}`,
+  );
   process.exitCode = 1;
 } finally {
   await database.$disconnect();
 }
 
 function formatHuman(result: unknown): string {
-  return JSON.stringify(result, (_key, value: unknown) => (value instanceof Date ? value.toISOString() : value), 2);
+  return JSON.stringify(
+    result,
+    (_key, value: unknown) => (value instanceof Date ? value.toISOString() : value),
+    2,
+  );
 }

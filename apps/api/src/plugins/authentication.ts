@@ -20,14 +20,21 @@ export type TAuthenticationContext = { database: TDatabase; requestsPerMinute?: 
  * `X-API-KEY` is checked for that environment and for one of `scopes`, then the key's request is
  * counted against its plan's rate limit (429 `RATE_LIMIT_EXCEEDED`).
  */
-export function requireApiKey(context: TAuthenticationContext, scopes: readonly TScope[]): preHandlerAsyncHookHandler {
+export function requireApiKey(
+  context: TAuthenticationContext,
+  scopes: readonly TScope[],
+): preHandlerAsyncHookHandler {
   const { database } = context;
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
     const environment = (request.params as { environment?: unknown }).environment;
     if (!isEnvironment(environment)) {
-      throw new AppError('ROUTE_NOT_FOUND', `Unknown environment ${String(environment)}: use TesteCF, CerteCF or eCF.`, {
-        details: { reason: 'unknown_environment' },
-      });
+      throw new AppError(
+        'ROUTE_NOT_FOUND',
+        `Unknown environment ${String(environment)}: use TesteCF, CerteCF or eCF.`,
+        {
+          details: { reason: 'unknown_environment' },
+        },
+      );
     }
     const header = request.headers['x-api-key'];
     // Key, tenant and the rate-limit count in one round trip.

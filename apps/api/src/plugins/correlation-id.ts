@@ -5,7 +5,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 const VALID_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 
 /** Fastify `genReqId`: the request id is the correlation id. */
-export function correlationIdFor(request: { headers: Record<string, string | string[] | undefined> }): string {
+export function correlationIdFor(request: {
+  headers: Record<string, string | string[] | undefined>;
+}): string {
   const incoming = request.headers['x-correlation-id'];
   return typeof incoming === 'string' && VALID_CORRELATION_ID.test(incoming) ? incoming : randomUUID();
 }

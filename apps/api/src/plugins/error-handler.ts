@@ -35,7 +35,11 @@ export function toAppError(error: unknown, bodyLimitBytes: number): AppError {
   if (error instanceof ZodError) {
     return new AppError('INVALID_REQUEST', 'The request does not match the contract.', {
       details: {
-        issues: error.issues.map((issue) => ({ path: issue.path.join('.'), code: issue.code, message: issue.message })),
+        issues: error.issues.map((issue) => ({
+          path: issue.path.join('.'),
+          code: issue.code,
+          message: issue.message,
+        })),
       },
     });
   }
@@ -71,6 +75,10 @@ export function registerErrorHandler(app: FastifyInstance, options: { bodyLimitB
     return sendError(request, reply, appError);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new AppError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+    sendError(
+      request,
+      reply,
+      new AppError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`),
+    ),
   );
 }

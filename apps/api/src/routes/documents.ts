@@ -58,7 +58,13 @@ function submitResponse(document: Document, warnings: TSubmissionIssue[]) {
     status: document.status,
     warnings,
     errors: [],
-    result: { securityCode: document.securityCode, qrUrl: document.qrUrl, printing: printingOf(document), printingStatus: printingStatusOf(document.status, document.trackId), trackId: document.trackId },
+    result: {
+      securityCode: document.securityCode,
+      qrUrl: document.qrUrl,
+      printing: printingOf(document),
+      printingStatus: printingStatusOf(document.status, document.trackId),
+      trackId: document.trackId,
+    },
   };
 }
 
@@ -76,47 +82,78 @@ export function assertAccepts(header: string | undefined, type: string): void {
     return { mediaRange, q: q === undefined ? 1 : Number(q.slice(2)) };
   });
   if (ranges.some((range) => [type, major, '*/*'].includes(range.mediaRange) && !(range.q <= 0))) return;
-  throw new AppError('NOT_ACCEPTABLE', `This download is ${type}; send Accept: ${type} or */*.`, { details: { accepted: [type, '*/*'] } });
+  throw new AppError('NOT_ACCEPTABLE', `This download is ${type}; send Accept: ${type} or */*.`, {
+    details: { accepted: [type, '*/*'] },
+  });
 }
 
 function productionRequired(environment: string, productionState: string): void {
   if (environment === 'eCF' && productionState !== 'active') {
-    throw new AppError('PRODUCTION_NOT_ACTIVE', 'eCF needs an active production authorization for this account.', { details: { productionState } });
+    throw new AppError(
+      'PRODUCTION_NOT_ACTIVE',
+      'eCF needs an active production authorization for this account.',
+      { details: { productionState } },
+    );
   }
 }
 
 export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentRoutesOptions): void {
   const { database } = options;
 
-  app.post(ROUTES.statusBatch.path, { preHandler: requireApiKey(options, ['status:read']) }, async (request) => {
-    const principal = principalOf(request);
-    const body = ROUTES.statusBatch.body.parse(request.body ?? {});
-    const references = [...(body.encfs ?? []), ...(body.documentReferences ?? [])];
-    const result = await findDocumentStatuses({ database, tenantId: principal.tenantId, environment: principal.environment, references });
-    return { ok: true, ...result };
-  });
-
-  app.get(ROUTES.listDocuments.path, { preHandler: requireApiKey(options, ['ecf:read']) }, async (request) => {
-    const principal = principalOf(request);
-    const parsed = ROUTES.listDocuments.query.safeParse(request.query);
-    if (!parsed.success) {
-      throw new AppError('INVALID_ISSUED_DOCUMENTS_QUERY', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'query'}: ${issue.message}`).join('; '), {
-        details: { issues: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), code: issue.code, message: issue.message })) },
+  app.post(
+    ROUTES.statusBatch.path,
+    { preHandler: requireApiKey(options, ['status:read']) },
+    async (request) => {
+      const principal = principalOf(request);
+      const body = ROUTES.statusBatch.body.parse(request.body ?? {});
+      const references = [...(body.encfs ?? []), ...(body.documentReferences ?? [])];
+      const result = await findDocumentStatuses({
+        database,
+        tenantId: principal.tenantId,
+        environment: principal.environment,
+        references,
       });
-    }
-    const { cursor, limit, ...filters } = parsed.data;
-    productionRequired(principal.environment, principal.tenant.productionState);
-    const page = await findIssuedDocuments({
-      database,
-      tenantId: principal.tenantId,
-      environment: principal.environment,
-      filters,
-      limit: limit ?? 50,
-      cursor,
-      cursorSecret: options.cursorSecret,
-    });
-    return { ok: true, ...page };
-  });
+      return { ok: true, ...result };
+    },
+  );
+
+  app.get(
+    ROUTES.listDocuments.path,
+    { preHandler: requireApiKey(options, ['ecf:read']) },
+    async (request) => {
+      const principal = principalOf(request);
+      const parsed = ROUTES.listDocuments.query.safeParse(request.query);
+      if (!parsed.success) {
+        throw new AppError(
+          'INVALID_ISSUED_DOCUMENTS_QUERY',
+          parsed.error.issues
+            .map((issue) => `${issue.path.join('.') || 'query'}: ${issue.message}`)
+            .join('; '),
+          {
+            details: {
+              issues: parsed.error.issues.map((issue) => ({
+                path: issue.path.join('.'),
+                code: issue.code,
+                message: issue.message,
+              })),
+            },
+          },
+        );
+      }
+      const { cursor, limit, ...filters } = parsed.data;
+      productionRequired(principal.environment, principal.tenant.productionState);
+      const page = await findIssuedDocuments({
+        database,
+        tenantId: principal.tenantId,
+        environment: principal.environment,
+        filters,
+        limit: limit ?? 50,
+        cursor,
+        cursorSecret: options.cursorSecret,
+      });
+      return { ok: true, ...page };
+    },
+  );
 
   // Preflight needs ecf:validate, emission ecf:create: the scope depends on the query.
   const authenticatePreflight = requireApiKey(options, ['ecf:validate']);
@@ -130,9 +167,17 @@ export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentR
       const principal = principalOf(request);
       const query = ROUTES.submitDocument.query.parse(request.query);
       if (request.rawBody === undefined) {
-        throw new AppError('INVALID_JSON', 'Send the e-CF as a JSON body (Content-Type: application/json).', { details: { reason: 'body_missing' } });
+        throw new AppError('INVALID_JSON', 'Send the e-CF as a JSON body (Content-Type: application/json).', {
+          details: { reason: 'body_missing' },
+        });
       }
-      const context = { database, tenant: principal.tenant, environment: principal.environment, xsd: options.xsd, now: new Date() };
+      const context = {
+        database,
+        tenant: principal.tenant,
+        environment: principal.environment,
+        xsd: options.xsd,
+        now: new Date(),
+      };
 
       if (query.validate === 'true') {
         const preflight = await preflightDocument({ ...context, rawBody: request.rawBody });
@@ -148,7 +193,13 @@ export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentR
       }
 
       const wait = parsePreferWait(request.headers.prefer);
-      const issued = await issueDocument({ ...context, rawBody: request.rawBody, body: request.body, enqueue: options.enqueue, ...(options.enqueueJobs ? { enqueueJobs: options.enqueueJobs } : {}) });
+      const issued = await issueDocument({
+        ...context,
+        rawBody: request.rawBody,
+        body: request.body,
+        enqueue: options.enqueue,
+        ...(options.enqueueJobs ? { enqueueJobs: options.enqueueJobs } : {}),
+      });
       let document = issued.document;
       if (!isPrintable(document) && wait !== null) {
         document = await options.waiter.waitFor(
@@ -162,35 +213,61 @@ export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentR
     },
   });
 
-  app.get(ROUTES.documentXml.path, { preHandler: requireApiKey(options, ['ecf:read']) }, async (request, reply) => {
-    const principal = principalOf(request);
-    const params = ROUTES.documentXml.params.parse(request.params);
-    const xml = await getSignedDocumentXml({ database, tenantId: principal.tenantId, environment: principal.environment, reference: params.documentReference });
-    return reply
-      .code(200)
-      .type('application/xml')
-      .header('content-disposition', `attachment; filename="${xml.fileName}"`)
-      .send(xml.content);
-  });
+  app.get(
+    ROUTES.documentXml.path,
+    { preHandler: requireApiKey(options, ['ecf:read']) },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const params = ROUTES.documentXml.params.parse(request.params);
+      const xml = await getSignedDocumentXml({
+        database,
+        tenantId: principal.tenantId,
+        environment: principal.environment,
+        reference: params.documentReference,
+      });
+      return reply
+        .code(200)
+        .type('application/xml')
+        .header('content-disposition', `attachment; filename="${xml.fileName}"`)
+        .send(xml.content);
+    },
+  );
 
-  app.get(ROUTES.documentPdf.path, { preHandler: requireApiKey(options, ['ecf:read']) }, async (request: FastifyRequest, reply) => {
-    const principal = principalOf(request);
-    const params = ROUTES.documentPdf.params.parse(request.params);
-    assertAccepts(request.headers.accept, 'application/pdf');
-    const pdf = await getDocumentPdf({ database, tenantId: principal.tenantId, environment: principal.environment, reference: params.documentReference });
-    return reply
-      .code(200)
-      .type('application/pdf')
-      .header('content-disposition', `attachment; filename="${pdf.fileName}"`)
-      .send(pdf.content);
-  });
+  app.get(
+    ROUTES.documentPdf.path,
+    { preHandler: requireApiKey(options, ['ecf:read']) },
+    async (request: FastifyRequest, reply) => {
+      const principal = principalOf(request);
+      const params = ROUTES.documentPdf.params.parse(request.params);
+      assertAccepts(request.headers.accept, 'application/pdf');
+      const pdf = await getDocumentPdf({
+        database,
+        tenantId: principal.tenantId,
+        environment: principal.environment,
+        reference: params.documentReference,
+      });
+      return reply
+        .code(200)
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${pdf.fileName}"`)
+        .send(pdf.content);
+    },
+  );
 }
 
-function sendSubmitted(reply: FastifyReply, document: Document, warnings: TSubmissionIssue[], wait: number | null) {
+function sendSubmitted(
+  reply: FastifyReply,
+  document: Document,
+  warnings: TSubmissionIssue[],
+  wait: number | null,
+) {
   if (isPrintable(document)) {
     // Clarification 13: printable (also on a replay) is 201 whether or not Prefer was sent.
     if (wait !== null) reply.header('preference-applied', `wait=${wait}`);
     return reply.code(201).send(submitResponse(document, warnings));
   }
-  return reply.code(202).header('retry-after', String(SUBMIT_RETRY_AFTER_SECONDS)).send(submitResponse(document, warnings));
+  return reply
+    .code(202)
+    .header('retry-after', String(SUBMIT_RETRY_AFTER_SECONDS))
+    .send(submitResponse(document, warnings));
 }

@@ -1,7 +1,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMailCatcher, type TCaughtMessage, type TMailCatcher } from '@ecf/mail-catcher';
-import { BUYER_EMAIL_EVENT_TYPES, createRiLinkToken, sendBuyerEmail, type TBuyerEmailOptions } from '@ecf/services';
+import {
+  BUYER_EMAIL_EVENT_TYPES,
+  createRiLinkToken,
+  sendBuyerEmail,
+  type TBuyerEmailOptions,
+} from '@ecf/services';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../testing/test-api.ts';
 import { pdfText, seedPrintableDocument } from './printed-test-support.ts';
 
@@ -31,20 +36,29 @@ function emailOptions(overrides: Partial<TBuyerEmailOptions> = {}): TBuyerEmailO
 
 async function enabledTenant(environments: Array<'TesteCF' | 'CerteCF' | 'eCF'> = ['TesteCF']) {
   const { tenant } = await seedTenantWithKey(api.database);
-  await api.database.tenant.update({ where: { id: tenant.id }, data: { buyerEmailEnvironments: environments } });
+  await api.database.tenant.update({
+    where: { id: tenant.id },
+    data: { buyerEmailEnvironments: environments },
+  });
   return tenant;
 }
 
 /** The `/ri/...` path of the link in the message's text body. */
 function linkPathOf(message: TCaughtMessage): string {
-  const match = new RegExp(`${PUBLIC_BASE_URL.replace(/\./g, '\\.')}(/ri/[A-Za-z0-9_.-]+)`).exec(message.text ?? '');
+  const match = new RegExp(`${PUBLIC_BASE_URL.replace(/\./g, '\\.')}(/ri/[A-Za-z0-9_.-]+)`).exec(
+    message.text ?? '',
+  );
   assert.ok(match?.[1], `no link in ${message.text}`);
   return match[1];
 }
 
 const open = (path: string) => api.app.inject({ method: 'GET', url: path });
 
-function assertPlainTextRefusal(response: Awaited<ReturnType<typeof open>>, status: number, code: string): void {
+function assertPlainTextRefusal(
+  response: Awaited<ReturnType<typeof open>>,
+  status: number,
+  code: string,
+): void {
   assert.equal(response.statusCode, status, response.body);
   assert.equal(response.headers['x-error-code'], code);
   assert.match(String(response.headers['content-type']), /^text\/plain/);
@@ -53,14 +67,23 @@ function assertPlainTextRefusal(response: Awaited<ReturnType<typeof open>>, stat
 
 test('an accepted e-CF with a buyer e-mail: the message reaches a real SMTP server and its link serves the PDF', async () => {
   const tenant = await enabledTenant();
-  const printable = await seedPrintableDocument(api.database, tenant.id, { status: 'accepted', buyerEmail: 'compras@lospinos.com.do' });
+  const printable = await seedPrintableDocument(api.database, tenant.id, {
+    status: 'accepted',
+    buyerEmail: 'compras@lospinos.com.do',
+  });
   const report = await sendBuyerEmail(api.database, printable.document.id, emailOptions());
   assert.deepEqual(report, { documentId: printable.document.id, outcome: 'sent', attempt: 1 });
 
-  const message = await catcher.waitForMessage((candidate) => candidate.subject.includes(printable.document.encf), 5000);
+  const message = await catcher.waitForMessage(
+    (candidate) => candidate.subject.includes(printable.document.encf),
+    5000,
+  );
   assert.deepEqual(message.envelopeTo, ['compras@lospinos.com.do']);
   // The issuer as the signed e-CF names it (NombreComercial, else RazonSocialEmisor).
-  assert.equal(message.subject, `Factura de Crédito Fiscal Electrónica ${printable.document.encf} de ${tenant.legalName}`);
+  assert.equal(
+    message.subject,
+    `Factura de Crédito Fiscal Electrónica ${printable.document.encf} de ${tenant.legalName}`,
+  );
   assert.match(message.text ?? '', /RD\$ 7,080\.00/);
   assert.match(message.text ?? '', /ambiente TesteCF/);
   const path = linkPathOf(message);
@@ -75,11 +98,19 @@ test('an accepted e-CF with a buyer e-mail: the message reaches a real SMTP serv
   assert.ok(text.includes(printable.document.encf));
   assert.ok(text.includes(printable.securityCode));
 
-  const events = await api.database.documentEvent.findMany({ where: { documentId: printable.document.id, type: { startsWith: 'buyer_email' } } });
-  assert.deepEqual(events.map((event) => [event.type, (event.data as { attempt: number }).attempt]), [[BUYER_EMAIL_EVENT_TYPES.SENT, 1]]);
+  const events = await api.database.documentEvent.findMany({
+    where: { documentId: printable.document.id, type: { startsWith: 'buyer_email' } },
+  });
+  assert.deepEqual(
+    events.map((event) => [event.type, (event.data as { attempt: number }).attempt]),
+    [[BUYER_EMAIL_EVENT_TYPES.SENT, 1]],
+  );
   // Once: a redelivered job does not e-mail twice.
   const before = catcher.messages().length;
-  assert.equal((await sendBuyerEmail(api.database, printable.document.id, emailOptions())).outcome, 'already_sent');
+  assert.equal(
+    (await sendBuyerEmail(api.database, printable.document.id, emailOptions())).outcome,
+    'already_sent',
+  );
   assert.equal(catcher.messages().length, before);
 });
 
@@ -88,19 +119,42 @@ test('the link: 410 RI_LINK_EXPIRED after 30 days (injected clock), 404 RI_LINK_
   const printable = await seedPrintableDocument(api.database, tenant.id, { status: 'accepted_conditional' });
   const day = 24 * 3600_000;
   // Sent 30 days and a minute ago: expired now.
-  await sendBuyerEmail(api.database, printable.document.id, emailOptions({ now: () => new Date(Date.now() - 30 * day - 60_000) }));
-  const message = await catcher.waitForMessage((candidate) => candidate.subject.includes(printable.document.encf), 5000);
+  await sendBuyerEmail(
+    api.database,
+    printable.document.id,
+    emailOptions({ now: () => new Date(Date.now() - 30 * day - 60_000) }),
+  );
+  const message = await catcher.waitForMessage(
+    (candidate) => candidate.subject.includes(printable.document.encf),
+    5000,
+  );
   assertPlainTextRefusal(await open(linkPathOf(message)), 410, 'RI_LINK_EXPIRED');
   // 29 days after sending it still opens.
-  const fresh = createRiLinkToken({ documentId: printable.document.id, environment: 'TesteCF', issuedAt: new Date(Date.now() - 29 * day) }, LINK_SECRET);
+  const fresh = createRiLinkToken(
+    { documentId: printable.document.id, environment: 'TesteCF', issuedAt: new Date(Date.now() - 29 * day) },
+    LINK_SECRET,
+  );
   assert.equal((await open(`/ri/${fresh.token}`)).statusCode, 200);
 
   const [payload = '', signature = ''] = fresh.token.split('.');
-  const flip = (text: string, index: number) => `${text.slice(0, index)}${text[index] === 'A' ? 'B' : 'A'}${text.slice(index + 1)}`;
-  const forged = createRiLinkToken({ documentId: printable.document.id, environment: 'TesteCF', issuedAt: new Date() }, 'another-secret-0123456789abcdef-0123456789');
-  const expiredForgery = createRiLinkToken({ documentId: printable.document.id, environment: 'TesteCF', issuedAt: new Date(Date.now() - 40 * day) }, 'another-secret-0123456789abcdef-0123456789');
-  const otherEnvironment = createRiLinkToken({ documentId: printable.document.id, environment: 'eCF', issuedAt: new Date() }, LINK_SECRET);
-  const unknownDocument = createRiLinkToken({ documentId: '00000000-0000-4000-8000-000000000000', environment: 'TesteCF', issuedAt: new Date() }, LINK_SECRET);
+  const flip = (text: string, index: number) =>
+    `${text.slice(0, index)}${text[index] === 'A' ? 'B' : 'A'}${text.slice(index + 1)}`;
+  const forged = createRiLinkToken(
+    { documentId: printable.document.id, environment: 'TesteCF', issuedAt: new Date() },
+    'another-secret-0123456789abcdef-0123456789',
+  );
+  const expiredForgery = createRiLinkToken(
+    { documentId: printable.document.id, environment: 'TesteCF', issuedAt: new Date(Date.now() - 40 * day) },
+    'another-secret-0123456789abcdef-0123456789',
+  );
+  const otherEnvironment = createRiLinkToken(
+    { documentId: printable.document.id, environment: 'eCF', issuedAt: new Date() },
+    LINK_SECRET,
+  );
+  const unknownDocument = createRiLinkToken(
+    { documentId: '00000000-0000-4000-8000-000000000000', environment: 'TesteCF', issuedAt: new Date() },
+    LINK_SECRET,
+  );
   for (const token of [
     `${flip(payload, 5)}.${signature}`,
     `${payload}.${flip(signature, 10)}`,
@@ -126,7 +180,10 @@ test('the link answers 404 RI_NOT_DELIVERABLE once the e-CF is no longer accepte
   const tenant = await enabledTenant();
   for (const status of ['rejected', 'cancelled', 'contingency'] as const) {
     const printable = await seedPrintableDocument(api.database, tenant.id, { status: 'accepted' });
-    const { token } = createRiLinkToken({ documentId: printable.document.id, environment: 'TesteCF', issuedAt: new Date() }, LINK_SECRET);
+    const { token } = createRiLinkToken(
+      { documentId: printable.document.id, environment: 'TesteCF', issuedAt: new Date() },
+      LINK_SECRET,
+    );
     assert.equal((await open(`/ri/${token}`)).statusCode, 200);
     await api.database.document.update({ where: { id: printable.document.id }, data: { status } });
     assertPlainTextRefusal(await open(`/ri/${token}`), 404, 'RI_NOT_DELIVERABLE');
@@ -140,15 +197,30 @@ test('SMTP down: the attempt fails and is logged (no credentials), the document 
   const port = down.smtpPort;
   await down.close();
   const password = 'smtp-password-never-logged-4711';
-  const options = emailOptions({ transport: { host: '127.0.0.1', port, secure: false, ignoreTLS: true, auth: { user: 'ecf', pass: password }, connectionTimeout: 2000 } });
+  const options = emailOptions({
+    transport: {
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      ignoreTLS: true,
+      auth: { user: 'ecf', pass: password },
+      connectionTimeout: 2000,
+    },
+  });
   const before = await api.database.document.findUniqueOrThrow({ where: { id: printable.document.id } });
   await assert.rejects(sendBuyerEmail(api.database, printable.document.id, options), /attempt 1\) failed/);
   await assert.rejects(sendBuyerEmail(api.database, printable.document.id, options), /attempt 2\) failed/);
   const after = await api.database.document.findUniqueOrThrow({ where: { id: printable.document.id } });
   assert.equal(after.status, 'accepted');
   assert.deepEqual(after.updatedAt, before.updatedAt);
-  const failures = await api.database.documentEvent.findMany({ where: { documentId: printable.document.id, type: BUYER_EMAIL_EVENT_TYPES.FAILED }, orderBy: { id: 'asc' } });
-  assert.deepEqual(failures.map((event) => (event.data as { attempt: number }).attempt), [1, 2]);
+  const failures = await api.database.documentEvent.findMany({
+    where: { documentId: printable.document.id, type: BUYER_EMAIL_EVENT_TYPES.FAILED },
+    orderBy: { id: 'asc' },
+  });
+  assert.deepEqual(
+    failures.map((event) => (event.data as { attempt: number }).attempt),
+    [1, 2],
+  );
   const data = failures[0]?.data as { code: string; message: string; permanent: boolean };
   assert.equal(data.permanent, false);
   assert.match(data.message, /ECONNREFUSED|connect/i);
@@ -157,7 +229,11 @@ test('SMTP down: the attempt fails and is logged (no credentials), the document 
 
   const up = await startMailCatcher({ smtpPort: port, httpPort: 0 });
   try {
-    const sent = await sendBuyerEmail(api.database, printable.document.id, emailOptions({ transport: { host: '127.0.0.1', port, secure: false, ignoreTLS: true } }));
+    const sent = await sendBuyerEmail(
+      api.database,
+      printable.document.id,
+      emailOptions({ transport: { host: '127.0.0.1', port, secure: false, ignoreTLS: true } }),
+    );
     assert.deepEqual(sent, { documentId: printable.document.id, outcome: 'sent', attempt: 3 });
     await up.waitForMessage((message) => message.subject.includes(printable.document.encf), 5000);
   } finally {
@@ -170,15 +246,31 @@ test('nothing is sent when the account did not enable the environment, without a
   const enabled = await enabledTenant(['TesteCF']);
   const cases = [
     [await seedPrintableDocument(api.database, disabled.id, { status: 'accepted' }), 'not_enabled'],
-    [await seedPrintableDocument(api.database, enabled.id, { status: 'accepted', buyerEmail: null }), 'no_buyer_email'],
+    [
+      await seedPrintableDocument(api.database, enabled.id, { status: 'accepted', buyerEmail: null }),
+      'no_buyer_email',
+    ],
     [await seedPrintableDocument(api.database, enabled.id, { status: 'sent' }), 'not_deliverable'],
     [await seedPrintableDocument(api.database, enabled.id, { status: 'rejected' }), 'not_deliverable'],
   ] as const;
   const before = catcher.messages().length;
   for (const [printable, outcome] of cases) {
-    assert.equal((await sendBuyerEmail(api.database, printable.document.id, emailOptions())).outcome, outcome);
-    assert.equal(await api.database.documentEvent.count({ where: { documentId: printable.document.id, type: { startsWith: 'buyer_email' } } }), 0);
+    assert.equal(
+      (await sendBuyerEmail(api.database, printable.document.id, emailOptions())).outcome,
+      outcome,
+    );
+    assert.equal(
+      await api.database.documentEvent.count({
+        where: { documentId: printable.document.id, type: { startsWith: 'buyer_email' } },
+      }),
+      0,
+    );
   }
-  await assert.rejects(catcher.waitForMessage((message) => cases.some(([printable]) => message.subject.includes(printable.document.encf)), 300));
+  await assert.rejects(
+    catcher.waitForMessage(
+      (message) => cases.some(([printable]) => message.subject.includes(printable.document.encf)),
+      300,
+    ),
+  );
   assert.equal(catcher.messages().length, before);
 });

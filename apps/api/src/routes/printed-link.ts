@@ -17,7 +17,10 @@ const PLAIN_TEXT_MESSAGES: Record<string, string> = {
  * Registered under its own prefix so a path Fastify cannot match (a token longer than its
  * 100-character parameter limit, an empty token) also answers `RI_LINK_INVALID` in plain text.
  */
-export function registerPrintedLinkRoutes(app: FastifyInstance, options: { database: TDatabase; linkSecret: string; now?: () => Date }): void {
+export function registerPrintedLinkRoutes(
+  app: FastifyInstance,
+  options: { database: TDatabase; linkSecret: string; now?: () => Date },
+): void {
   const now = options.now ?? (() => new Date());
   const prefix = '/ri';
   void app.register(
@@ -39,7 +42,12 @@ export function registerPrintedLinkRoutes(app: FastifyInstance, options: { datab
       });
       scope.get(ROUTES.printedLink.path.slice(prefix.length), async (request, reply) => {
         const { token } = request.params as { token: string };
-        const pdf = await getPdfByRiLink({ database: options.database, token, linkSecret: options.linkSecret, now: now() });
+        const pdf = await getPdfByRiLink({
+          database: options.database,
+          token,
+          linkSecret: options.linkSecret,
+          now: now(),
+        });
         return reply
           .code(200)
           .type('application/pdf')

@@ -28,7 +28,10 @@ test('PDF route: an accepted e-CF is rendered from its stored signed XML (eNCF, 
     const response = await getPdf(reference, key);
     assert.equal(response.statusCode, 200, response.body.slice(0, 300));
     assert.equal(response.headers['content-type'], 'application/pdf');
-    assert.equal(response.headers['content-disposition'], `attachment; filename="${tenant.rnc}${printable.document.encf}.pdf"`);
+    assert.equal(
+      response.headers['content-disposition'],
+      `attachment; filename="${tenant.rnc}${printable.document.encf}.pdf"`,
+    );
     assert.equal(response.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
     const text = await pdfText(response.rawPayload);
     assert.ok(text.includes(printable.document.encf), 'eNCF printed');
@@ -47,7 +50,10 @@ test('PDF route: accepted-conditional, contingency and sent-with-TrackID are del
     assert.ok((await pdfText(response.rawPayload)).includes(printable.document.encf));
   }
   const { key: certKey } = await seedApiKey(api.database, { tenantId: tenant.id, environment: 'CerteCF' });
-  const cert = await seedPrintableDocument(api.database, tenant.id, { status: 'accepted', environment: 'CerteCF' });
+  const cert = await seedPrintableDocument(api.database, tenant.id, {
+    status: 'accepted',
+    environment: 'CerteCF',
+  });
   const batch = await api.app.inject({
     method: 'POST',
     url: '/CerteCF/documentos-ecf/status/batch',
@@ -68,7 +74,10 @@ test('PDF route: accepted-conditional, contingency and sent-with-TrackID are del
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
     payload: JSON.stringify({ encfs: [teste.document.encf] }),
   });
-  assert.equal(ZStatusBatchResponse.parse(testeBatch.json()).found[0]?.printing?.pdfUrl, `/TesteCF/documentos-ecf/${teste.document.id}/pdf`);
+  assert.equal(
+    ZStatusBatchResponse.parse(testeBatch.json()).found[0]?.printing?.pdfUrl,
+    `/TesteCF/documentos-ecf/${teste.document.id}/pdf`,
+  );
 });
 
 test('PDF route: every 409 of the contract, as JSON ErrorResponse', async () => {
@@ -90,7 +99,11 @@ test('PDF route: every 409 of the contract, as JSON ErrorResponse', async () => 
     assert.equal(errorOf(response).code, code);
   }
   // An accepted row without signed XML (never through the signer) is not a 500.
-  const bare = await seedDocument(api.database, { tenantId: tenant.id, encf: randomEncf(), status: 'accepted' });
+  const bare = await seedDocument(api.database, {
+    tenantId: tenant.id,
+    encf: randomEncf(),
+    status: 'accepted',
+  });
   assert.equal(errorOf(await getPdf(bare.id, key)).code, 'DOCUMENT_NOT_SIGNED');
 });
 
@@ -106,9 +119,19 @@ test('PDF route: another tenant or environment is 404, a bad reference 400, Acce
   const { key: certKey } = await seedApiKey(api.database, { tenantId: tenant.id, environment: 'CerteCF' });
   assert.equal((await getPdf(printable.document.id, certKey, { environment: 'CerteCF' })).statusCode, 404);
   assert.equal(errorOf(await getPdf('not-a-reference', key)).code, 'INVALID_DOCUMENT_REFERENCE');
-  assert.equal((await api.app.inject({ method: 'GET', url: `/TesteCF/documentos-ecf/${printable.document.id}/pdf` })).statusCode, 401);
+  assert.equal(
+    (await api.app.inject({ method: 'GET', url: `/TesteCF/documentos-ecf/${printable.document.id}/pdf` }))
+      .statusCode,
+    401,
+  );
 
-  for (const accept of ['application/pdf', '*/*', 'application/*', 'text/html,application/xhtml+xml,*/*;q=0.8', 'application/json, application/pdf;q=0.5']) {
+  for (const accept of [
+    'application/pdf',
+    '*/*',
+    'application/*',
+    'text/html,application/xhtml+xml,*/*;q=0.8',
+    'application/json, application/pdf;q=0.5',
+  ]) {
     assert.equal((await getPdf(printable.document.id, key, { accept })).statusCode, 200, accept);
   }
   for (const accept of ['application/xml', 'application/json', 'application/pdf;q=0, text/plain']) {

@@ -6,7 +6,15 @@
 import { randomInt } from 'node:crypto';
 import { artifactData } from '@ecf/db';
 import type { DocumentStatus, Environment, TDatabase } from '@ecf/db';
-import { createTestCertificate, loadCertificate, parseSignatureDateTime, signEcfDocument, timbreUrlOf, validateSubmission, type TSigningCertificate } from '@ecf/fiscal-core';
+import {
+  createTestCertificate,
+  loadCertificate,
+  parseSignatureDateTime,
+  signEcfDocument,
+  timbreUrlOf,
+  validateSubmission,
+  type TSigningCertificate,
+} from '@ecf/fiscal-core';
 import { accountDataOf } from '@ecf/services';
 import { dominicanToday } from '../testing/submissions.ts';
 
@@ -15,7 +23,10 @@ function certificateFor(rnc: string): TSigningCertificate {
   const cached = certificates.get(rnc);
   if (cached) return cached;
   const generated = createTestCertificate({ rnc, commonName: `Firmante ${rnc}` });
-  const loaded = loadCertificate({ privateKeyPem: generated.privateKeyPem, certificatePem: generated.certificatePem });
+  const loaded = loadCertificate({
+    privateKeyPem: generated.privateKeyPem,
+    certificatePem: generated.certificatePem,
+  });
   if (!loaded.success) throw new Error('test certificate');
   certificates.set(rnc, loaded.data);
   return loaded.data;
@@ -35,7 +46,13 @@ export type TPrintableDocument = Awaited<ReturnType<typeof seedPrintableDocument
 export async function seedPrintableDocument(
   database: TDatabase,
   tenantId: string,
-  options: { status?: DocumentStatus; environment?: Environment; buyerEmail?: string | null; type?: '31' | '32'; signed?: boolean } = {},
+  options: {
+    status?: DocumentStatus;
+    environment?: Environment;
+    buyerEmail?: string | null;
+    type?: '31' | '32';
+    signed?: boolean;
+  } = {},
 ) {
   const tenant = await database.tenant.findUniqueOrThrow({ where: { id: tenantId } });
   const environment = options.environment ?? 'TesteCF';
@@ -49,7 +66,13 @@ export async function seedPrintableDocument(
     ...(type === '31' ? { sequenceExpirationDate: `31-12-${year + 1}` } : {}),
     issueDate: dominicanToday(),
     ...(type === '31'
-      ? { buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL', ...(buyerEmail === null ? {} : { email: buyerEmail }) } }
+      ? {
+          buyer: {
+            rnc: '101672919',
+            name: 'Ferretería Los Pinos SRL',
+            ...(buyerEmail === null ? {} : { email: buyerEmail }),
+          },
+        }
       : buyerEmail === null
         ? {}
         : { buyer: { name: 'María Núñez', email: buyerEmail } }),
@@ -70,7 +93,8 @@ export async function seedPrintableDocument(
   if (!signatureDate.success) throw new Error('signature date');
   const status = options.status ?? 'accepted';
   const isSigned = options.signed ?? status !== 'queued_for_signing';
-  const hasTrackId = ['sent', 'accepted', 'accepted_conditional', 'rejected', 'cancelled'].includes(status) && type === '31';
+  const hasTrackId =
+    ['sent', 'accepted', 'accepted_conditional', 'rejected', 'cancelled'].includes(status) && type === '31';
   const document = await database.document.create({
     data: {
       tenantId,
@@ -84,17 +108,32 @@ export async function seedPrintableDocument(
       buyerRnc: type === '31' ? '101672919' : null,
       submittedPayload: body,
       ...(isSigned
-        ? { securityCode: signed.data.securityCode, qrUrl: timbreUrlOf(validated.data.document, signed.data, environment), signatureDate: signatureDate.data }
+        ? {
+            securityCode: signed.data.securityCode,
+            qrUrl: timbreUrlOf(validated.data.document, signed.data, environment),
+            signatureDate: signatureDate.data,
+          }
         : {}),
       ...(hasTrackId ? { trackId: `track-${encf}` } : {}),
     },
   });
   if (isSigned) {
     await database.artifact.create({
-      data: artifactData({ tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: signed.data.xml }),
+      data: artifactData({
+        tenantId,
+        documentId: document.id,
+        kind: 'signed_xml',
+        contentType: 'application/xml',
+        content: signed.data.xml,
+      }),
     });
   }
-  return { document, securityCode: signed.data.securityCode, signedAt: signed.data.signedAt, rnc: tenant.rnc };
+  return {
+    document,
+    securityCode: signed.data.securityCode,
+    signedAt: signed.data.signedAt,
+    rnc: tenant.rnc,
+  };
 }
 
 /** The text of a PDF as `pdftotext -layout` reads it (poppler-utils). */
@@ -108,7 +147,9 @@ export async function pdfText(pdf: Buffer): Promise<string> {
     const file = path.join(directory, 'document.pdf');
     await writeFile(file, pdf);
     return await new Promise<string>((resolve, reject) => {
-      execFile('pdftotext', ['-layout', file, '-'], (error, stdout) => (error ? reject(new Error(`pdftotext failed: ${error.message}`)) : resolve(stdout)));
+      execFile('pdftotext', ['-layout', file, '-'], (error, stdout) =>
+        error ? reject(new Error(`pdftotext failed: ${error.message}`)) : resolve(stdout),
+      );
     });
   } finally {
     await rm(directory, { recursive: true, force: true });

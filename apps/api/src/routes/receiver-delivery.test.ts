@@ -2,7 +2,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { seedApiKey, seedDocument } from '@ecf/db';
-import { buildArecfXml, createTestCertificate, loadCertificate, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
+import {
+  buildArecfXml,
+  createTestCertificate,
+  loadCertificate,
+  signXml,
+  type TSigningCertificate,
+} from '@ecf/fiscal-core';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../testing/test-api.ts';
 import { nextEncf, storeSignedXml } from '../testing/submissions.ts';
 
@@ -14,7 +20,10 @@ let issuerCertificate: TSigningCertificate;
 
 function certificateOf(rnc: string): TSigningCertificate {
   const generated = createTestCertificate({ rnc, commonName: `Firmante ${rnc}` });
-  const loaded = loadCertificate({ privateKeyPem: generated.privateKeyPem, certificatePem: generated.certificatePem });
+  const loaded = loadCertificate({
+    privateKeyPem: generated.privateKeyPem,
+    certificatePem: generated.certificatePem,
+  });
   if (!loaded.success) throw new Error('certificate');
   return loaded.data;
 }
@@ -38,12 +47,30 @@ async function seedUncertain(tenant = account.tenant) {
     `<Emisor><RNCEmisor>${tenant.rnc}</RNCEmisor></Emisor><Comprador><RNCComprador>${BUYER_RNC}</RNCComprador></Comprador></Encabezado>` +
     '<FechaHoraFirma>01-04-2026 10:15:00</FechaHoraFirma></ECF>';
   await storeSignedXml(api.database, document, signXml(ecf, issuerCertificate).xml);
-  await api.database.receiverDelivery.create({ data: { documentId: document.id, tenantId: tenant.id, status: 'uncertain', attempts: 6, targetUrl: 'https://buyer.example/fe/recepcion/api/ecf' } });
+  await api.database.receiverDelivery.create({
+    data: {
+      documentId: document.id,
+      tenantId: tenant.id,
+      status: 'uncertain',
+      attempts: 6,
+      targetUrl: 'https://buyer.example/fe/recepcion/api/ecf',
+    },
+  });
   return document;
 }
 
-function arecfOf(document: { encf: string }, signer = buyerCertificate, rncEmisor = account.tenant.rnc): string {
-  const built = buildArecfXml({ rncEmisor, rncComprador: BUYER_RNC, encf: document.encf, estado: 'received', acknowledgedAt: '01-04-2026 10:20:00' });
+function arecfOf(
+  document: { encf: string },
+  signer = buyerCertificate,
+  rncEmisor = account.tenant.rnc,
+): string {
+  const built = buildArecfXml({
+    rncEmisor,
+    rncComprador: BUYER_RNC,
+    encf: document.encf,
+    estado: 'received',
+    acknowledgedAt: '01-04-2026 10:20:00',
+  });
   if (!built.success) throw new Error('arecf');
   return signXml(built.data, signer).xml;
 }
@@ -61,7 +88,11 @@ const withoutCorrelation = (body: Record<string, unknown>) => ({ ...body, correl
 
 test('200: uncertain → sent with a verified ARECF; the replay answers the same; then other outcomes are 409', async () => {
   const document = await seedUncertain();
-  const body = { outcome: 'sent', evidence: { arecfXml: arecfOf(document) }, note: 'ARECF forwarded by the buyer' };
+  const body = {
+    outcome: 'sent',
+    evidence: { arecfXml: arecfOf(document) },
+    note: 'ARECF forwarded by the buyer',
+  };
   const first = await reconcile(document.id, body);
   assert.equal(first.statusCode, 200, first.body);
   const answer = first.json();
@@ -82,28 +113,52 @@ test('200: uncertain → sent with a verified ARECF; the replay answers the same
 
 test('409: evidence that does not fit, a missing ARECF for sent, a delivery that is not uncertain', async () => {
   const document = await seedUncertain();
-  const foreign = await reconcile(document.id, { outcome: 'sent', evidence: { arecfXml: arecfOf(document, issuerCertificate) } });
+  const foreign = await reconcile(document.id, {
+    outcome: 'sent',
+    evidence: { arecfXml: arecfOf(document, issuerCertificate) },
+  });
   assert.equal(foreign.statusCode, 409);
-  assert.deepEqual([foreign.json().error.code, foreign.json().error.details.reason], ['RECEIVER_DELIVERY_EVIDENCE_INVALID', 'signer_is_issuer']);
-  const otherDocument = await reconcile(document.id, { outcome: 'sent', evidence: { arecfXml: arecfOf({ encf: nextEncf('31') }) } });
-  assert.deepEqual([otherDocument.statusCode, otherDocument.json().error.details.reason], [409, 'encf_mismatch']);
+  assert.deepEqual(
+    [foreign.json().error.code, foreign.json().error.details.reason],
+    ['RECEIVER_DELIVERY_EVIDENCE_INVALID', 'signer_is_issuer'],
+  );
+  const otherDocument = await reconcile(document.id, {
+    outcome: 'sent',
+    evidence: { arecfXml: arecfOf({ encf: nextEncf('31') }) },
+  });
+  assert.deepEqual(
+    [otherDocument.statusCode, otherDocument.json().error.details.reason],
+    [409, 'encf_mismatch'],
+  );
   const missing = await reconcile(document.id, { outcome: 'sent' });
   assert.deepEqual([missing.statusCode, missing.json().error.details.reason], [409, 'evidence_required']);
 
-  const accepted = await seedDocument(api.database, { tenantId: account.tenant.id, encf: nextEncf('31'), status: 'accepted' });
-  await api.database.receiverDelivery.create({ data: { documentId: accepted.id, tenantId: account.tenant.id, status: 'sent', attempts: 1 } });
+  const accepted = await seedDocument(api.database, {
+    tenantId: account.tenant.id,
+    encf: nextEncf('31'),
+    status: 'accepted',
+  });
+  await api.database.receiverDelivery.create({
+    data: { documentId: accepted.id, tenantId: account.tenant.id, status: 'sent', attempts: 1 },
+  });
   const notUncertain = await reconcile(accepted.id, { outcome: 'dispatch_failed' });
   assert.equal(notUncertain.statusCode, 409);
-  assert.deepEqual([notUncertain.json().error.code, notUncertain.json().error.details.status], ['RECEIVER_DELIVERY_NOT_UNCERTAIN', 'sent']);
+  assert.deepEqual(
+    [notUncertain.json().error.code, notUncertain.json().error.details.status],
+    ['RECEIVER_DELIVERY_NOT_UNCERTAIN', 'sent'],
+  );
 });
 
-test('404 for another account\'s document or an unknown one; 400 for bad input; 403 without the scope', async () => {
+test("404 for another account's document or an unknown one; 400 for bad input; 403 without the scope", async () => {
   const other = await seedTenantWithKey(api.database);
   const theirs = await seedUncertain(other.tenant);
   const foreign = await reconcile(theirs.id, { outcome: 'dispatch_failed' });
   assert.deepEqual([foreign.statusCode, foreign.json().error.code], [404, 'NOT_FOUND']);
   assert.equal((await reconcile(randomUUID(), { outcome: 'dispatch_failed' })).statusCode, 404);
-  assert.equal((await api.database.receiverDelivery.findUniqueOrThrow({ where: { documentId: theirs.id } })).status, 'uncertain');
+  assert.equal(
+    (await api.database.receiverDelivery.findUniqueOrThrow({ where: { documentId: theirs.id } })).status,
+    'uncertain',
+  );
 
   const mine = await seedUncertain();
   for (const [documentId, body] of [
@@ -117,10 +172,18 @@ test('404 for another account\'s document or an unknown one; 400 for bad input; 
     assert.equal(response.statusCode, 400, `${JSON.stringify(body)}: ${response.body}`);
     assert.equal(response.json().error.code, 'INVALID_REQUEST');
   }
-  const { key: readOnly } = await seedApiKey(api.database, { tenantId: account.tenant.id, environment: 'TesteCF', scopes: ['ecf:read', 'status:read'] });
+  const { key: readOnly } = await seedApiKey(api.database, {
+    tenantId: account.tenant.id,
+    environment: 'TesteCF',
+    scopes: ['ecf:read', 'status:read'],
+  });
   const forbidden = await reconcile(mine.id, { outcome: 'dispatch_failed' }, readOnly);
   assert.deepEqual([forbidden.statusCode, forbidden.json().error.code], [403, 'INSUFFICIENT_SCOPE']);
-  const { key: admin } = await seedApiKey(api.database, { tenantId: account.tenant.id, environment: 'TesteCF', scopes: ['tenant:admin'] });
+  const { key: admin } = await seedApiKey(api.database, {
+    tenantId: account.tenant.id,
+    environment: 'TesteCF',
+    scopes: ['tenant:admin'],
+  });
   const reconciled = await reconcile(mine.id, { outcome: 'dispatch_failed' }, admin);
   assert.equal(reconciled.statusCode, 200, reconciled.body);
   assert.equal(reconciled.json().receiverDelivery.reconciliation.evidence, null);
@@ -128,8 +191,10 @@ test('404 for another account\'s document or an unknown one; 400 for bad input; 
 
 test('the route is in /openapi.json with its request schema and 409 codes', async () => {
   const document = (await api.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-  const operation = document.paths['/{environment}/documentos-ecf/{documentId}/entrega-receptor/reconciliar'].post;
+  const operation =
+    document.paths['/{environment}/documentos-ecf/{documentId}/entrega-receptor/reconciliar'].post;
   assert.ok(operation.requestBody.content['application/json'].schema.properties.evidence);
-  for (const status of ['200', '400', '401', '403', '404', '409']) assert.ok(operation.responses[status], status);
+  for (const status of ['200', '400', '401', '403', '404', '409'])
+    assert.ok(operation.responses[status], status);
   assert.match(operation.responses['409'].description, /RECEIVER_DELIVERY_EVIDENCE_INVALID/);
 });

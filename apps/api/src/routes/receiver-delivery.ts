@@ -7,7 +7,10 @@ import { principalOf, requireApiKey, type TAuthenticationContext } from '../plug
 export type TReceiverDeliveryRoutesOptions = TAuthenticationContext & { xsd: TXsdValidators };
 
 /** POST /{environment}/documentos-ecf/{documentId}/entrega-receptor/reconciliar (issue 6). */
-export function registerReceiverDeliveryRoutes(app: FastifyInstance, options: TReceiverDeliveryRoutesOptions): void {
+export function registerReceiverDeliveryRoutes(
+  app: FastifyInstance,
+  options: TReceiverDeliveryRoutesOptions,
+): void {
   const route = ROUTES.reconcileReceiverDelivery;
   app.post(route.path, { preHandler: requireApiKey(options, route.scopes) }, async (request) => {
     const principal = principalOf(request);

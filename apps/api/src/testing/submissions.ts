@@ -10,7 +10,9 @@ let sequence = 0;
 /** A fresh eNCF of a type: unique within a test process. */
 export function nextEncf(type = '31'): string {
   sequence += 1;
-  return `E${type}${String(Date.now() % 1_000_000_0).padStart(7, '0').slice(-7)}${String(sequence).padStart(3, '0')}`;
+  return `E${type}${String(Date.now() % 1_000_000_0)
+    .padStart(7, '0')
+    .slice(-7)}${String(sequence).padStart(3, '0')}`;
 }
 
 /** A valid simplified-contract E31 of `lines` lines for the authenticated account (issuer data defaults to it). */
@@ -24,14 +26,30 @@ export function simplifiedE31(overrides: Record<string, unknown> = {}, lines = 3
     buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL' },
     paymentType: 'card',
     incomeType: '01',
-    lines: Array.from({ length: lines }, (_, index) => ({ name: `Artículo ${index + 1}`, quantity: 2, unitPrice: '450.00', itbisRate: 18, itemKind: 'good' })),
+    lines: Array.from({ length: lines }, (_, index) => ({
+      name: `Artículo ${index + 1}`,
+      quantity: 2,
+      unitPrice: '450.00',
+      itbisRate: 18,
+      itemKind: 'good',
+    })),
     ...overrides,
   };
 }
 
 /** Stores a signed XML artifact as the worker's signing job would. */
-export async function storeSignedXml(database: TDatabase, document: { id: string; tenantId: string }, xml: string) {
+export async function storeSignedXml(
+  database: TDatabase,
+  document: { id: string; tenantId: string },
+  xml: string,
+) {
   await database.artifact.create({
-    data: artifactData({ tenantId: document.tenantId, documentId: document.id, kind: 'signed_xml', contentType: 'application/xml', content: xml }),
+    data: artifactData({
+      tenantId: document.tenantId,
+      documentId: document.id,
+      kind: 'signed_xml',
+      contentType: 'application/xml',
+      content: xml,
+    }),
   });
 }

@@ -7,7 +7,9 @@ import { buildApp } from '../app.ts';
 import { readEnv } from '../env.ts';
 
 /** The official schemas as the tax authority publishes them (shared fixture of the workspace). */
-export const TEST_XSD_DIRECTORY = fileURLToPath(new URL('../../../../../shared/taxauth/xsd/', import.meta.url));
+export const TEST_XSD_DIRECTORY = fileURLToPath(
+  new URL('../../../../../shared/taxauth/xsd/', import.meta.url),
+);
 
 /** Collects log lines so tests can assert what is (and is not) logged. */
 export class LogCapture extends Writable {
@@ -35,7 +37,12 @@ export async function startTestApi(
 ): Promise<TTestApi> {
   const testDatabase = await openTestDatabase();
   const logs = new LogCapture();
-  const env = readEnv({ DATABASE_URL: testDatabase.url, LOG_LEVEL: 'info', XSD_DIRECTORY: TEST_XSD_DIRECTORY, ...overrides });
+  const env = readEnv({
+    DATABASE_URL: testDatabase.url,
+    LOG_LEVEL: 'info',
+    XSD_DIRECTORY: TEST_XSD_DIRECTORY,
+    ...overrides,
+  });
   const app = await buildApp({ env, database: testDatabase.database, logDestination: logs });
   beforeReady?.(app);
   await app.ready();

@@ -2,7 +2,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildArecfXml, createTestCertificate, loadCertificate, signXml, verifyXmlSignature } from '@ecf/fiscal-core';
+import {
+  buildArecfXml,
+  createTestCertificate,
+  loadCertificate,
+  signXml,
+  verifyXmlSignature,
+} from '@ecf/fiscal-core';
 import { openPipelineHarness, type TPipelineHarness } from '../testing/pipeline-harness.ts';
 
 const BUYER_RNC = '201000101';
@@ -15,7 +21,10 @@ let tenant: { id: string; rnc: string };
 /** The buyer's reception endpoint: answers every e-CF with an ARECF "received" signed by the buyer. */
 function startBuyer(): Promise<string> {
   const generated = createTestCertificate({ rnc: BUYER_RNC, commonName: 'Comprador de prueba' });
-  const loaded = loadCertificate({ privateKeyPem: generated.privateKeyPem, certificatePem: generated.certificatePem });
+  const loaded = loadCertificate({
+    privateKeyPem: generated.privateKeyPem,
+    certificatePem: generated.certificatePem,
+  });
   if (!loaded.success) throw new Error('buyer certificate');
   const certificate = loaded.data;
   buyerServer = http.createServer((request, response) => {
@@ -23,9 +32,18 @@ function startBuyer(): Promise<string> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      receptions.push({ fileName: /filename="([^"]+)"/.exec(body)?.[1], contentLength: request.headers['content-length'] });
+      receptions.push({
+        fileName: /filename="([^"]+)"/.exec(body)?.[1],
+        contentLength: request.headers['content-length'],
+      });
       const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(body)?.[1] ?? '';
-      const arecf = buildArecfXml({ rncEmisor: field('RNCEmisor'), rncComprador: field('RNCComprador'), encf: field('eNCF'), estado: 'received', acknowledgedAt: '01-04-2026 10:20:00' });
+      const arecf = buildArecfXml({
+        rncEmisor: field('RNCEmisor'),
+        rncComprador: field('RNCComprador'),
+        encf: field('eNCF'),
+        estado: 'received',
+        acknowledgedAt: '01-04-2026 10:20:00',
+      });
       if (!arecf.success || request.url !== `/${BUYER_RNC}/fe/recepcion/api/ecf`) {
         response.writeHead(400).end();
         return;
@@ -34,7 +52,11 @@ function startBuyer(): Promise<string> {
       response.end(signXml(arecf.data, certificate).xml);
     });
   });
-  return new Promise((resolve) => buyerServer.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(buyerServer.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    buyerServer.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(buyerServer.address() as AddressInfo).port}`),
+    ),
+  );
 }
 
 before(async () => {
@@ -42,7 +64,9 @@ before(async () => {
   harness = await openPipelineHarness({
     processingDelayMs: 100,
     xsd: true,
-    directory: [{ rnc: BUYER_RNC, name: 'Ferretería Los Pinos SRL', receptionUrl: `${buyerBaseUrl}/${BUYER_RNC}` }],
+    directory: [
+      { rnc: BUYER_RNC, name: 'Ferretería Los Pinos SRL', receptionUrl: `${buyerBaseUrl}/${BUYER_RNC}` },
+    ],
   });
   tenant = await harness.tenantWithCertificate();
 });
@@ -66,13 +90,29 @@ test('through the worker: signed, sent, accepted, then delivered to the buyer wi
   assert.equal(final.status, 'accepted', JSON.stringify(final.lastError));
   assert.equal(delivery?.status, 'sent', JSON.stringify(delivery));
   assert.equal(delivery.attempts, 1);
-  const artifact = await harness.database.artifact.findUniqueOrThrow({ where: { id: delivery.arecfArtifactId ?? '' } });
+  const artifact = await harness.database.artifact.findUniqueOrThrow({
+    where: { id: delivery.arecfArtifactId ?? '' },
+  });
   const verified = verifyXmlSignature(Buffer.from(artifact.content).toString('utf8'));
   assert.ok(verified.valid && verified.certificate.holderId === BUYER_RNC);
-  assert.deepEqual(receptions.map((reception) => reception.fileName), [`${tenant.rnc}${encf}.xml`]);
-  const events = await harness.database.documentEvent.findMany({ where: { documentId: document.id }, orderBy: { id: 'asc' } });
+  assert.deepEqual(
+    receptions.map((reception) => reception.fileName),
+    [`${tenant.rnc}${encf}.xml`],
+  );
+  const events = await harness.database.documentEvent.findMany({
+    where: { documentId: document.id },
+    orderBy: { id: 'asc' },
+  });
   assert.deepEqual(
     events.map((event) => event.type),
-    ['signed', 'transmission_attempt', 'transmission_outcome', 'sent', 'accepted', 'receiver_delivery_attempt', 'receiver_delivery_outcome'],
+    [
+      'signed',
+      'transmission_attempt',
+      'transmission_outcome',
+      'sent',
+      'accepted',
+      'receiver_delivery_attempt',
+      'receiver_delivery_outcome',
+    ],
   );
 });

@@ -7,9 +7,14 @@ import type { TJobContext } from './registry.ts';
  * a new job sent with `startAfter` before this one completes; a crash in between re-runs this job,
  * and the use-case, guarded by its attempts count and lease, does not send twice at once.
  */
-export async function deliverToReceiverJob(payload: TJobPayload<'document.deliver-to-receiver'>, context: TJobContext): Promise<void> {
-  if (!context.taxauthClientFor) throw new Error('the worker has no tax authority client (taxauth options not given to createWorker)');
-  if (!context.xsdValidators) throw new Error('the worker has no XSD validators: receiver acknowledgements (ARECF) cannot be checked');
+export async function deliverToReceiverJob(
+  payload: TJobPayload<'document.deliver-to-receiver'>,
+  context: TJobContext,
+): Promise<void> {
+  if (!context.taxauthClientFor)
+    throw new Error('the worker has no tax authority client (taxauth options not given to createWorker)');
+  if (!context.xsdValidators)
+    throw new Error('the worker has no XSD validators: receiver acknowledgements (ARECF) cannot be checked');
   const report = await deliverToReceiver(context.database, payload.documentId, {
     clientFor: context.taxauthClientFor,
     ...(context.certificateKeyring ? { keyring: context.certificateKeyring } : {}),
@@ -22,10 +27,26 @@ export async function deliverToReceiverJob(payload: TJobPayload<'document.delive
 async function scheduleDelivery(report: TReceiverDeliveryReport, context: TJobContext): Promise<void> {
   const log = context.log.child({ documentId: report.documentId });
   const afterSeconds = report.next === 'retry' ? report.afterSeconds : undefined;
-  log.info({ outcome: report.outcome, status: report.status, next: report.next, ...(afterSeconds === undefined ? {} : { afterSeconds }) }, 'receiver delivery step');
-  if (report.status === 'uncertain') log.warn({ outcome: report.outcome }, 'receiver delivery uncertain: reconcile with POST .../entrega-receptor/reconciliar');
+  log.info(
+    {
+      outcome: report.outcome,
+      status: report.status,
+      next: report.next,
+      ...(afterSeconds === undefined ? {} : { afterSeconds }),
+    },
+    'receiver delivery step',
+  );
+  if (report.status === 'uncertain')
+    log.warn(
+      { outcome: report.outcome },
+      'receiver delivery uncertain: reconcile with POST .../entrega-receptor/reconciliar',
+    );
   if (report.next === 'done') return;
   if (!context.send) throw new Error('the job context cannot enqueue follow-up jobs (send missing)');
-  const id = await context.send('document.deliver-to-receiver', { documentId: report.documentId }, { startAfter: report.afterSeconds });
+  const id = await context.send(
+    'document.deliver-to-receiver',
+    { documentId: report.documentId },
+    { startAfter: report.afterSeconds },
+  );
   if (id === null) throw new Error(`document.deliver-to-receiver for ${report.documentId} was not enqueued`);
 }

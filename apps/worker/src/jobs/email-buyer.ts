@@ -10,10 +10,25 @@ export type TBuyerEmailSettings = Omit<TBuyerEmailOptions, 'now'>;
  * records each attempt). A transient SMTP failure throws, so pg-boss retries the job with the
  * queue's backoff; the fiscal pipeline never waits for it.
  */
-export async function emailBuyerJob(payload: TJobPayload<'document.email-buyer'>, context: TJobContext): Promise<void> {
-  if (!context.buyerEmail) throw new Error('the worker has no buyer e-mail settings (buyerEmail not given to createWorker)');
-  const report = await sendBuyerEmail(context.database, payload.documentId, { ...context.buyerEmail, now: context.now });
+export async function emailBuyerJob(
+  payload: TJobPayload<'document.email-buyer'>,
+  context: TJobContext,
+): Promise<void> {
+  if (!context.buyerEmail)
+    throw new Error('the worker has no buyer e-mail settings (buyerEmail not given to createWorker)');
+  const report = await sendBuyerEmail(context.database, payload.documentId, {
+    ...context.buyerEmail,
+    now: context.now,
+  });
   const log = context.log.child({ documentId: report.documentId });
-  if (report.outcome === 'failed_permanently') log.warn({ outcome: report.outcome, attempt: report.attempt }, 'buyer e-mail refused by the SMTP server; not retried');
-  else log.info({ outcome: report.outcome, ...(report.attempt === undefined ? {} : { attempt: report.attempt }) }, 'buyer e-mail step');
+  if (report.outcome === 'failed_permanently')
+    log.warn(
+      { outcome: report.outcome, attempt: report.attempt },
+      'buyer e-mail refused by the SMTP server; not retried',
+    );
+  else
+    log.info(
+      { outcome: report.outcome, ...(report.attempt === undefined ? {} : { attempt: report.attempt }) },
+      'buyer e-mail step',
+    );
 }

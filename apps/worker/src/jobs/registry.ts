@@ -45,13 +45,18 @@ export type TJobDefinition<TName extends TJobName = TJobName> = {
   /** Cron schedule (UTC), for jobs that run periodically. */
   schedule?: string;
   /** Retry policy of the queue, inherited by every job sent to it (pg-boss defaults otherwise). */
-  queue?: Pick<QueueOptions, 'retryLimit' | 'retryDelay' | 'retryBackoff' | 'retryDelayMax' | 'expireInSeconds'>;
+  queue?: Pick<
+    QueueOptions,
+    'retryLimit' | 'retryDelay' | 'retryBackoff' | 'retryDelayMax' | 'expireInSeconds'
+  >;
 };
 
 /** Any registered job, whatever its name. */
 export type TAnyJobDefinition = { [TName in TJobName]: TJobDefinition<TName> }[TJobName];
 
-function defineJob<TName extends TJobName>(definition: Omit<TJobDefinition<TName>, 'schema'>): TJobDefinition<TName> {
+function defineJob<TName extends TJobName>(
+  definition: Omit<TJobDefinition<TName>, 'schema'>,
+): TJobDefinition<TName> {
   return { ...definition, schema: JOB_CONTRACTS[definition.name] };
 }
 
@@ -59,13 +64,38 @@ function defineJob<TName extends TJobName>(definition: Omit<TJobDefinition<TName
 export const JOB_REGISTRY: TAnyJobDefinition[] = [
   defineJob({ name: 'maintenance.purge-expired', handle: purgeExpired, schedule: '*/10 * * * *' }),
   // Signing, then sending in the same job. Deferred signing (no usable certificate yet) is retried with backoff for about a day.
-  defineJob({ name: 'document.sign', handle: signDocument, queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
+  defineJob({
+    name: 'document.sign',
+    handle: signDocument,
+    queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 },
+  }),
   // Transmission: retries on the contingency schedule are jobs the handler sends; these cover crashes and bugs.
-  defineJob({ name: 'document.transmit', handle: transmitDocument, queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
-  defineJob({ name: 'document.poll-status', handle: pollDocumentStatusJob, queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
-  defineJob({ name: 'document.deliver-to-receiver', handle: deliverToReceiverJob, queue: { retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 } }),
+  defineJob({
+    name: 'document.transmit',
+    handle: transmitDocument,
+    queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 },
+  }),
+  defineJob({
+    name: 'document.poll-status',
+    handle: pollDocumentStatusJob,
+    queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 },
+  }),
+  defineJob({
+    name: 'document.deliver-to-receiver',
+    handle: deliverToReceiverJob,
+    queue: { retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 },
+  }),
   // Buyer e-mail: a failing SMTP server is retried for about a day (1 min doubling to 1 h); never blocks the pipeline.
-  defineJob({ name: 'document.email-buyer', handle: emailBuyerJob, queue: { retryLimit: 30, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600, expireInSeconds: 120 } }),
+  defineJob({
+    name: 'document.email-buyer',
+    handle: emailBuyerJob,
+    queue: { retryLimit: 30, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600, expireInSeconds: 120 },
+  }),
   // The safety net: documents no job is moving get their next step (see README "Sweeper").
-  defineJob({ name: 'maintenance.sweep-documents', handle: sweepDocumentsJob, schedule: '* * * * *', queue: { retryLimit: 0, expireInSeconds: 120 } }),
+  defineJob({
+    name: 'maintenance.sweep-documents',
+    handle: sweepDocumentsJob,
+    schedule: '* * * * *',
+    queue: { retryLimit: 0, expireInSeconds: 120 },
+  }),
 ];

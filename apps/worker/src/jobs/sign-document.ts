@@ -17,7 +17,8 @@ import { scheduleNext, transmissionOptionsOf } from './transmit-document.ts';
  * client (tests of signing alone) the signing transaction enqueues `document.transmit` instead.
  */
 export async function signDocument(payload: TJobPayload<'document.sign'>, context: TJobContext) {
-  if (!context.certificateKeyring) throw new Error('CERTIFICATE_MASTER_KEY is not configured: the worker cannot sign documents');
+  if (!context.certificateKeyring)
+    throw new Error('CERTIFICATE_MASTER_KEY is not configured: the worker cannot sign documents');
   const sendsInline = context.taxauthClientFor !== undefined;
   const result = await signQueuedDocument(context.database, payload.documentId, {
     keyring: context.certificateKeyring,
@@ -31,7 +32,12 @@ export async function signDocument(payload: TJobPayload<'document.sign'>, contex
   switch (result.outcome) {
     case 'signed':
       log.info({ sha256: result.sha256, artifactId: result.artifactId }, 'document signed');
-      if (sendsInline) await transmit(payload.documentId, context, { document: result.document, signedXml: result.xml, ...(result.claimed ? { claimed: result.claimed } : {}) });
+      if (sendsInline)
+        await transmit(payload.documentId, context, {
+          document: result.document,
+          signedXml: result.xml,
+          ...(result.claimed ? { claimed: result.claimed } : {}),
+        });
       return;
     case 'skipped':
       log.info({ reason: result.reason, status: result.status }, 'nothing to sign');
@@ -42,12 +48,22 @@ export async function signDocument(payload: TJobPayload<'document.sign'>, contex
       log.warn({ code: result.error.code }, 'signing deferred; will retry');
       throw new Error(`signing deferred: ${result.error.code}`);
     case 'failed':
-      log.error({ code: result.error.code, details: result.error.details }, 'document cannot be signed; left queued with lastError');
+      log.error(
+        { code: result.error.code, details: result.error.details },
+        'document cannot be signed; left queued with lastError',
+      );
       return;
   }
 }
 
-async function transmit(documentId: string, context: TJobContext, known: Parameters<typeof transmitSignedDocument>[3]): Promise<void> {
-  const options = { ...transmissionOptionsOf(context), ...(context.enqueue ? { enqueue: context.enqueue } : {}) };
+async function transmit(
+  documentId: string,
+  context: TJobContext,
+  known: Parameters<typeof transmitSignedDocument>[3],
+): Promise<void> {
+  const options = {
+    ...transmissionOptionsOf(context),
+    ...(context.enqueue ? { enqueue: context.enqueue } : {}),
+  };
   await scheduleNext(await transmitSignedDocument(context.database, documentId, options, known), context);
 }

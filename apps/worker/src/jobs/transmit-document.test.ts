@@ -16,7 +16,8 @@ async function waitForStatus(documentId: string, statuses: string[], timeoutMs =
   for (;;) {
     const document = await harness.database.document.findUniqueOrThrow({ where: { id: documentId } });
     if (statuses.includes(document.status)) return document;
-    if (Date.now() > deadline) throw new Error(`document still ${document.status} (lastError ${JSON.stringify(document.lastError)})`);
+    if (Date.now() > deadline)
+      throw new Error(`document still ${document.status} (lastError ${JSON.stringify(document.lastError)})`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -25,11 +26,23 @@ test('sign → transmit → poll through the worker: accepted, with every step i
   const document = await harness.seedQueuedE31(tenant);
   // Only the signing job is sent: signing enqueues document.transmit in its own transaction.
   await harness.worker.boss.send('document.sign', { documentId: document.id });
-  const final = await waitForStatus(document.id, ['accepted', 'accepted_conditional', 'rejected', 'transmission_failed']);
-  assert.equal(final.status, 'accepted', JSON.stringify({ lastError: final.lastError, messages: final.taxauthMessages }));
+  const final = await waitForStatus(document.id, [
+    'accepted',
+    'accepted_conditional',
+    'rejected',
+    'transmission_failed',
+  ]);
+  assert.equal(
+    final.status,
+    'accepted',
+    JSON.stringify({ lastError: final.lastError, messages: final.taxauthMessages }),
+  );
   assert.ok(final.trackId);
   assert.equal(final.lastError, null);
-  const events = await harness.database.documentEvent.findMany({ where: { documentId: document.id }, orderBy: { id: 'asc' } });
+  const events = await harness.database.documentEvent.findMany({
+    where: { documentId: document.id },
+    orderBy: { id: 'asc' },
+  });
   assert.deepEqual(
     events.map((event) => event.type),
     ['signed', 'transmission_attempt', 'transmission_outcome', 'sent', 'accepted'],

@@ -22,7 +22,12 @@ type THarnessOptions = {
   /** Check signed XML against the XSDs (the worker's production set-up); off keeps a job's event list minimal. */
   xsd?: boolean;
   /** Further worker options (queue overrides, e-mail, polling). */
-  worker?: Partial<Omit<TWorkerOptions, 'databaseUrl' | 'database' | 'log' | 'certificateKeyring' | 'taxauthClientFor' | 'xsdValidators'>>;
+  worker?: Partial<
+    Omit<
+      TWorkerOptions,
+      'databaseUrl' | 'database' | 'log' | 'certificateKeyring' | 'taxauthClientFor' | 'xsdValidators'
+    >
+  >;
 };
 
 export type TPipelineHarness = Awaited<ReturnType<typeof openPipelineHarness>>;
@@ -38,7 +43,9 @@ export async function openPipelineHarness(options: THarnessOptions) {
     port: 0,
     ...(options.directory ? { directory: options.directory } : {}),
   });
-  const xsdValidators: TXsdValidators | undefined = options.xsd ? await loadXsdValidators(fileURLToPath(TEST_XSD_DIRECTORY)) : undefined;
+  const xsdValidators: TXsdValidators | undefined = options.xsd
+    ? await loadXsdValidators(fileURLToPath(TEST_XSD_DIRECTORY))
+    : undefined;
   const keyring = createCertificateKeyring({ currentKey: randomBytes(32).toString('base64') });
   const clients = new Map<string, TTaxauthClient>();
   const worker = createWorker({
@@ -50,7 +57,11 @@ export async function openPipelineHarness(options: THarnessOptions) {
     taxauthClientFor: (environment) => {
       const client =
         clients.get(environment) ??
-        createTaxauthClient({ environment, baseUrls: { ecf: simulator.baseUrl, fc: simulator.baseUrl, status: simulator.baseUrl }, timeoutMs: 2000 });
+        createTaxauthClient({
+          environment,
+          baseUrls: { ecf: simulator.baseUrl, fc: simulator.baseUrl, status: simulator.baseUrl },
+          timeoutMs: 2000,
+        });
       clients.set(environment, client);
       return client;
     },
@@ -66,27 +77,50 @@ export async function openPipelineHarness(options: THarnessOptions) {
     /** A tenant with an active generated certificate (buyer e-mail on in the given environments). */
     async tenantWithCertificate(buyerEmailEnvironments: Environment[] = []) {
       const tenant = await seedTenant(database);
-      if (buyerEmailEnvironments.length > 0) await database.tenant.update({ where: { id: tenant.id }, data: { buyerEmailEnvironments } });
+      if (buyerEmailEnvironments.length > 0)
+        await database.tenant.update({ where: { id: tenant.id }, data: { buyerEmailEnvironments } });
       const certificate = createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante de prueba' });
-      await storeTenantCertificate(database, { tenantId: tenant.id, p12: certificate.p12, password: certificate.password }, keyring);
+      await storeTenantCertificate(
+        database,
+        { tenantId: tenant.id, p12: certificate.p12, password: certificate.password },
+        keyring,
+      );
       return tenant;
     },
     /**
      * A simplified E31 (one line, RD$5,310.00) stored queued for signing as the API stores it (the
      * body text); `buyer` replaces the default buyer. The caller starts the pipeline.
      */
-    async seedQueuedE31(tenant: { id: string; rnc: string }, buyer: { rnc: string; name: string; email?: string } = { rnc: '101672919', name: 'Ferretería Los Pinos SRL' }): Promise<Document> {
+    async seedQueuedE31(
+      tenant: { id: string; rnc: string },
+      buyer: { rnc: string; name: string; email?: string } = {
+        rnc: '101672919',
+        name: 'Ferretería Los Pinos SRL',
+      },
+    ): Promise<Document> {
       const encf = `E31${String(randomInt(1, 1_000_000_000)).padStart(10, '0')}`;
       const body = {
         type: 'E31',
         encf,
         sequenceExpirationDate: '31-12-2027',
         issueDate: '2026-04-01T10:15:00-04:00',
-        issuer: { rnc: tenant.rnc, legalName: 'Distribuidora Caribe Digital SRL', address: 'Av. Winston Churchill 1099, Piantini, Santo Domingo' },
+        issuer: {
+          rnc: tenant.rnc,
+          legalName: 'Distribuidora Caribe Digital SRL',
+          address: 'Av. Winston Churchill 1099, Piantini, Santo Domingo',
+        },
         buyer,
         paymentType: 'card',
         incomeType: '01',
-        lines: [{ name: 'Cemento gris 42.5 kg', quantity: 10, unitPrice: '450.00', itbisRate: 18, itemKind: 'good' }],
+        lines: [
+          {
+            name: 'Cemento gris 42.5 kg',
+            quantity: 10,
+            unitPrice: '450.00',
+            itbisRate: 18,
+            itemKind: 'good',
+          },
+        ],
       };
       return database.document.create({
         data: {
@@ -114,7 +148,11 @@ export async function openPipelineHarness(options: THarnessOptions) {
 }
 
 /** Reads until `done` holds or the time is up; returns the last value read (the caller asserts on it). */
-export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
   while (!done(value) && Date.now() < deadline) {

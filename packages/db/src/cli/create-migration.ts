@@ -23,13 +23,20 @@ const from = existsSync(snapshot) ? ['--from-schema-datamodel', snapshot] : ['--
 const sql = execFileSync(
   'npx',
   ['prisma', 'migrate', 'diff', ...from, '--to-schema-datamodel', schema, '--script'],
-  { cwd: packageRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, CHECKPOINT_DISABLE: '1' } },
+  {
+    cwd: packageRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, CHECKPOINT_DISABLE: '1' },
+  },
 );
 if (!/^\s*(CREATE|ALTER|DROP|COMMENT)/m.test(sql)) {
   console.log('db: schema.prisma matches the last migration; nothing to create');
   process.exit(0);
 }
-const existing = readdirSync(MIGRATIONS_DIRECTORY, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+const existing = readdirSync(MIGRATIONS_DIRECTORY, { withFileTypes: true }).filter((entry) =>
+  entry.isDirectory(),
+);
 const id = `${String(existing.length + 1).padStart(4, '0')}_${name}`;
 mkdirSync(path.join(MIGRATIONS_DIRECTORY, id));
 writeFileSync(path.join(MIGRATIONS_DIRECTORY, id, 'migration.sql'), sql);

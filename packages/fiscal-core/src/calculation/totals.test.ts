@@ -2,14 +2,25 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { add, compare, decimal, formatDecimal, sum, type TDecimal } from '../decimal/decimal.ts';
-import { apportion, computeLineAmount, computeLineItbis, computeTotals, exceedsTolerance, type TBillingIndicator, type TTotalsLine } from './totals.ts';
+import {
+  apportion,
+  computeLineAmount,
+  computeLineItbis,
+  computeTotals,
+  exceedsTolerance,
+  type TBillingIndicator,
+  type TTotalsLine,
+} from './totals.ts';
 
 const money = (value: TDecimal): string => formatDecimal(value, 2);
 
 describe('computeLineAmount', () => {
   test('MontoItem = quantity x price - discount + surcharge, half up', () => {
     assert.equal(money(computeLineAmount(decimal('3'), decimal('33.3333'))), '100.00');
-    assert.equal(money(computeLineAmount(decimal('2.5'), decimal('10.1050'), decimal('1.00'), decimal('0.50'))), '24.76');
+    assert.equal(
+      money(computeLineAmount(decimal('2.5'), decimal('10.1050'), decimal('1.00'), decimal('0.50'))),
+      '24.76',
+    );
   });
 });
 
@@ -40,7 +51,12 @@ describe('computeTotals', () => {
   });
 
   test('prices with ITBIS: base = sum / (1 + rate), half up', () => {
-    const totals = computeTotals({ lines: [{ amount: decimal('790.00'), indicator: 1 }], adjustments: [], pricesIncludeTax: true, withoutItbis: false });
+    const totals = computeTotals({
+      lines: [{ amount: decimal('790.00'), indicator: 1 }],
+      adjustments: [],
+      pricesIncludeTax: true,
+      withoutItbis: false,
+    });
     assert.equal(money(totals.taxableByRate[1]), '669.49');
     assert.equal(money(totals.itbisByRate[1]), '120.51');
     assert.equal(money(totals.total), '790.00');
@@ -48,22 +64,42 @@ describe('computeTotals', () => {
 
   test('global discount reduces its base; a Norma 10-07 discount goes to ValorPagar only', () => {
     const lines = [{ amount: decimal('1180.00'), indicator: 1 as const }];
-    const normal = computeTotals({ lines, adjustments: [{ kind: 'discount', amount: decimal('100.00'), indicator: 1, norma1007: false }], pricesIncludeTax: true, withoutItbis: false });
+    const normal = computeTotals({
+      lines,
+      adjustments: [{ kind: 'discount', amount: decimal('100.00'), indicator: 1, norma1007: false }],
+      pricesIncludeTax: true,
+      withoutItbis: false,
+    });
     assert.equal(money(normal.taxableByRate[1]), '900.00');
     assert.equal(money(normal.total), '1062.00');
-    const norma = computeTotals({ lines, adjustments: [{ kind: 'discount', amount: decimal('100.00'), indicator: 1, norma1007: true }], pricesIncludeTax: true, withoutItbis: false });
+    const norma = computeTotals({
+      lines,
+      adjustments: [{ kind: 'discount', amount: decimal('100.00'), indicator: 1, norma1007: true }],
+      pricesIncludeTax: true,
+      withoutItbis: false,
+    });
     assert.equal(money(norma.taxableByRate[1]), '1000.00');
     assert.equal(money(norma.total), '1180.00');
     assert.equal(money(norma.payable), '1080.00');
   });
 
   test('surcharges add to their base', () => {
-    const totals = computeTotals({ lines: [{ amount: decimal('100.00'), indicator: 4 }], adjustments: [{ kind: 'surcharge', amount: decimal('10.00'), indicator: 4, norma1007: false }], pricesIncludeTax: false, withoutItbis: false });
+    const totals = computeTotals({
+      lines: [{ amount: decimal('100.00'), indicator: 4 }],
+      adjustments: [{ kind: 'surcharge', amount: decimal('10.00'), indicator: 4, norma1007: false }],
+      pricesIncludeTax: false,
+      withoutItbis: false,
+    });
     assert.equal(money(totals.exempt), '110.00');
   });
 
   test('credit note of more than 30 days: no ITBIS, total without it', () => {
-    const totals = computeTotals({ lines: [{ amount: decimal('900.00'), indicator: 1 }], adjustments: [], pricesIncludeTax: false, withoutItbis: true });
+    const totals = computeTotals({
+      lines: [{ amount: decimal('900.00'), indicator: 1 }],
+      adjustments: [],
+      pricesIncludeTax: false,
+      withoutItbis: true,
+    });
     assert.equal(money(totals.totalItbis), '0.00');
     assert.equal(money(totals.total), '900.00');
   });
@@ -71,7 +107,12 @@ describe('computeTotals', () => {
   test('withholding totals are sums of the lines', () => {
     const totals = computeTotals({
       lines: [
-        { amount: decimal('10000.00'), indicator: 1, itbisWithheld: decimal('1800.00'), isrWithheld: decimal('1000.00') },
+        {
+          amount: decimal('10000.00'),
+          indicator: 1,
+          itbisWithheld: decimal('1800.00'),
+          isrWithheld: decimal('1000.00'),
+        },
         { amount: decimal('600.00'), indicator: 1, itbisWithheld: decimal('54.00') },
       ],
       adjustments: [],
@@ -109,19 +150,44 @@ describe('properties', () => {
 
   test('MontoTotal = MontoGravadoTotal + MontoExento + TotalITBIS; bases and ITBIS per rate add up', () => {
     fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 50 }), fc.boolean(), (lines, pricesIncludeTax) => {
-        const totals = computeTotals({ lines, adjustments: [], pricesIncludeTax, withoutItbis: false });
-        assert.equal(compare(totals.total, sum([totals.taxableTotal, totals.exempt, totals.totalItbis])), 0);
-        assert.equal(compare(totals.taxableTotal, sum([totals.taxableByRate[1], totals.taxableByRate[2], totals.taxableByRate[3]])), 0);
-        assert.equal(compare(totals.totalItbis, sum([totals.itbisByRate[1], totals.itbisByRate[2], totals.itbisByRate[3]])), 0);
-        assert.equal(compare(totals.period, add(totals.total, totals.nonBillable)), 0);
-        if (pricesIncludeTax) {
-          // Base + ITBIS of each rate stays within a cent per rate of what the lines charged.
-          for (const rate of [1, 2, 3] as const) {
-            assert.ok(!exceedsTolerance(add(totals.taxableByRate[rate], totals.itbisByRate[rate]), totals.itemSums[rate], 1));
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 50 }),
+        fc.boolean(),
+        (lines, pricesIncludeTax) => {
+          const totals = computeTotals({ lines, adjustments: [], pricesIncludeTax, withoutItbis: false });
+          assert.equal(
+            compare(totals.total, sum([totals.taxableTotal, totals.exempt, totals.totalItbis])),
+            0,
+          );
+          assert.equal(
+            compare(
+              totals.taxableTotal,
+              sum([totals.taxableByRate[1], totals.taxableByRate[2], totals.taxableByRate[3]]),
+            ),
+            0,
+          );
+          assert.equal(
+            compare(
+              totals.totalItbis,
+              sum([totals.itbisByRate[1], totals.itbisByRate[2], totals.itbisByRate[3]]),
+            ),
+            0,
+          );
+          assert.equal(compare(totals.period, add(totals.total, totals.nonBillable)), 0);
+          if (pricesIncludeTax) {
+            // Base + ITBIS of each rate stays within a cent per rate of what the lines charged.
+            for (const rate of [1, 2, 3] as const) {
+              assert.ok(
+                !exceedsTolerance(
+                  add(totals.taxableByRate[rate], totals.itbisByRate[rate]),
+                  totals.itemSums[rate],
+                  1,
+                ),
+              );
+            }
           }
-        }
-      }),
+        },
+      ),
     );
   });
 });

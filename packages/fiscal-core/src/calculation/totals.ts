@@ -1,4 +1,16 @@
-import { add, compare, decimal, divide, isZero, multiply, round, subtract, sum, ZERO, type TDecimal } from '../decimal/decimal.ts';
+import {
+  add,
+  compare,
+  decimal,
+  divide,
+  isZero,
+  multiply,
+  round,
+  subtract,
+  sum,
+  ZERO,
+  type TDecimal,
+} from '../decimal/decimal.ts';
 
 /**
  * The tax authority's calculation rules (official format, section A Totales and B Detalle; interface
@@ -15,7 +27,11 @@ export type TTaxedIndicator = 1 | 2 | 3;
 export const TAXED_INDICATORS: readonly TTaxedIndicator[] = [1, 2, 3];
 
 /** ITBIS rate of each taxed indicator as a fraction. */
-export const ITBIS_RATE: Readonly<Record<TTaxedIndicator, TDecimal>> = { 1: decimal('0.18'), 2: decimal('0.16'), 3: decimal('0') };
+export const ITBIS_RATE: Readonly<Record<TTaxedIndicator, TDecimal>> = {
+  1: decimal('0.18'),
+  2: decimal('0.16'),
+  3: decimal('0'),
+};
 
 /** ITBIS rate of each taxed indicator as the integer percentage `ITBIS1..3` carry. */
 export const ITBIS_PERCENT: Readonly<Record<TTaxedIndicator, string>> = { 1: '18', 2: '16', 3: '0' };
@@ -28,12 +44,21 @@ export function isTaxed(indicator: TBillingIndicator): indicator is TTaxedIndica
 }
 
 /** `MontoItem` = quantity x price - `DescuentoMonto` + `RecargoMonto`, rounded half up to 2 decimals. */
-export function computeLineAmount(quantity: TDecimal, unitPrice: TDecimal, discount: TDecimal = ZERO, surcharge: TDecimal = ZERO): TDecimal {
+export function computeLineAmount(
+  quantity: TDecimal,
+  unitPrice: TDecimal,
+  discount: TDecimal = ZERO,
+  surcharge: TDecimal = ZERO,
+): TDecimal {
   return round(add(subtract(multiply(quantity, unitPrice), discount), surcharge), 2);
 }
 
 /** The ITBIS of one line, for the withholding check (rule 8). */
-export function computeLineItbis(amount: TDecimal, indicator: TBillingIndicator, pricesIncludeTax: boolean): TDecimal {
+export function computeLineItbis(
+  amount: TDecimal,
+  indicator: TBillingIndicator,
+  pricesIncludeTax: boolean,
+): TDecimal {
   if (!isTaxed(indicator)) return ZERO;
   const rate = ITBIS_RATE[indicator];
   if (pricesIncludeTax) return round(subtract(amount, divide(amount, add(ONE, rate), 2)), 2);
@@ -110,12 +135,24 @@ export function computeTotals(input: TTotalsInput): TTotals {
   for (const line of input.lines) {
     itemSums[line.indicator] = add(itemSums[line.indicator], line.amount);
     indicatorsPresent.add(line.indicator);
-    if (line.itbisWithheld !== undefined) { itbisWithheld = add(itbisWithheld, line.itbisWithheld); hasItbisWithheld = true; }
-    if (line.isrWithheld !== undefined) { isrWithheld = add(isrWithheld, line.isrWithheld); hasIsrWithheld = true; }
+    if (line.itbisWithheld !== undefined) {
+      itbisWithheld = add(itbisWithheld, line.itbisWithheld);
+      hasItbisWithheld = true;
+    }
+    if (line.isrWithheld !== undefined) {
+      isrWithheld = add(isrWithheld, line.isrWithheld);
+      hasIsrWithheld = true;
+    }
   }
 
   // Net effect of global adjustments per indicator; Norma 10-07 discounts stay out of the bases.
-  const adjustmentByIndicator: Record<TBillingIndicator, TDecimal> = { 0: ZERO, 1: ZERO, 2: ZERO, 3: ZERO, 4: ZERO };
+  const adjustmentByIndicator: Record<TBillingIndicator, TDecimal> = {
+    0: ZERO,
+    1: ZERO,
+    2: ZERO,
+    3: ZERO,
+    4: ZERO,
+  };
   let norma1007Discounts = ZERO;
   for (const adjustment of input.adjustments) {
     if (adjustment.kind === 'discount' && adjustment.norma1007) {
@@ -130,7 +167,9 @@ export function computeTotals(input: TTotalsInput): TTotals {
   const taxableByRate = { 1: ZERO, 2: ZERO, 3: ZERO } as Record<TTaxedIndicator, TDecimal>;
   const itbisByRate = { 1: ZERO, 2: ZERO, 3: ZERO } as Record<TTaxedIndicator, TDecimal>;
   for (const indicator of TAXED_INDICATORS) {
-    const gross = input.pricesIncludeTax ? divide(itemSums[indicator], add(ONE, ITBIS_RATE[indicator]), 2) : itemSums[indicator];
+    const gross = input.pricesIncludeTax
+      ? divide(itemSums[indicator], add(ONE, ITBIS_RATE[indicator]), 2)
+      : itemSums[indicator];
     const base = round(add(gross, adjustmentByIndicator[indicator]), 2);
     taxableByRate[indicator] = base;
     itbisByRate[indicator] = input.withoutItbis ? ZERO : round(multiply(base, ITBIS_RATE[indicator]), 2);
@@ -169,7 +208,9 @@ export function apportion(amount: TDecimal, weights: readonly TDecimal[]): TDeci
   if (isZero(totalWeight)) return weights.map(() => ZERO);
   const parts = weights.map((weight) => divide(multiply(amount, weight), totalWeight, 2));
   let lastIndex = -1;
-  weights.forEach((weight, index) => { if (!isZero(weight)) lastIndex = index; });
+  weights.forEach((weight, index) => {
+    if (!isZero(weight)) lastIndex = index;
+  });
   const assigned = sum(parts.filter((_, index) => index !== lastIndex));
   if (lastIndex >= 0) parts[lastIndex] = round(subtract(amount, assigned), 2);
   return parts;

@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { add, compare, decimal, divide, formatDecimal, formatDecimalTrimmed, multiply, parseDecimal, round, subtract, sum } from './decimal.ts';
+import {
+  add,
+  compare,
+  decimal,
+  divide,
+  formatDecimal,
+  formatDecimalTrimmed,
+  multiply,
+  parseDecimal,
+  round,
+  subtract,
+  sum,
+} from './decimal.ts';
 
 describe('parseDecimal', () => {
   test('reads plain decimal text exactly', () => {
@@ -11,7 +23,23 @@ describe('parseDecimal', () => {
   });
 
   test('rejects separators, letters, exponents, empty and signs it does not know', () => {
-    for (const text of ['1,000.00', '1.000,00', 'abc', '', ' 1', '1 ', '1e3', '1E-2', '+1', '.5', '5.', '--1', '0x10', 'NaN', 'Infinity']) {
+    for (const text of [
+      '1,000.00',
+      '1.000,00',
+      'abc',
+      '',
+      ' 1',
+      '1 ',
+      '1e3',
+      '1E-2',
+      '+1',
+      '.5',
+      '5.',
+      '--1',
+      '0x10',
+      'NaN',
+      'Infinity',
+    ]) {
       assert.equal(parseDecimal(text), null, text);
     }
   });
@@ -56,7 +84,9 @@ describe('arithmetic', () => {
   });
 
   test('property: a + b - b == a, and round-trips through text', () => {
-    const decimalText = fc.tuple(fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }), fc.integer({ min: 0, max: 6 })).map(([units, scale]) => ({ units, scale }));
+    const decimalText = fc
+      .tuple(fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }), fc.integer({ min: 0, max: 6 }))
+      .map(([units, scale]) => ({ units, scale }));
     fc.assert(
       fc.property(decimalText, decimalText, (a, b) => {
         assert.equal(compare(subtract(add(a, b), b), a), 0);

@@ -40,7 +40,8 @@ export function decimal(text: string): TDecimal {
 
 /** A whole number as a decimal of scale 0. */
 export function decimalFromInteger(value: number | bigint): TDecimal {
-  if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new Error(`Not a safe integer: ${value}`);
+  if (typeof value === 'number' && !Number.isSafeInteger(value))
+    throw new Error(`Not a safe integer: ${value}`);
   return { units: BigInt(value), scale: 0 };
 }
 

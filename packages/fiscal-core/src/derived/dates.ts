@@ -42,7 +42,9 @@ export type TDominicanDate = { year: number; month: number; day: number };
 
 /** Issue codes of the date parsers: `DATE_FORMAT_INVALID` (wrong shape) and `DATE_INVALID` (impossible date or time). */
 export type TDateIssueCode = 'DATE_FORMAT_INVALID' | 'DATE_INVALID';
-export type TDateParseResult<TData> = { success: true; data: TData } | { success: false; issues: Array<{ code: TDateIssueCode; path: string; message: string }> };
+export type TDateParseResult<TData> =
+  | { success: true; data: TData }
+  | { success: false; issues: Array<{ code: TDateIssueCode; path: string; message: string }> };
 
 const DATE_PATTERN = /^(\d{2})-(\d{2})-(\d{4})$/;
 const DATE_TIME_PATTERN = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}):(\d{2})$/;
@@ -53,11 +55,19 @@ const DATE_TIME_PATTERN = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}):(\d{2})$/;
  */
 export function parseDate(text: string, path = ''): TDateParseResult<TDominicanDate> {
   const match = DATE_PATTERN.exec(text);
-  if (match === null) return { success: false, issues: [{ code: 'DATE_FORMAT_INVALID', path, message: `"${text}" is not a dd-MM-yyyy date.` }] };
+  if (match === null)
+    return {
+      success: false,
+      issues: [{ code: 'DATE_FORMAT_INVALID', path, message: `"${text}" is not a dd-MM-yyyy date.` }],
+    };
   const day = Number(match[1]);
   const month = Number(match[2]);
   const year = Number(match[3]);
-  if (!isRealCalendarDate(year, month, day)) return { success: false, issues: [{ code: 'DATE_INVALID', path, message: `"${text}" is not a real calendar date.` }] };
+  if (!isRealCalendarDate(year, month, day))
+    return {
+      success: false,
+      issues: [{ code: 'DATE_INVALID', path, message: `"${text}" is not a real calendar date.` }],
+    };
   return { success: true, data: { year, month, day } };
 }
 
@@ -68,11 +78,29 @@ export function parseDate(text: string, path = ''): TDateParseResult<TDominicanD
 export function parseSignatureDateTime(text: string, path = ''): TDateParseResult<Date> {
   const match = DATE_TIME_PATTERN.exec(text);
   if (match === null) {
-    return { success: false, issues: [{ code: 'DATE_FORMAT_INVALID', path, message: `"${text}" is not a dd-MM-yyyy HH:mm:ss date-time.` }] };
+    return {
+      success: false,
+      issues: [
+        { code: 'DATE_FORMAT_INVALID', path, message: `"${text}" is not a dd-MM-yyyy HH:mm:ss date-time.` },
+      ],
+    };
   }
-  const [day, month, year, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  const [day, month, year, hour, minute, second] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (!isRealCalendarDate(year, month, day) || hour > 23 || minute > 59 || second > 59) {
-    return { success: false, issues: [{ code: 'DATE_INVALID', path, message: `"${text}" is not a real date and time.` }] };
+    return {
+      success: false,
+      issues: [{ code: 'DATE_INVALID', path, message: `"${text}" is not a real date and time.` }],
+    };
   }
-  return { success: true, data: new Date(Date.UTC(year, month - 1, day, hour, minute, second) - DOMINICAN_OFFSET_MS) };
+  return {
+    success: true,
+    data: new Date(Date.UTC(year, month - 1, day, hour, minute, second) - DOMINICAN_OFFSET_MS),
+  };
 }

@@ -8,7 +8,11 @@ import { compare, decimal, parseDecimal } from '../decimal/decimal.ts';
 export type TDgiiEnvironment = 'TesteCF' | 'CerteCF' | 'eCF';
 
 /** The URL path segment of each environment. */
-export const ENVIRONMENT_PATH_SEGMENTS: Readonly<Record<TDgiiEnvironment, string>> = { TesteCF: 'testecf', CerteCF: 'certecf', eCF: 'ecf' };
+export const ENVIRONMENT_PATH_SEGMENTS: Readonly<Record<TDgiiEnvironment, string>> = {
+  TesteCF: 'testecf',
+  CerteCF: 'certecf',
+  eCF: 'ecf',
+};
 
 /** Consumer invoices (type 32) strictly below this total use the RFCE summary and the FC timbre. */
 export const CONSUMER_INVOICE_SUMMARY_THRESHOLD = 250_000;
@@ -30,7 +34,13 @@ export type TEcfTimbre = {
 };
 
 /** Values for the consumer-invoice (FC) timbre. */
-export type TConsumerTimbre = { environment: TDgiiEnvironment; rncEmisor: string; eNcf: string; montoTotal: string; codigoSeguridad: string };
+export type TConsumerTimbre = {
+  environment: TDgiiEnvironment;
+  rncEmisor: string;
+  eNcf: string;
+  montoTotal: string;
+  codigoSeguridad: string;
+};
 
 /**
  * Percent-encodes the security code: every character outside `[A-Za-z0-9]` is a reserved character
@@ -45,11 +55,16 @@ export function encodeSecurityCode(value: string): string {
  * `:` literal, as DGII's own example URL writes the signature time (`10-10-2020%2009:00:00`).
  */
 function encodeValue(value: string): string {
-  return encodeURIComponent(value).replace(/%3A/g, ':').replace(/[!'()*]/g, percentEncode);
+  return encodeURIComponent(value)
+    .replace(/%3A/g, ':')
+    .replace(/[!'()*]/g, percentEncode);
 }
 
 function percentEncode(character: string): string {
-  return Array.from(Buffer.from(character, 'utf8'), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  return Array.from(
+    Buffer.from(character, 'utf8'),
+    (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+  ).join('');
 }
 
 function query(parameters: ReadonlyArray<readonly [string, string, (value: string) => string]>): string {
@@ -68,8 +83,11 @@ function typeOfEncf(eNcf: string): string {
  */
 export function buildEcfTimbreUrl(timbre: TEcfTimbre): string {
   const type = typeOfEncf(timbre.eNcf);
-  const includeBuyer = type !== '43' && type !== '47' && timbre.rncComprador !== undefined && timbre.rncComprador !== '';
-  const parameters: Array<readonly [string, string, (value: string) => string]> = [['RncEmisor', timbre.rncEmisor, encodeValue]];
+  const includeBuyer =
+    type !== '43' && type !== '47' && timbre.rncComprador !== undefined && timbre.rncComprador !== '';
+  const parameters: Array<readonly [string, string, (value: string) => string]> = [
+    ['RncEmisor', timbre.rncEmisor, encodeValue],
+  ];
   if (includeBuyer) parameters.push(['RncComprador', timbre.rncComprador ?? '', encodeValue]);
   parameters.push(
     ['ENCF', timbre.eNcf, encodeValue],
@@ -99,7 +117,8 @@ export function buildConsumerTimbreUrl(timbre: TConsumerTimbre): string {
 /** True when a document is a consumer invoice (type 32) whose total is below RD$250,000. */
 export function isConsumerInvoiceBelowThreshold(eNcf: string, montoTotal: string): boolean {
   const total = parseDecimal(montoTotal);
-  if (total === null) throw new TypeError(`isConsumerInvoiceBelowThreshold: "${montoTotal}" is not a decimal.`);
+  if (total === null)
+    throw new TypeError(`isConsumerInvoiceBelowThreshold: "${montoTotal}" is not a decimal.`);
   return typeOfEncf(eNcf) === '32' && compare(total, THRESHOLD) < 0;
 }
 

@@ -7,7 +7,9 @@ export function securityCodeFromSignatureValue(signatureValue: string): string {
   // SignatureValue may be wrapped across lines by other signers; whitespace is not part of the base64.
   const compact = signatureValue.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]{6}/.test(compact)) {
-    throw new TypeError('securityCodeFromSignatureValue: expected a base64 SignatureValue of at least six characters.');
+    throw new TypeError(
+      'securityCodeFromSignatureValue: expected a base64 SignatureValue of at least six characters.',
+    );
   }
   return compact.slice(0, 6);
 }

@@ -27,7 +27,12 @@ describe('buildAcecfXml', () => {
   });
 
   test('writes a rejection with its escaped reason before the approval time', () => {
-    const result = buildAcecfXml({ ...ACCEPTED, montoTotal: '540', estado: 'rejected', rejectionReason: 'Precio & cantidad <no> "coinciden"' });
+    const result = buildAcecfXml({
+      ...ACCEPTED,
+      montoTotal: '540',
+      estado: 'rejected',
+      rejectionReason: 'Precio & cantidad <no> "coinciden"',
+    });
     assert.ok(result.success);
     assert.match(result.data, /<MontoTotal>540\.00<\/MontoTotal>/);
     assert.match(
@@ -41,12 +46,22 @@ describe('buildAcecfXml', () => {
       const result = buildAcecfXml(input);
       return result.success ? [] : result.issues.map((issue) => `${issue.code}@${issue.path}`);
     };
-    assert.deepEqual(codes({ ...ACCEPTED, estado: 'rejected' }), ['REJECTION_REASON_REQUIRED@rejectionReason']);
-    assert.deepEqual(codes({ ...ACCEPTED, estado: 'rejected', rejectionReason: '  ' }), ['REJECTION_REASON_REQUIRED@rejectionReason']);
-    assert.deepEqual(codes({ ...ACCEPTED, rejectionReason: 'x' }), ['REJECTION_REASON_NOT_APPLICABLE@rejectionReason']);
-    assert.deepEqual(codes({ ...ACCEPTED, estado: 'rejected', rejectionReason: 'x'.repeat(251) }), ['REJECTION_REASON_TOO_LONG@rejectionReason']);
+    assert.deepEqual(codes({ ...ACCEPTED, estado: 'rejected' }), [
+      'REJECTION_REASON_REQUIRED@rejectionReason',
+    ]);
+    assert.deepEqual(codes({ ...ACCEPTED, estado: 'rejected', rejectionReason: '  ' }), [
+      'REJECTION_REASON_REQUIRED@rejectionReason',
+    ]);
+    assert.deepEqual(codes({ ...ACCEPTED, rejectionReason: 'x' }), [
+      'REJECTION_REASON_NOT_APPLICABLE@rejectionReason',
+    ]);
+    assert.deepEqual(codes({ ...ACCEPTED, estado: 'rejected', rejectionReason: 'x'.repeat(251) }), [
+      'REJECTION_REASON_TOO_LONG@rejectionReason',
+    ]);
     assert.deepEqual(codes({ ...ACCEPTED, estado: 'rejected', rejectionReason: 'x'.repeat(250) }), []);
-    assert.deepEqual(codes({ ...ACCEPTED, estado: 'rejected', rejectionReason: 'bell \u0007' }), ['XML_CHARACTER_INVALID@rejectionReason']);
+    assert.deepEqual(codes({ ...ACCEPTED, estado: 'rejected', rejectionReason: 'bell \u0007' }), [
+      'XML_CHARACTER_INVALID@rejectionReason',
+    ]);
   });
 
   test('collects every field problem', () => {

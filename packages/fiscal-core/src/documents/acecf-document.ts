@@ -79,7 +79,9 @@ export function buildAcecfXml(input: TAcecfInput): TXmlResult {
   return {
     success: false,
     issues: result.issues.map((issue) =>
-      issue.path === 'ACECF.DetalleAprobacionComercial.DetalleMotivoRechazo' ? { ...issue, path: 'rejectionReason' } : issue,
+      issue.path === 'ACECF.DetalleAprobacionComercial.DetalleMotivoRechazo'
+        ? { ...issue, path: 'rejectionReason' }
+        : issue,
     ),
   };
 }

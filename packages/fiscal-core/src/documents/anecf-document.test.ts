@@ -83,9 +83,9 @@ describe('buildAnecfXml', () => {
       to: `E${type}0000000001`,
     }));
     assert.ok(codes({ ...BASE, ranges: tooMany }).includes('ANNULMENT_TOO_MANY_TYPES@ranges'));
-    assert.deepEqual(codes({ ...BASE, rncEmisor: 'ABC', annulledAt: '20-11-2026', ranges: tooMany.slice(0, 1) }), [
-      'RNC_INVALID@rncEmisor',
-      'DATE_TIME_INVALID@annulledAt',
-    ]);
+    assert.deepEqual(
+      codes({ ...BASE, rncEmisor: 'ABC', annulledAt: '20-11-2026', ranges: tooMany.slice(0, 1) }),
+      ['RNC_INVALID@rncEmisor', 'DATE_TIME_INVALID@annulledAt'],
+    );
   });
 });

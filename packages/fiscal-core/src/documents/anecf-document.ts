@@ -35,7 +35,14 @@ export type TAnecfInput = {
 const MAX_TYPES = 10;
 const MAX_RANGES_PER_TYPE = 10_000;
 
-type TCheckedRange = { index: number; type: TEcfType; from: TEncfParts; to: TEncfParts; fromText: string; toText: string };
+type TCheckedRange = {
+  index: number;
+  type: TEcfType;
+  from: TEncfParts;
+  to: TEncfParts;
+  fromText: string;
+  toText: string;
+};
 
 function checkRange(range: TAnnulmentRange, index: number, issues: TXmlIssue[]): TCheckedRange | undefined {
   const path = `ranges[${index}]`;
@@ -46,7 +53,8 @@ function checkRange(range: TAnnulmentRange, index: number, issues: TXmlIssue[]):
       issues.push({
         code: XML_ISSUE_CODES.ENCF_INVALID,
         path: `${path}.${end}`,
-        message: 'An eNCF is a series letter (E–Z except P), a two-digit e-CF type and a ten-digit sequence above zero.',
+        message:
+          'An eNCF is a series letter (E–Z except P), a two-digit e-CF type and a ten-digit sequence above zero.',
       });
       return undefined;
     }
@@ -84,13 +92,19 @@ function checkRange(range: TAnnulmentRange, index: number, issues: TXmlIssue[]):
 function reportOverlaps(ranges: ReadonlyArray<TCheckedRange>, issues: TXmlIssue[]): void {
   const sorted = [...ranges].sort(
     (a, b) =>
-      a.type.localeCompare(b.type) || a.from.series.localeCompare(b.from.series) || a.from.sequence - b.from.sequence,
+      a.type.localeCompare(b.type) ||
+      a.from.series.localeCompare(b.from.series) ||
+      a.from.sequence - b.from.sequence,
   );
   for (let position = 1; position < sorted.length; position += 1) {
     const previous = sorted[position - 1];
     const current = sorted[position];
     if (previous === undefined || current === undefined) continue;
-    if (previous.type === current.type && previous.from.series === current.from.series && current.from.sequence <= previous.to.sequence) {
+    if (
+      previous.type === current.type &&
+      previous.from.series === current.from.series &&
+      current.from.sequence <= previous.to.sequence
+    ) {
       const [first, second] = previous.index < current.index ? [previous, current] : [current, previous];
       issues.push({
         code: XML_ISSUE_CODES.ANNULMENT_RANGES_OVERLAP,
@@ -114,7 +128,11 @@ export function buildAnecfXml(input: TAnecfInput): TXmlResult {
   const rncEmisor = checkRnc(input.rncEmisor, 'rncEmisor', issues);
   const annulledAt = checkDateTime(input.annulledAt, 'annulledAt', issues);
   if (input.ranges.length === 0) {
-    issues.push({ code: XML_ISSUE_CODES.ANNULMENT_RANGES_REQUIRED, path: 'ranges', message: 'Give at least one range to annul.' });
+    issues.push({
+      code: XML_ISSUE_CODES.ANNULMENT_RANGES_REQUIRED,
+      path: 'ranges',
+      message: 'Give at least one range to annul.',
+    });
   }
   const checked = input.ranges.flatMap((range, index) => checkRange(range, index, issues) ?? []);
   reportOverlaps(checked, issues);
@@ -151,7 +169,10 @@ export function buildAnecfXml(input: TAnecfInput): TXmlResult {
       NoLinea: String(index + 1),
       TipoeCF: type,
       TablaRangoSecuenciasAnuladaseNCF: {
-        Secuencias: ranges.map((range) => ({ SecuenciaeNCFDesde: range.fromText, SecuenciaeNCFHasta: range.toText })),
+        Secuencias: ranges.map((range) => ({
+          SecuenciaeNCFDesde: range.fromText,
+          SecuenciaeNCFHasta: range.toText,
+        })),
       },
       CantidadeNCFAnulados: String(count),
     };

@@ -33,7 +33,12 @@ describe('buildArecfXml', () => {
     for (const [reason, code] of Object.entries(expected) as Array<[TNotReceivedReason, string]>) {
       const result = buildArecfXml({ ...RECEIVED, estado: 'not_received', notReceivedReason: reason });
       assert.ok(result.success);
-      assert.match(result.data, new RegExp(`<Estado>1</Estado><CodigoMotivoNoRecibido>${code}</CodigoMotivoNoRecibido><FechaHoraAcuseRecibo>`));
+      assert.match(
+        result.data,
+        new RegExp(
+          `<Estado>1</Estado><CodigoMotivoNoRecibido>${code}</CodigoMotivoNoRecibido><FechaHoraAcuseRecibo>`,
+        ),
+      );
     }
   });
 
@@ -42,8 +47,12 @@ describe('buildArecfXml', () => {
       const result = buildArecfXml(input);
       return result.success ? [] : result.issues.map((issue) => `${issue.code}@${issue.path}`);
     };
-    assert.deepEqual(codes({ ...RECEIVED, estado: 'not_received' }), ['NOT_RECEIVED_REASON_REQUIRED@notReceivedReason']);
-    assert.deepEqual(codes({ ...RECEIVED, notReceivedReason: 'duplicate' }), ['NOT_RECEIVED_REASON_NOT_APPLICABLE@notReceivedReason']);
+    assert.deepEqual(codes({ ...RECEIVED, estado: 'not_received' }), [
+      'NOT_RECEIVED_REASON_REQUIRED@notReceivedReason',
+    ]);
+    assert.deepEqual(codes({ ...RECEIVED, notReceivedReason: 'duplicate' }), [
+      'NOT_RECEIVED_REASON_NOT_APPLICABLE@notReceivedReason',
+    ]);
     assert.deepEqual(
       codes({ ...RECEIVED, estado: 'not_received', notReceivedReason: 'lost' as TNotReceivedReason }),
       ['NOT_RECEIVED_REASON_INVALID@notReceivedReason'],

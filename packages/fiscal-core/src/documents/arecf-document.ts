@@ -75,7 +75,8 @@ export function buildArecfXml(input: TArecfInput): TXmlResult {
     RNCComprador: checkRnc(input.rncComprador, 'rncComprador', issues),
     eNCF: checkEncf(input.encf, 'encf', issues),
     Estado: input.estado === 'received' ? '0' : '1',
-    CodigoMotivoNoRecibido: input.estado === 'not_received' && reason !== undefined ? NOT_RECEIVED_REASONS[reason] : undefined,
+    CodigoMotivoNoRecibido:
+      input.estado === 'not_received' && reason !== undefined ? NOT_RECEIVED_REASONS[reason] : undefined,
     FechaHoraAcuseRecibo: checkDateTime(input.acknowledgedAt, 'acknowledgedAt', issues),
   };
   if (issues.length > 0) return { success: false, issues };

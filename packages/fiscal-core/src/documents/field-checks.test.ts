@@ -25,8 +25,10 @@ test('dates and date-times must exist on the calendar', () => {
   assert.equal(checkDate('29-02-2028', 'd', issues), '29-02-2028');
   assert.equal(checkDateTime('31-12-2026 23:59:59', 't', issues), '31-12-2026 23:59:59');
   assert.deepEqual(issues, []);
-  for (const bad of ['29-02-2027', '31-04-2026', '1-1-2026', '2026-01-01']) assert.equal(checkDate(bad, 'd', []), undefined, bad);
-  for (const bad of ['31-12-2026 24:00:00', '31-12-2026 9:00:00', '30-02-2026 10:00:00']) assert.equal(checkDateTime(bad, 't', []), undefined, bad);
+  for (const bad of ['29-02-2027', '31-04-2026', '1-1-2026', '2026-01-01'])
+    assert.equal(checkDate(bad, 'd', []), undefined, bad);
+  for (const bad of ['31-12-2026 24:00:00', '31-12-2026 9:00:00', '30-02-2026 10:00:00'])
+    assert.equal(checkDateTime(bad, 't', []), undefined, bad);
 });
 
 test('eNCFs: series E–Z except P, a known type, ten digits', () => {

@@ -19,7 +19,11 @@ export function parseEncf(value: string): TEncfParts | undefined {
   const match = ENCF_PATTERN.exec(value);
   if (match === null) return undefined;
   const [, series, type, sequence] = match;
-  if (series === undefined || sequence === undefined || !(ECF_TYPES as ReadonlyArray<string>).includes(type ?? '')) {
+  if (
+    series === undefined ||
+    sequence === undefined ||
+    !(ECF_TYPES as ReadonlyArray<string>).includes(type ?? '')
+  ) {
     return undefined;
   }
   return { series, type: type as TEcfType, sequence: Number(sequence) };
@@ -31,7 +35,8 @@ export function checkEncf(value: string, path: string, issues: TXmlIssue[]): str
   issues.push({
     code: XML_ISSUE_CODES.ENCF_INVALID,
     path,
-    message: 'An eNCF is a series letter (E–Z except P), a two-digit e-CF type and ten digits, e.g. E310000000001.',
+    message:
+      'An eNCF is a series letter (E–Z except P), a two-digit e-CF type and ten digits, e.g. E310000000001.',
   });
   return undefined;
 }
@@ -57,7 +62,20 @@ export function checkEcfType(value: string, path: string, issues: TXmlIssue[]): 
 
 function isRealDate(day: number, month: number, year: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  const daysInMonth = [31, year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  const daysInMonth = [
+    31,
+    year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28,
+    31,
+    30,
+    31,
+    30,
+    31,
+    31,
+    30,
+    31,
+    30,
+    31,
+  ];
   return day <= (daysInMonth[month - 1] ?? 0);
 }
 
@@ -65,7 +83,11 @@ function isRealDate(day: number, month: number, year: number): boolean {
 export function checkDate(value: string, path: string, issues: TXmlIssue[]): string | undefined {
   const match = /^(\d{2})-(\d{2})-((?:19|20)\d{2})$/.exec(value);
   if (match !== null && isRealDate(Number(match[1]), Number(match[2]), Number(match[3]))) return value;
-  issues.push({ code: XML_ISSUE_CODES.DATE_INVALID, path, message: 'Expected a real date written dd-MM-yyyy.' });
+  issues.push({
+    code: XML_ISSUE_CODES.DATE_INVALID,
+    path,
+    message: 'Expected a real date written dd-MM-yyyy.',
+  });
   return undefined;
 }
 

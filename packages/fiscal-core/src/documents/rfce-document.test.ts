@@ -16,7 +16,12 @@ function e32(totales: TEcfTree, comprador: TEcfTree = { RazonSocialComprador: 'C
           TipoPago: '1',
           TablaFormasPago: { FormaDePago: { FormaPago: '1', MontoPago: '6225.1' } },
         },
-        Emisor: { RNCEmisor: '131880738', RazonSocialEmisor: 'Emisor', DireccionEmisor: 'Calle 1', FechaEmision: '01-11-2026' },
+        Emisor: {
+          RNCEmisor: '131880738',
+          RazonSocialEmisor: 'Emisor',
+          DireccionEmisor: 'Calle 1',
+          FechaEmision: '01-11-2026',
+        },
         Comprador: comprador,
         Totales: totales,
       },
@@ -37,7 +42,11 @@ describe('buildRfceXml', () => {
         TotalITBIS: '900',
         TotalITBIS1: '900',
         MontoImpuestoAdicional: '325.1',
-        ImpuestosAdicionales: { ImpuestoAdicional: [{ TipoImpuesto: '001', TasaImpuestoAdicional: '10', OtrosImpuestosAdicionales: '325.1' }] },
+        ImpuestosAdicionales: {
+          ImpuestoAdicional: [
+            { TipoImpuesto: '001', TasaImpuestoAdicional: '10', OtrosImpuestosAdicionales: '325.1' },
+          ],
+        },
         MontoNoFacturable: '-25',
         MontoPeriodo: '6200.1',
         ValorPagar: '6200.10',
@@ -60,11 +69,17 @@ describe('buildRfceXml', () => {
   });
 
   test('keeps a foreign buyer identifier', () => {
-    const result = buildRfceXml(e32({ MontoTotal: '10.00' }, { IdentificadorExtranjero: 'AB123456', RazonSocialComprador: 'Tourist' }), {
-      securityCode: 'ABCDEF',
-    });
+    const result = buildRfceXml(
+      e32({ MontoTotal: '10.00' }, { IdentificadorExtranjero: 'AB123456', RazonSocialComprador: 'Tourist' }),
+      {
+        securityCode: 'ABCDEF',
+      },
+    );
     assert.ok(result.success);
-    assert.match(result.data, /<Comprador><IdentificadorExtranjero>AB123456<\/IdentificadorExtranjero><RazonSocialComprador>Tourist/);
+    assert.match(
+      result.data,
+      /<Comprador><IdentificadorExtranjero>AB123456<\/IdentificadorExtranjero><RazonSocialComprador>Tourist/,
+    );
   });
 
   test('applies only to an E32 below RD$250,000.00 with a 6-character security code', () => {
@@ -73,12 +88,22 @@ describe('buildRfceXml', () => {
       return result.success ? [] : result.issues.map((issue) => `${issue.code}@${issue.path}`);
     };
     assert.deepEqual(codes(e32({ MontoTotal: '249999.99' }), 'ABCDEF'), []);
-    assert.deepEqual(codes(e32({ MontoTotal: '250000' }), 'ABCDEF'), ['RFCE_NOT_APPLICABLE@ECF.Encabezado.Totales.MontoTotal']);
+    assert.deepEqual(codes(e32({ MontoTotal: '250000' }), 'ABCDEF'), [
+      'RFCE_NOT_APPLICABLE@ECF.Encabezado.Totales.MontoTotal',
+    ]);
     assert.deepEqual(codes(e32({ MontoTotal: '10.00' }), 'ABCDE'), ['SECURITY_CODE_INVALID@securityCode']);
     const e31 = e32({ MontoTotal: '10.00' });
     const idDoc = (e31.ECF['Encabezado'] as TEcfTree)['IdDoc'] as TEcfTree;
     assert.deepEqual(
-      codes({ ECF: { ...e31.ECF, Encabezado: { ...(e31.ECF['Encabezado'] as TEcfTree), IdDoc: { ...idDoc, TipoeCF: '31' } } } }, 'ABCDEF'),
+      codes(
+        {
+          ECF: {
+            ...e31.ECF,
+            Encabezado: { ...(e31.ECF['Encabezado'] as TEcfTree), IdDoc: { ...idDoc, TipoeCF: '31' } },
+          },
+        },
+        'ABCDEF',
+      ),
       ['RFCE_NOT_APPLICABLE@ECF.Encabezado.IdDoc.TipoeCF'],
     );
   });
@@ -86,9 +111,15 @@ describe('buildRfceXml', () => {
   test('reports E32 gaps on the E32 paths', () => {
     const result = buildRfceXml(e32({ MontoTotal: '1,000.00' }, {}), { securityCode: 'ABCDEF' });
     assert.ok(!result.success);
-    assert.deepEqual(result.issues.map((issue) => `${issue.code}@${issue.path}`), ['AMOUNT_INVALID@ECF.Encabezado.Totales.MontoTotal']);
+    assert.deepEqual(
+      result.issues.map((issue) => `${issue.code}@${issue.path}`),
+      ['AMOUNT_INVALID@ECF.Encabezado.Totales.MontoTotal'],
+    );
     const noBuyer = buildRfceXml(e32({ MontoTotal: '1.00' }, {}), { securityCode: 'ABCDEF' });
     assert.ok(!noBuyer.success);
-    assert.deepEqual(noBuyer.issues.map((issue) => `${issue.code}@${issue.path}`), ['REQUIRED_ELEMENT_MISSING@ECF.Encabezado.Comprador']);
+    assert.deepEqual(
+      noBuyer.issues.map((issue) => `${issue.code}@${issue.path}`),
+      ['REQUIRED_ELEMENT_MISSING@ECF.Encabezado.Comprador'],
+    );
   });
 });

@@ -100,14 +100,18 @@ export function buildRfceXml(e32Document: TEcfDocument, options: TRfceOptions): 
 
   const rfceTotales: Record<string, TEcfValue | undefined> = {};
   for (const name of TOTALS) rfceTotales[name] = amount(text(totales, name), `${base}.Totales.${name}`);
-  for (const name of SIGNED_TOTALS) rfceTotales[name] = amount(text(totales, name), `${base}.Totales.${name}`, true);
+  for (const name of SIGNED_TOTALS)
+    rfceTotales[name] = amount(text(totales, name), `${base}.Totales.${name}`, true);
   const taxes = occurrences(child(child(totales, 'ImpuestosAdicionales'), 'ImpuestoAdicional'));
   if (taxes.length > 0) {
     rfceTotales['ImpuestosAdicionales'] = {
       ImpuestoAdicional: taxes.map((tax, index) => {
         const entry: Record<string, TEcfValue | undefined> = { TipoImpuesto: text(tax, 'TipoImpuesto') };
         for (const name of ADDITIONAL_TAX_AMOUNTS) {
-          entry[name] = amount(text(tax, name), `${base}.Totales.ImpuestosAdicionales.ImpuestoAdicional[${index}].${name}`);
+          entry[name] = amount(
+            text(tax, name),
+            `${base}.Totales.ImpuestosAdicionales.ImpuestoAdicional[${index}].${name}`,
+          );
         }
         return entry;
       }),
@@ -122,10 +126,15 @@ export function buildRfceXml(e32Document: TEcfDocument, options: TRfceOptions): 
     });
   }
 
-  const payments = occurrences(child(child(idDoc, 'TablaFormasPago'), 'FormaDePago')).map((payment, index) => ({
-    FormaPago: text(payment, 'FormaPago'),
-    MontoPago: amount(text(payment, 'MontoPago'), `${base}.IdDoc.TablaFormasPago.FormaDePago[${index}].MontoPago`),
-  }));
+  const payments = occurrences(child(child(idDoc, 'TablaFormasPago'), 'FormaDePago')).map(
+    (payment, index) => ({
+      FormaPago: text(payment, 'FormaPago'),
+      MontoPago: amount(
+        text(payment, 'MontoPago'),
+        `${base}.IdDoc.TablaFormasPago.FormaDePago[${index}].MontoPago`,
+      ),
+    }),
+  );
 
   if (issues.length > 0) return { success: false, issues };
   const result = writeOrderedXml(XSD_ORDER_TABLES.RFCE, {

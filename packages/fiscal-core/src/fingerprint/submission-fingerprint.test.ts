@@ -15,8 +15,12 @@ describe('computeSubmissionFingerprint', () => {
   });
 
   test('ignores whitespace and member order', () => {
-    const a = fingerprint('{"type":"E31","lines":[{"quantity":1,"unitPrice":"10.00"}],"encf":"E310000000001"}');
-    const b = fingerprint('{\n  "encf": "E310000000001",\n  "lines": [ { "unitPrice": "10.00", "quantity": 1 } ],\n  "type": "E31"\n}');
+    const a = fingerprint(
+      '{"type":"E31","lines":[{"quantity":1,"unitPrice":"10.00"}],"encf":"E310000000001"}',
+    );
+    const b = fingerprint(
+      '{\n  "encf": "E310000000001",\n  "lines": [ { "unitPrice": "10.00", "quantity": 1 } ],\n  "type": "E31"\n}',
+    );
     assert.equal(a, b);
   });
 

@@ -14,7 +14,9 @@ import { parseJsonLosslessly, type TJsonParseError, type TJsonValue } from '../j
 export const FINGERPRINT_ALGORITHM = 'v1';
 
 /** The fingerprint, or why the text is not JSON. */
-export type TFingerprintResult = { readonly success: true; readonly fingerprint: string } | { readonly success: false; readonly error: TJsonParseError };
+export type TFingerprintResult =
+  | { readonly success: true; readonly fingerprint: string }
+  | { readonly success: false; readonly error: TJsonParseError };
 
 /** Fingerprint of raw JSON text; malformed JSON gives the parse error instead. */
 export function computeSubmissionFingerprint(rawJsonText: string): TFingerprintResult {

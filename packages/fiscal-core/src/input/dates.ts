@@ -11,7 +11,8 @@ export const DOMINICAN_OFFSET_MS = -4 * 60 * 60 * 1000;
 const TAXAUTH_DATE = /^(\d{1,2})-(\d{1,2})-(\d{4})$/;
 const TAXAUTH_DATE_TIME = /^(\d{2})-(\d{2})-(\d{4}) (\d{1,2}):(\d{1,2}):(\d{1,2})$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** True when the day exists in that month of that year (`31-04`, `29-02-2025` do not). */
 export function isRealCalendarDate(year: number, month: number, day: number): boolean {
@@ -49,7 +50,14 @@ export function parseIsoDate(text: string): TCalendarDate | null {
 export function parseTaxauthDateTime(text: string): number | null {
   const match = TAXAUTH_DATE_TIME.exec(text);
   if (match === null) return null;
-  const [day, month, year, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  const [day, month, year, hour, minute, second] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (!isRealDate(year, month, day) || hour > 23 || minute > 59 || second > 59) return null;
   return Date.UTC(year, month - 1, day, hour, minute, second) - DOMINICAN_OFFSET_MS;
 }

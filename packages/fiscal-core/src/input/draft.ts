@@ -32,7 +32,8 @@ export function clientPathOf(draft: TDocumentDraft, treePath: string): string {
   let candidate = treePath;
   while (true) {
     const mapped = draft.paths.get(candidate);
-    if (mapped !== undefined) return draft.format === 'taxauth_json' ? mapped + treePath.slice(candidate.length) : mapped;
+    if (mapped !== undefined)
+      return draft.format === 'taxauth_json' ? mapped + treePath.slice(candidate.length) : mapped;
     const cut = Math.max(candidate.lastIndexOf('.'), candidate.lastIndexOf('['));
     if (cut <= 0) return draft.format === 'taxauth_json' ? treePath : '';
     candidate = candidate.slice(0, cut);
@@ -135,10 +136,15 @@ export function setAt(root: TMutableTree, path: string, value: TMutableValue): v
 /** Removes empty objects and arrays so the tree never carries empty elements (the tax authority rejects empty tags). */
 export function pruneEmpty(tree: TMutableTree): TMutableTree {
   for (const [name, value] of Object.entries(tree)) {
-    if (value === undefined) { delete tree[name]; continue; }
+    if (value === undefined) {
+      delete tree[name];
+      continue;
+    }
     if (typeof value === 'string') continue;
     if (Array.isArray(value)) {
-      const kept = value.map((item) => (typeof item === 'string' ? item : pruneEmpty(item))).filter((item) => typeof item === 'string' || Object.keys(item).length > 0);
+      const kept = value
+        .map((item) => (typeof item === 'string' ? item : pruneEmpty(item)))
+        .filter((item) => typeof item === 'string' || Object.keys(item).length > 0);
       if (kept.length === 0) delete tree[name];
       else tree[name] = kept;
       continue;

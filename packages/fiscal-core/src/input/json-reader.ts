@@ -33,7 +33,12 @@ export function readMember(reader: TObjectReader, key: string): TJsonValue | und
 }
 
 function typeError(reader: TObjectReader, key: string, expected: string): undefined {
-  reader.issues.error(memberPath(reader, key), ERROR_CODES.FIELD_TYPE_INVALID, `${memberPath(reader, key)} must be ${expected}`, { expected });
+  reader.issues.error(
+    memberPath(reader, key),
+    ERROR_CODES.FIELD_TYPE_INVALID,
+    `${memberPath(reader, key)} must be ${expected}`,
+    { expected },
+  );
   return undefined;
 }
 
@@ -41,13 +46,23 @@ function typeError(reader: TObjectReader, key: string, expected: string): undefi
 export function readString(reader: TObjectReader, key: string, required = false): string | undefined {
   const value = readMember(reader, key);
   if (value === undefined) {
-    if (required) reader.issues.error(memberPath(reader, key), ERROR_CODES.FIELD_REQUIRED, `${memberPath(reader, key)} is required`);
+    if (required)
+      reader.issues.error(
+        memberPath(reader, key),
+        ERROR_CODES.FIELD_REQUIRED,
+        `${memberPath(reader, key)} is required`,
+      );
     return undefined;
   }
   if (value.kind !== 'string') return typeError(reader, key, 'a string');
   if (value.value.trim() === '') {
     // The tax authority rejects empty elements; an empty text is a missing value, said early.
-    if (required) reader.issues.error(memberPath(reader, key), ERROR_CODES.FIELD_REQUIRED, `${memberPath(reader, key)} must not be empty`);
+    if (required)
+      reader.issues.error(
+        memberPath(reader, key),
+        ERROR_CODES.FIELD_REQUIRED,
+        `${memberPath(reader, key)} must not be empty`,
+      );
     return undefined;
   }
   return value.value;
@@ -73,7 +88,12 @@ export function readDecimal(reader: TObjectReader, key: string, required = false
   const text = value.kind === 'number' ? value.text : value.value;
   const parsed = parseDecimal(text);
   if (parsed === null) {
-    reader.issues.error(path, ERROR_CODES.DECIMAL_FORMAT_INVALID, `${path} must be a decimal with a point and no separators, got ${JSON.stringify(text)}`, { value: text });
+    reader.issues.error(
+      path,
+      ERROR_CODES.DECIMAL_FORMAT_INVALID,
+      `${path} must be a decimal with a point and no separators, got ${JSON.stringify(text)}`,
+      { value: text },
+    );
     return undefined;
   }
   return parsed;
@@ -83,7 +103,12 @@ export function readDecimal(reader: TObjectReader, key: string, required = false
 export function readObject(reader: TObjectReader, key: string, required = false): TObjectReader | undefined {
   const value = readMember(reader, key);
   if (value === undefined) {
-    if (required) reader.issues.error(memberPath(reader, key), ERROR_CODES.FIELD_REQUIRED, `${memberPath(reader, key)} is required`);
+    if (required)
+      reader.issues.error(
+        memberPath(reader, key),
+        ERROR_CODES.FIELD_REQUIRED,
+        `${memberPath(reader, key)} is required`,
+      );
     return undefined;
   }
   if (value.kind !== 'object') return typeError(reader, key, 'an object');
@@ -94,7 +119,12 @@ export function readObject(reader: TObjectReader, key: string, required = false)
 export function readArray(reader: TObjectReader, key: string, required = false): TJsonArray | undefined {
   const value = readMember(reader, key);
   if (value === undefined) {
-    if (required) reader.issues.error(memberPath(reader, key), ERROR_CODES.FIELD_REQUIRED, `${memberPath(reader, key)} is required`);
+    if (required)
+      reader.issues.error(
+        memberPath(reader, key),
+        ERROR_CODES.FIELD_REQUIRED,
+        `${memberPath(reader, key)} is required`,
+      );
     return undefined;
   }
   if (value.kind !== 'array') return typeError(reader, key, 'an array');
@@ -102,15 +132,27 @@ export function readArray(reader: TObjectReader, key: string, required = false):
 }
 
 /** Reports members never read: unsupported concepts by name, everything else as unknown. */
-export function finishObject(reader: TObjectReader, unsupported: ReadonlyMap<string, string> = new Map()): void {
+export function finishObject(
+  reader: TObjectReader,
+  unsupported: ReadonlyMap<string, string> = new Map(),
+): void {
   for (const key of reader.value.members.keys()) {
     if (reader.known.has(key)) continue;
     const path = memberPath(reader, key);
     const reason = unsupported.get(key);
     if (reason !== undefined) {
-      reader.issues.error(path, ERROR_CODES.SIMPLIFIED_CONTRACT_UNSUPPORTED, `${reason} is not available in the simplified contract; send the tax-authority-shaped JSON (root ECF)`, { concept: reason });
+      reader.issues.error(
+        path,
+        ERROR_CODES.SIMPLIFIED_CONTRACT_UNSUPPORTED,
+        `${reason} is not available in the simplified contract; send the tax-authority-shaped JSON (root ECF)`,
+        { concept: reason },
+      );
     } else {
-      reader.issues.error(path, ERROR_CODES.UNKNOWN_FIELD, `${path} is not a property of the simplified contract`);
+      reader.issues.error(
+        path,
+        ERROR_CODES.UNKNOWN_FIELD,
+        `${path} is not a property of the simplified contract`,
+      );
     }
   }
 }

@@ -5,7 +5,13 @@ import { addDays, dominicanDateOf, formatTaxauthDate } from './dates.ts';
  * Placeholders an ERP template may leave for the service to fill with the account's data, before
  * validation. Dates are the Dominican calendar date of `now` (`DD-MM-YYYY`).
  */
-export const KNOWN_PLACEHOLDERS = ['RNC', 'RAZON_SOCIAL', 'NOMBRE_COMERCIAL', 'FECHA_EMISION', 'FECHA_LIMITE_PAGO'] as const;
+export const KNOWN_PLACEHOLDERS = [
+  'RNC',
+  'RAZON_SOCIAL',
+  'NOMBRE_COMERCIAL',
+  'FECHA_EMISION',
+  'FECHA_LIMITE_PAGO',
+] as const;
 
 /** The account data placeholders are filled from. */
 export type TPlaceholderAccount = {
@@ -28,8 +34,10 @@ export function placeholderValues(account: TPlaceholderAccount, now: Date): Read
     ['RAZON_SOCIAL', account.legalName],
     ['FECHA_EMISION', formatTaxauthDate(today)],
   ]);
-  if (account.tradeName !== undefined && account.tradeName !== '') values.set('NOMBRE_COMERCIAL', account.tradeName);
-  if (account.paymentTermDays !== undefined) values.set('FECHA_LIMITE_PAGO', formatTaxauthDate(addDays(today, account.paymentTermDays)));
+  if (account.tradeName !== undefined && account.tradeName !== '')
+    values.set('NOMBRE_COMERCIAL', account.tradeName);
+  if (account.paymentTermDays !== undefined)
+    values.set('FECHA_LIMITE_PAGO', formatTaxauthDate(addDays(today, account.paymentTermDays)));
   return values;
 }
 

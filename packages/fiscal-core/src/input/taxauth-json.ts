@@ -22,7 +22,9 @@ export function readTaxauthJson(body: TJsonObject, issues: TIssueCollector): TDo
   const root: TMutableTree = {};
   paths.set('ECF', 'ECF');
   if (ecf === undefined || ecf.kind !== 'object') {
-    issues.error('ECF', ERROR_CODES.FIELD_TYPE_INVALID, 'ECF must be an object with the e-CF elements', { expected: 'object' });
+    issues.error('ECF', ERROR_CODES.FIELD_TYPE_INVALID, 'ECF must be an object with the e-CF elements', {
+      expected: 'object',
+    });
     return { format: 'taxauth_json', root, type: null, paths };
   }
   root['ECF'] = readObject(ecf, 'ECF', 'ECF', paths, issues);
@@ -49,7 +51,13 @@ function readTypeText(ecf: TMutableValue): string | undefined {
  * sent as one plain object (`...Item` for the tree's `...Item[0]`): only those differences are
  * recorded in `paths`, and `clientPathOf` maps every other path to itself.
  */
-function readObject(value: TJsonObject, treePath: string, clientPath: string, paths: Map<string, string>, issues: TIssueCollector): TMutableTree {
+function readObject(
+  value: TJsonObject,
+  treePath: string,
+  clientPath: string,
+  paths: Map<string, string>,
+  issues: TIssueCollector,
+): TMutableTree {
   const tree: TMutableTree = {};
   for (const [name, member] of value.members) {
     if (member.kind === 'null') continue;
@@ -64,7 +72,12 @@ function readObject(value: TJsonObject, treePath: string, clientPath: string, pa
         if (itemTreePath !== itemClientPath) paths.set(itemTreePath, itemClientPath);
         const isLeaf = occurrence.kind === 'string' || occurrence.kind === 'number';
         if (isLeaf !== LEAF_REPEATED_ELEMENTS.has(name) && occurrence.kind !== 'null') {
-          issues.error(itemClientPath, ERROR_CODES.FIELD_TYPE_INVALID, `Each ${name} must be ${isLeaf ? 'an object' : 'a string'}`, { expected: isLeaf ? 'object' : 'string' });
+          issues.error(
+            itemClientPath,
+            ERROR_CODES.FIELD_TYPE_INVALID,
+            `Each ${name} must be ${isLeaf ? 'an object' : 'a string'}`,
+            { expected: isLeaf ? 'object' : 'string' },
+          );
           continue;
         }
         const item = readValue(name, occurrence, itemTreePath, itemClientPath, paths, issues);
@@ -90,7 +103,8 @@ function readElement(
 ): TMutableValue | undefined {
   if (value.kind === 'string' || value.kind === 'number') {
     const text = value.kind === 'number' ? value.text : value.value;
-    if (DECIMAL_ELEMENTS.has(name) || DATE_ELEMENTS.has(name)) checkLeaf(name, text, `${parentClientPath}.${name}`, issues);
+    if (DECIMAL_ELEMENTS.has(name) || DATE_ELEMENTS.has(name))
+      checkLeaf(name, text, `${parentClientPath}.${name}`, issues);
     return text;
   }
   return readValue(name, value, `${parentTreePath}.${name}`, `${parentClientPath}.${name}`, paths, issues);
@@ -110,10 +124,20 @@ function readValue(
     case 'object':
       return readObject(value, treePath, clientPath, paths, issues);
     case 'array':
-      issues.error(clientPath, ERROR_CODES.FIELD_TYPE_INVALID, `${name} does not repeat; send one value, not an array`, { expected: 'single value' });
+      issues.error(
+        clientPath,
+        ERROR_CODES.FIELD_TYPE_INVALID,
+        `${name} does not repeat; send one value, not an array`,
+        { expected: 'single value' },
+      );
       return undefined;
     case 'boolean':
-      issues.error(clientPath, ERROR_CODES.FIELD_TYPE_INVALID, `${name} must be a string or a number, not a boolean`, { expected: 'string' });
+      issues.error(
+        clientPath,
+        ERROR_CODES.FIELD_TYPE_INVALID,
+        `${name} must be a string or a number, not a boolean`,
+        { expected: 'string' },
+      );
       return undefined;
     case 'number':
     case 'string': {
@@ -126,15 +150,30 @@ function readValue(
 
 function checkLeaf(name: string, text: string, clientPath: string, issues: TIssueCollector): void {
   if (DECIMAL_ELEMENTS.has(name) && !isDecimalText(text)) {
-    issues.error(clientPath, ERROR_CODES.DECIMAL_FORMAT_INVALID, `${name} must be a decimal with a point and no separators, got ${JSON.stringify(text)}`, { value: text });
+    issues.error(
+      clientPath,
+      ERROR_CODES.DECIMAL_FORMAT_INVALID,
+      `${name} must be a decimal with a point and no separators, got ${JSON.stringify(text)}`,
+      { value: text },
+    );
     return;
   }
   if (DATE_ELEMENTS.has(name) && parseTaxauthDate(text) === null) {
     // Clarification 11: the specific code wins for the sequence expiration.
     if (name === 'FechaVencimientoSecuencia') {
-      issues.error(clientPath, ERROR_CODES.SEQUENCE_EXPIRATION_DATE_INVALID, `FechaVencimientoSecuencia must be a real date DD-MM-YYYY, got ${JSON.stringify(text)}`, { value: text });
+      issues.error(
+        clientPath,
+        ERROR_CODES.SEQUENCE_EXPIRATION_DATE_INVALID,
+        `FechaVencimientoSecuencia must be a real date DD-MM-YYYY, got ${JSON.stringify(text)}`,
+        { value: text },
+      );
     } else {
-      issues.error(clientPath, ERROR_CODES.DATE_INVALID, `${name} must be a real date DD-MM-YYYY, got ${JSON.stringify(text)}`, { value: text });
+      issues.error(
+        clientPath,
+        ERROR_CODES.DATE_INVALID,
+        `${name} must be a real date DD-MM-YYYY, got ${JSON.stringify(text)}`,
+        { value: text },
+      );
     }
   }
 }

@@ -32,7 +32,11 @@ export type TSignEcfResult = { success: true; data: TSignedEcf } | { success: fa
  * submission carried one (already checked not to be in the future) and is `now` otherwise. The
  * input tree is not modified.
  */
-export function signEcfDocument(document: TEcfDocument, certificate: TSigningCertificate, now: Date): TSignEcfResult {
+export function signEcfDocument(
+  document: TEcfDocument,
+  certificate: TSigningCertificate,
+  now: Date,
+): TSignEcfResult {
   const given = document.ECF['FechaHoraFirma'];
   const signedAt = typeof given === 'string' && given !== '' ? given : formatSignatureDateTime(now);
   const stamped: TEcfDocument = { ECF: { ...document.ECF, FechaHoraFirma: signedAt } };
@@ -54,7 +58,11 @@ export function signEcfDocument(document: TEcfDocument, certificate: TSigningCer
 }
 
 /** The QR URL of a signed e-CF in an environment (FC form for an E32 below RD$250,000). */
-export function timbreUrlOf(document: TEcfDocument, signed: TSignedEcf, environment: TDgiiEnvironment): string {
+export function timbreUrlOf(
+  document: TEcfDocument,
+  signed: TSignedEcf,
+  environment: TDgiiEnvironment,
+): string {
   const encabezado = document.ECF['Encabezado'] as TEcfTree;
   const text = (section: string, name: string): string | undefined => {
     const value = (encabezado[section] as TEcfTree | undefined)?.[name];

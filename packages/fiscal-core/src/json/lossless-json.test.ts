@@ -4,9 +4,17 @@ import { parseJsonLosslessly, toPlainJson } from './lossless-json.ts';
 
 describe('parseJsonLosslessly', () => {
   test('keeps the source text of numbers', () => {
-    const result = parseJsonLosslessly('{"a": 1.10, "b": 12345678901234567.89, "c": -0, "d": 1e3, "e": [0.5]}');
+    const result = parseJsonLosslessly(
+      '{"a": 1.10, "b": 12345678901234567.89, "c": -0, "d": 1e3, "e": [0.5]}',
+    );
     assert.ok(result.success);
-    assert.deepEqual(toPlainJson(result.value), { a: '1.10', b: '12345678901234567.89', c: '-0', d: '1e3', e: ['0.5'] });
+    assert.deepEqual(toPlainJson(result.value), {
+      a: '1.10',
+      b: '12345678901234567.89',
+      c: '-0',
+      d: '1e3',
+      e: ['0.5'],
+    });
   });
 
   test('reads strings with escapes, booleans and null', () => {
@@ -25,7 +33,20 @@ describe('parseJsonLosslessly', () => {
   });
 
   test('rejects what JSON does not allow', () => {
-    for (const text of ['', '{', '{"a":1,}', '[1,]', "{'a':1}", '{"a":01}', '{"a":.5}', '{"a":1} x', '{"a":"\u0001"}', '{"a":"\\x"}', 'NaN', '{"a":+1}']) {
+    for (const text of [
+      '',
+      '{',
+      '{"a":1,}',
+      '[1,]',
+      "{'a':1}",
+      '{"a":01}',
+      '{"a":.5}',
+      '{"a":1} x',
+      '{"a":"\u0001"}',
+      '{"a":"\\x"}',
+      'NaN',
+      '{"a":+1}',
+    ]) {
       const result = parseJsonLosslessly(text);
       assert.ok(!result.success, text);
       assert.equal(result.error.code, 'JSON_MALFORMED', text);
@@ -46,7 +67,13 @@ describe('parseJsonLosslessly', () => {
   });
 
   test('parses a large body in linear time', () => {
-    const lines = Array.from({ length: 1000 }, (_, index) => ({ NumeroLinea: index + 1, NombreItem: `Artículo ${index}`, CantidadItem: '1.00', PrecioUnitarioItem: '100.00', MontoItem: '100.00' }));
+    const lines = Array.from({ length: 1000 }, (_, index) => ({
+      NumeroLinea: index + 1,
+      NombreItem: `Artículo ${index}`,
+      CantidadItem: '1.00',
+      PrecioUnitarioItem: '100.00',
+      MontoItem: '100.00',
+    }));
     const text = JSON.stringify({ ECF: { DetallesItems: { Item: lines } } }, null, 2);
     const started = performance.now();
     for (let i = 0; i < 10; i += 1) assert.ok(parseJsonLosslessly(text).success);

@@ -47,7 +47,9 @@ export type TJsonParseError = {
 };
 
 /** The parsed value, or the error. */
-export type TJsonParseResult = { readonly success: true; readonly value: TJsonValue } | { readonly success: false; readonly error: TJsonParseError };
+export type TJsonParseResult =
+  | { readonly success: true; readonly value: TJsonValue }
+  | { readonly success: false; readonly error: TJsonParseError };
 
 /** Deep enough for any e-CF (about 7 levels), shallow enough that recursion never overflows. */
 export const MAX_JSON_DEPTH = 256;
@@ -69,7 +71,12 @@ class JsonSyntaxError extends Error {
 export function parseJsonLosslessly(text: string): TJsonParseResult {
   let index = 0;
 
-  const fail = (message: string, at = index, code: TJsonParseErrorCode = 'JSON_MALFORMED', path?: string): never => {
+  const fail = (
+    message: string,
+    at = index,
+    code: TJsonParseErrorCode = 'JSON_MALFORMED',
+    path?: string,
+  ): never => {
     throw new JsonSyntaxError(code, message, at, path);
   };
 
@@ -81,7 +88,8 @@ export function parseJsonLosslessly(text: string): TJsonParseResult {
     }
   };
 
-  const describe = (at: number): string => (at >= text.length ? 'end of input' : `character ${JSON.stringify(text[at])}`);
+  const describe = (at: number): string =>
+    at >= text.length ? 'end of input' : `character ${JSON.stringify(text[at])}`;
 
   const parseString = (): string => {
     // index is on the opening quote
@@ -100,14 +108,30 @@ export function parseJsonLosslessly(text: string): TJsonParseResult {
         result += text.slice(chunkStart, index);
         const escape = text[index + 1];
         switch (escape) {
-          case '"': result += '"'; break;
-          case '\\': result += '\\'; break;
-          case '/': result += '/'; break;
-          case 'b': result += '\b'; break;
-          case 'f': result += '\f'; break;
-          case 'n': result += '\n'; break;
-          case 'r': result += '\r'; break;
-          case 't': result += '\t'; break;
+          case '"':
+            result += '"';
+            break;
+          case '\\':
+            result += '\\';
+            break;
+          case '/':
+            result += '/';
+            break;
+          case 'b':
+            result += '\b';
+            break;
+          case 'f':
+            result += '\f';
+            break;
+          case 'n':
+            result += '\n';
+            break;
+          case 'r':
+            result += '\r';
+            break;
+          case 't':
+            result += '\t';
+            break;
           case 'u': {
             const hex = text.slice(index + 2, index + 6);
             if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('Invalid unicode escape', index);
@@ -134,9 +158,18 @@ export function parseJsonLosslessly(text: string): TJsonParseResult {
     if (c === '{') return parseObject(path, depth);
     if (c === '[') return parseArray(path, depth);
     if (c === '"') return { kind: 'string', value: parseString() };
-    if (c === 't' && text.startsWith('true', index)) { index += 4; return { kind: 'boolean', value: true }; }
-    if (c === 'f' && text.startsWith('false', index)) { index += 5; return { kind: 'boolean', value: false }; }
-    if (c === 'n' && text.startsWith('null', index)) { index += 4; return { kind: 'null' }; }
+    if (c === 't' && text.startsWith('true', index)) {
+      index += 4;
+      return { kind: 'boolean', value: true };
+    }
+    if (c === 'f' && text.startsWith('false', index)) {
+      index += 5;
+      return { kind: 'boolean', value: false };
+    }
+    if (c === 'n' && text.startsWith('null', index)) {
+      index += 4;
+      return { kind: 'null' };
+    }
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
       NUMBER_PATTERN.lastIndex = index;
       const match = NUMBER_PATTERN.exec(text);
@@ -151,21 +184,31 @@ export function parseJsonLosslessly(text: string): TJsonParseResult {
     index += 1;
     const members = new Map<string, TJsonValue>();
     skipWhitespace();
-    if (text[index] === '}') { index += 1; return { kind: 'object', members }; }
+    if (text[index] === '}') {
+      index += 1;
+      return { kind: 'object', members };
+    }
     while (true) {
       skipWhitespace();
       if (text[index] !== '"') fail(`Expected a member name, found ${describe(index)}`);
       const keyOffset = index;
       const key = parseString();
       const memberPath = path === '' ? key : `${path}.${key}`;
-      if (members.has(key)) fail(`Duplicate member name ${JSON.stringify(key)}`, keyOffset, 'JSON_DUPLICATE_KEY', memberPath);
+      if (members.has(key))
+        fail(`Duplicate member name ${JSON.stringify(key)}`, keyOffset, 'JSON_DUPLICATE_KEY', memberPath);
       skipWhitespace();
       if (text[index] !== ':') fail(`Expected ':', found ${describe(index)}`);
       index += 1;
       members.set(key, parseValue(memberPath, depth + 1));
       skipWhitespace();
-      if (text[index] === ',') { index += 1; continue; }
-      if (text[index] === '}') { index += 1; return { kind: 'object', members }; }
+      if (text[index] === ',') {
+        index += 1;
+        continue;
+      }
+      if (text[index] === '}') {
+        index += 1;
+        return { kind: 'object', members };
+      }
       fail(`Expected ',' or '}', found ${describe(index)}`);
     }
   };
@@ -174,12 +217,21 @@ export function parseJsonLosslessly(text: string): TJsonParseResult {
     index += 1;
     const items: TJsonValue[] = [];
     skipWhitespace();
-    if (text[index] === ']') { index += 1; return { kind: 'array', items }; }
+    if (text[index] === ']') {
+      index += 1;
+      return { kind: 'array', items };
+    }
     while (true) {
       items.push(parseValue(`${path}[${items.length}]`, depth + 1));
       skipWhitespace();
-      if (text[index] === ',') { index += 1; continue; }
-      if (text[index] === ']') { index += 1; return { kind: 'array', items }; }
+      if (text[index] === ',') {
+        index += 1;
+        continue;
+      }
+      if (text[index] === ']') {
+        index += 1;
+        return { kind: 'array', items };
+      }
       fail(`Expected ',' or ']', found ${describe(index)}`);
     }
   };
@@ -203,7 +255,10 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset && i < text.length; i += 1) {
-    if (text.charCodeAt(i) === 0x0a) { line += 1; lineStart = i + 1; }
+    if (text.charCodeAt(i) === 0x0a) {
+      line += 1;
+      lineStart = i + 1;
+    }
   }
   return { line, column: offset - lineStart + 1 };
 }
@@ -211,10 +266,16 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
 /** Converts to plain JavaScript for tests and logs; numbers stay as their source text. */
 export function toPlainJson(value: TJsonValue): unknown {
   switch (value.kind) {
-    case 'null': return null;
-    case 'boolean': case 'string': return value.value;
-    case 'number': return value.text;
-    case 'array': return value.items.map(toPlainJson);
-    case 'object': return Object.fromEntries([...value.members].map(([key, member]) => [key, toPlainJson(member)]));
+    case 'null':
+      return null;
+    case 'boolean':
+    case 'string':
+      return value.value;
+    case 'number':
+      return value.text;
+    case 'array':
+      return value.items.map(toPlainJson);
+    case 'object':
+      return Object.fromEntries([...value.members].map(([key, member]) => [key, toPlainJson(member)]));
   }
 }

@@ -40,7 +40,11 @@ describe('loadCertificate', () => {
   });
 
   test('bytes that are not PKCS#12 are CERTIFICATE_FILE_INVALID', () => {
-    for (const bytes of [Buffer.from('hello, not a certificate'), Buffer.alloc(0), GOLDEN_P12.subarray(0, 200)]) {
+    for (const bytes of [
+      Buffer.from('hello, not a certificate'),
+      Buffer.alloc(0),
+      GOLDEN_P12.subarray(0, 200),
+    ]) {
       const result = loadCertificate({ p12: bytes, password: GOLDEN_PASSWORD });
       assert.ok(!result.success);
       assert.equal(result.issues[0]?.code, 'CERTIFICATE_FILE_INVALID');
@@ -49,7 +53,12 @@ describe('loadCertificate', () => {
 
   test('a PKCS#12 with only a certificate is CERTIFICATE_PRIVATE_KEY_MISSING', () => {
     const generated = createTestCertificate({ rnc: '101010101', commonName: 'Solo certificado' });
-    const asn1 = forge.pkcs12.toPkcs12Asn1(null, [forge.pki.certificateFromPem(generated.certificatePem)], 'pw', { algorithm: '3des' });
+    const asn1 = forge.pkcs12.toPkcs12Asn1(
+      null,
+      [forge.pki.certificateFromPem(generated.certificatePem)],
+      'pw',
+      { algorithm: '3des' },
+    );
     const p12 = Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
     const result = loadCertificate({ p12, password: 'pw' });
     assert.ok(!result.success);
@@ -64,7 +73,24 @@ describe('loadCertificate', () => {
       writeFileSync(join(directory, 'key.pem'), leaf.privateKeyPem);
       writeFileSync(join(directory, 'cert.pem'), leaf.certificatePem);
       writeFileSync(join(directory, 'chain.pem'), other.certificatePem);
-      execFileSync('openssl', ['pkcs12', '-export', '-inkey', 'key.pem', '-in', 'cert.pem', '-certfile', 'chain.pem', '-out', 'out.p12', '-passout', 'pass:s3cret'], { cwd: directory });
+      execFileSync(
+        'openssl',
+        [
+          'pkcs12',
+          '-export',
+          '-inkey',
+          'key.pem',
+          '-in',
+          'cert.pem',
+          '-certfile',
+          'chain.pem',
+          '-out',
+          'out.p12',
+          '-passout',
+          'pass:s3cret',
+        ],
+        { cwd: directory },
+      );
       const result = loadCertificate({ p12: readFileSync(join(directory, 'out.p12')), password: 's3cret' });
       assert.ok(result.success, JSON.stringify(!result.success && result.issues));
       assert.equal(result.data.holderId, '40212345678');
@@ -80,11 +106,17 @@ describe('loadCertificate', () => {
   test('PEM input: picks the certificate matching the key; mismatches and non-RSA keys are reported', () => {
     const first = createTestCertificate({ rnc: '131880738', commonName: 'Uno' });
     const second = createTestCertificate({ rnc: '101672919', commonName: 'Dos' });
-    const chain = loadCertificate({ privateKeyPem: first.privateKeyPem, certificatePem: second.certificatePem + first.certificatePem });
+    const chain = loadCertificate({
+      privateKeyPem: first.privateKeyPem,
+      certificatePem: second.certificatePem + first.certificatePem,
+    });
     assert.ok(chain.success);
     assert.equal(chain.data.subject.commonName, 'Uno');
 
-    const mismatch = loadCertificate({ privateKeyPem: first.privateKeyPem, certificatePem: second.certificatePem });
+    const mismatch = loadCertificate({
+      privateKeyPem: first.privateKeyPem,
+      certificatePem: second.certificatePem,
+    });
     assert.ok(!mismatch.success);
     assert.equal(mismatch.issues[0]?.code, 'CERTIFICATE_KEY_MISMATCH');
 
@@ -96,7 +128,10 @@ describe('loadCertificate', () => {
     assert.ok(!noKey.success);
     assert.equal(noKey.issues[0]?.code, 'CERTIFICATE_PRIVATE_KEY_MISSING');
 
-    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    }) as string;
     const unsupported = loadCertificate({ privateKeyPem: ec, certificatePem: first.certificatePem });
     assert.ok(!unsupported.success);
     assert.equal(unsupported.issues[0]?.code, 'CERTIFICATE_KEY_UNSUPPORTED');
@@ -116,7 +151,11 @@ describe('createTestCertificate', () => {
     assert.equal(x509.publicKey.asymmetricKeyDetails?.modulusLength, 2048);
     assert.equal(new Date(x509.validTo).toISOString(), '2026-01-01T00:00:00.000Z');
     const forgeCertificate = forge.pki.certificateFromPem(generated.certificatePem);
-    const keyUsage = forgeCertificate.getExtension('keyUsage') as { digitalSignature?: boolean; nonRepudiation?: boolean; keyCertSign?: boolean };
+    const keyUsage = forgeCertificate.getExtension('keyUsage') as {
+      digitalSignature?: boolean;
+      nonRepudiation?: boolean;
+      keyCertSign?: boolean;
+    };
     assert.equal(keyUsage.digitalSignature, true);
     assert.equal(keyUsage.nonRepudiation, true);
     assert.notEqual(keyUsage.keyCertSign, true);

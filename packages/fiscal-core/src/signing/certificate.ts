@@ -5,7 +5,13 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import forge from 'node-forge';
-import type { TDistinguishedName, TDistinguishedNameAttribute, TSigningCertificate, TSigningIssue, TSigningResult } from './types.ts';
+import type {
+  TDistinguishedName,
+  TDistinguishedNameAttribute,
+  TSigningCertificate,
+  TSigningIssue,
+  TSigningResult,
+} from './types.ts';
 
 /** Input of {@link loadCertificate}: a `.p12`/`.pfx` file with its password, or PEM text. */
 export type TCertificateSource =
@@ -31,7 +37,11 @@ export const CERTIFICATE_ISSUE_CODES = [
 ] as const;
 export type TCertificateIssueCode = (typeof CERTIFICATE_ISSUE_CODES)[number];
 
-function failure(code: TCertificateIssueCode, path: string, message: string): { success: false; issues: TSigningIssue[] } {
+function failure(
+  code: TCertificateIssueCode,
+  path: string,
+  message: string,
+): { success: false; issues: TSigningIssue[] } {
   return { success: false, issues: [{ code, path, message }] };
 }
 
@@ -48,14 +58,21 @@ export function loadCertificate(source: TCertificateSource): TSigningResult<TSig
 function loadFromPkcs12(p12: Uint8Array, password: string): TSigningResult<TSigningCertificate> {
   let pkcs12: forge.pkcs12.Pkcs12Pfx;
   try {
-    const der = forge.util.createBuffer(Buffer.from(p12.buffer, p12.byteOffset, p12.byteLength).toString('binary'));
+    const der = forge.util.createBuffer(
+      Buffer.from(p12.buffer, p12.byteOffset, p12.byteLength).toString('binary'),
+    );
     const asn1 = forge.asn1.fromDer(der);
     pkcs12 = forge.pkcs12.pkcs12FromAsn1(asn1, false, password);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // forge reports both a failed MAC check and a failed key decryption with "password" in the text.
-    if (/password/i.test(message)) return failure('CERTIFICATE_PASSWORD_INVALID', 'password', 'The certificate password is not correct.');
-    return failure('CERTIFICATE_FILE_INVALID', 'p12', `The file is not a readable PKCS#12 certificate: ${message}`);
+    if (/password/i.test(message))
+      return failure('CERTIFICATE_PASSWORD_INVALID', 'password', 'The certificate password is not correct.');
+    return failure(
+      'CERTIFICATE_FILE_INVALID',
+      'p12',
+      `The file is not a readable PKCS#12 certificate: ${message}`,
+    );
   }
 
   const keys: KeyObject[] = [];
@@ -72,7 +89,8 @@ function loadFromPkcs12(p12: Uint8Array, password: string): TSigningResult<TSign
     }
   }
   const privateKey = keys[0];
-  if (privateKey === undefined) return failure('CERTIFICATE_PRIVATE_KEY_MISSING', 'p12', 'The PKCS#12 file contains no private key.');
+  if (privateKey === undefined)
+    return failure('CERTIFICATE_PRIVATE_KEY_MISSING', 'p12', 'The PKCS#12 file contains no private key.');
   return assemble(privateKey, certificates, 'p12');
 }
 
@@ -81,7 +99,11 @@ function keyFromBag(bag: forge.pkcs12.Bag): KeyObject | undefined {
     if (bag.key) return createPrivateKey(forge.pki.privateKeyToPem(bag.key));
     // forge leaves non-RSA keys as raw PrivateKeyInfo; node:crypto still reads them so the type check can report it.
     if (bag.asn1 !== undefined) {
-      return createPrivateKey({ key: Buffer.from(forge.asn1.toDer(bag.asn1).getBytes(), 'binary'), format: 'der', type: 'pkcs8' });
+      return createPrivateKey({
+        key: Buffer.from(forge.asn1.toDer(bag.asn1).getBytes(), 'binary'),
+        format: 'der',
+        type: 'pkcs8',
+      });
     }
   } catch {
     return undefined;
@@ -89,19 +111,34 @@ function keyFromBag(bag: forge.pkcs12.Bag): KeyObject | undefined {
   return undefined;
 }
 
-function loadFromPem(privateKeyPem: string, certificatePem: string, password: string | undefined): TSigningResult<TSigningCertificate> {
+function loadFromPem(
+  privateKeyPem: string,
+  certificatePem: string,
+  password: string | undefined,
+): TSigningResult<TSigningCertificate> {
   let privateKey: KeyObject;
   try {
-    privateKey = password === undefined ? createPrivateKey(privateKeyPem) : createPrivateKey({ key: privateKeyPem, passphrase: password });
+    privateKey =
+      password === undefined
+        ? createPrivateKey(privateKeyPem)
+        : createPrivateKey({ key: privateKeyPem, passphrase: password });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKeyPem)) {
       return failure('CERTIFICATE_PRIVATE_KEY_MISSING', 'privateKeyPem', 'No PEM private key was given.');
     }
     if (/ENCRYPTED/.test(privateKeyPem) || /passphrase|decrypt|bad decrypt/i.test(message)) {
-      return failure('CERTIFICATE_PASSWORD_INVALID', 'password', 'The private key password is missing or not correct.');
+      return failure(
+        'CERTIFICATE_PASSWORD_INVALID',
+        'password',
+        'The private key password is missing or not correct.',
+      );
     }
-    return failure('CERTIFICATE_FILE_INVALID', 'privateKeyPem', `The private key is not readable: ${message}`);
+    return failure(
+      'CERTIFICATE_FILE_INVALID',
+      'privateKeyPem',
+      `The private key is not readable: ${message}`,
+    );
   }
   const blocks = certificatePem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   const certificates: Buffer[] = [];
@@ -110,18 +147,31 @@ function loadFromPem(privateKeyPem: string, certificatePem: string, password: st
       certificates.push(new X509Certificate(block).raw);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return failure('CERTIFICATE_FILE_INVALID', 'certificatePem', `A certificate is not readable: ${message}`);
+      return failure(
+        'CERTIFICATE_FILE_INVALID',
+        'certificatePem',
+        `A certificate is not readable: ${message}`,
+      );
     }
   }
   return assemble(privateKey, certificates, 'certificatePem');
 }
 
 /** Picks the certificate that belongs to the key (files often carry the CA chain too) and reads its fields. */
-function assemble(privateKey: KeyObject, certificatesDer: readonly Buffer[], path: string): TSigningResult<TSigningCertificate> {
+function assemble(
+  privateKey: KeyObject,
+  certificatesDer: readonly Buffer[],
+  path: string,
+): TSigningResult<TSigningCertificate> {
   if (privateKey.asymmetricKeyType !== 'rsa') {
-    return failure('CERTIFICATE_KEY_UNSUPPORTED', path, `The key type ${privateKey.asymmetricKeyType ?? 'unknown'} is not supported; the signature recipe requires RSA.`);
+    return failure(
+      'CERTIFICATE_KEY_UNSUPPORTED',
+      path,
+      `The key type ${privateKey.asymmetricKeyType ?? 'unknown'} is not supported; the signature recipe requires RSA.`,
+    );
   }
-  if (certificatesDer.length === 0) return failure('CERTIFICATE_MISSING', path, 'No X.509 certificate was found.');
+  if (certificatesDer.length === 0)
+    return failure('CERTIFICATE_MISSING', path, 'No X.509 certificate was found.');
   let parseError: string | undefined;
   for (const der of certificatesDer) {
     let certificate: X509Certificate;
@@ -133,7 +183,8 @@ function assemble(privateKey: KeyObject, certificatesDer: readonly Buffer[], pat
     }
     if (!certificate.checkPrivateKey(privateKey)) continue;
     const names = readCertificateNames(der);
-    if (names === undefined) return failure('CERTIFICATE_FILE_INVALID', path, 'The certificate subject could not be read.');
+    if (names === undefined)
+      return failure('CERTIFICATE_FILE_INVALID', path, 'The certificate subject could not be read.');
     const holderId = holderIdFromSerialNumber(names.subject.serialNumber);
     return {
       success: true,
@@ -185,9 +236,13 @@ const ATTRIBUTE_NAMES: Record<string, string> = {
  * Reads issuer and subject straight from the DER so any key algorithm works (forge's certificate
  * parser only accepts RSA) and string types are decoded faithfully.
  */
-export function readCertificateNames(der: Uint8Array): { issuer: TDistinguishedName; subject: TDistinguishedName } | undefined {
+export function readCertificateNames(
+  der: Uint8Array,
+): { issuer: TDistinguishedName; subject: TDistinguishedName } | undefined {
   try {
-    const certificate = forge.asn1.fromDer(forge.util.createBuffer(Buffer.from(der.buffer, der.byteOffset, der.byteLength).toString('binary')));
+    const certificate = forge.asn1.fromDer(
+      forge.util.createBuffer(Buffer.from(der.buffer, der.byteOffset, der.byteLength).toString('binary')),
+    );
     const tbs = childrenOf(certificate)[0];
     if (tbs === undefined) return undefined;
     const fields = childrenOf(tbs);
@@ -211,12 +266,19 @@ function readName(name: forge.asn1.Asn1): TDistinguishedName {
   for (const relativeName of childrenOf(name)) {
     for (const typeAndValue of childrenOf(relativeName)) {
       const [type, value] = childrenOf(typeAndValue);
-      if (type === undefined || value === undefined || typeof type.value !== 'string' || typeof value.value !== 'string') continue;
+      if (
+        type === undefined ||
+        value === undefined ||
+        typeof type.value !== 'string' ||
+        typeof value.value !== 'string'
+      )
+        continue;
       const oid = forge.asn1.derToOid(type.value);
       attributes.push({ name: ATTRIBUTE_NAMES[oid] ?? oid, oid, value: decodeDirectoryString(value) });
     }
   }
-  const find = (oid: string): string | undefined => attributes.find((attribute) => attribute.oid === oid)?.value;
+  const find = (oid: string): string | undefined =>
+    attributes.find((attribute) => attribute.oid === oid)?.value;
   const result: TDistinguishedName = { attributes };
   const commonName = find('2.5.4.3');
   const serialNumber = find('2.5.4.5');

@@ -5,7 +5,10 @@ import { loadCertificate } from './certificate.ts';
 import { signForeignXml } from './sign-foreign-xml.ts';
 import { verifyXmlSignature } from './verify-xml-signature.ts';
 
-const loaded = loadCertificate({ p12: readFileSync(new URL('../../test/golden/test-certificate.p12', import.meta.url)), password: 'ecf-golden-2036' });
+const loaded = loadCertificate({
+  p12: readFileSync(new URL('../../test/golden/test-certificate.p12', import.meta.url)),
+  password: 'ecf-golden-2036',
+});
 if (!loaded.success) throw new Error('golden certificate did not load');
 const certificate = loaded.data;
 
@@ -25,7 +28,10 @@ describe('signForeignXml', () => {
     assert.ok(xml.endsWith('</Signature></SemillaModel>'), 'signature is the last child of the root');
     assert.equal(xml.match(/<Transform /g)?.length, 1, 'exactly one Transform');
     assert.ok(xml.includes('<Reference URI="">'));
-    assert.ok(xml.includes('<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">'), 'default namespace, no ds: prefix');
+    assert.ok(
+      xml.includes('<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">'),
+      'default namespace, no ds: prefix',
+    );
     const verification = verifyXmlSignature(xml);
     assert.ok(verification.valid, JSON.stringify(verification));
     assert.equal(verification.signatureValue, result.data.signatureValue);

@@ -27,7 +27,12 @@ export type TForeignSigningIssueCode = 'XML_MALFORMED' | 'XML_DOCTYPE_FORBIDDEN'
 export function signForeignXml(xml: string, certificate: TSigningCertificate): TSigningResult<TSignedXml> {
   const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
   if (/<!DOCTYPE/i.test(text)) {
-    return { success: false, issues: [{ code: 'XML_DOCTYPE_FORBIDDEN', path: '', message: 'Documents with a DOCTYPE are not signed.' }] };
+    return {
+      success: false,
+      issues: [
+        { code: 'XML_DOCTYPE_FORBIDDEN', path: '', message: 'Documents with a DOCTYPE are not signed.' },
+      ],
+    };
   }
   let problem: string | undefined;
   const parser = new DOMParser({
@@ -44,7 +49,10 @@ export function signForeignXml(xml: string, certificate: TSigningCertificate): T
   }
   const root = document.documentElement;
   if (problem !== undefined || root === null) {
-    return { success: false, issues: [{ code: 'XML_MALFORMED', path: '', message: problem ?? 'The document has no root element.' }] };
+    return {
+      success: false,
+      issues: [{ code: 'XML_MALFORMED', path: '', message: problem ?? 'The document has no root element.' }],
+    };
   }
   removeWhitespaceOnlyText(root);
   const compact = new XMLSerializer().serializeToString(root);
@@ -53,21 +61,36 @@ export function signForeignXml(xml: string, certificate: TSigningCertificate): T
     privateKey: certificate.privateKey.export({ type: 'pkcs8', format: 'pem' }),
     signatureAlgorithm: RSA_SHA256,
     canonicalizationAlgorithm: C14N_10,
-    getKeyInfoContent: () => `<X509Data><X509Certificate>${certificate.certificateDerBase64}</X509Certificate></X509Data>`,
+    getKeyInfoContent: () =>
+      `<X509Data><X509Certificate>${certificate.certificateDerBase64}</X509Certificate></X509Data>`,
   });
   // With only the enveloped transform listed, xml-crypto applies the implied C14N 1.0 itself, so the
   // Reference has exactly one Transform as in the recipe.
-  signer.addReference({ xpath: '/*', transforms: [ENVELOPED_SIGNATURE], digestAlgorithm: SHA256, uri: '', isEmptyUri: true });
+  signer.addReference({
+    xpath: '/*',
+    transforms: [ENVELOPED_SIGNATURE],
+    digestAlgorithm: SHA256,
+    uri: '',
+    isEmptyUri: true,
+  });
   signer.computeSignature(compact, { location: { reference: '/*', action: 'append' } });
   const signatureXml = signer.getSignatureXml();
-  return { success: true, data: { xml: signer.getSignedXml(), signatureValue: signatureValueOf(signatureXml), digestValue: digestValueOf(signatureXml) } };
+  return {
+    success: true,
+    data: {
+      xml: signer.getSignedXml(),
+      signatureValue: signatureValueOf(signatureXml),
+      digestValue: digestValueOf(signatureXml),
+    },
+  };
 }
 
 function removeWhitespaceOnlyText(node: XmlNode): void {
   let child = node.firstChild;
   while (child !== null) {
     const next = child.nextSibling;
-    if (child.nodeType === child.TEXT_NODE && /^[ \t\r\n]*$/.test(child.nodeValue ?? '')) node.removeChild(child);
+    if (child.nodeType === child.TEXT_NODE && /^[ \t\r\n]*$/.test(child.nodeValue ?? ''))
+      node.removeChild(child);
     else if (child.nodeType === child.ELEMENT_NODE) removeWhitespaceOnlyText(child);
     child = next;
   }

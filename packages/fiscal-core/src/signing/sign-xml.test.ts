@@ -10,7 +10,10 @@ import { signForeignXml } from './sign-foreign-xml.ts';
 import { signXml } from './sign-xml.ts';
 import { verifyXmlSignature } from './verify-xml-signature.ts';
 
-const loaded = loadCertificate({ p12: readFileSync(new URL('../../test/golden/test-certificate.p12', import.meta.url)), password: 'ecf-golden-2036' });
+const loaded = loadCertificate({
+  p12: readFileSync(new URL('../../test/golden/test-certificate.p12', import.meta.url)),
+  password: 'ecf-golden-2036',
+});
 if (!loaded.success) throw new Error('golden certificate did not load');
 const certificate = loaded.data;
 
@@ -23,7 +26,12 @@ const SIGNED_INFO_BODY = (digest: string): string =>
 
 function isXmlCharacter(character: string): boolean {
   const code = character.codePointAt(0) ?? 0;
-  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code !== 0xfffe && code !== 0xffff && !(code >= 0xd800 && code <= 0xdfff));
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code !== 0xfffe && code !== 0xffff && !(code >= 0xd800 && code <= 0xdfff))
+  );
 }
 
 describe('signXml', () => {
@@ -43,9 +51,23 @@ describe('signXml', () => {
   test('SignatureValue is RSA-SHA256 over SignedInfo canonicalized with the inherited xmldsig default namespace', () => {
     const signed = signXml(xml, certificate);
     const canonicalSignedInfo = `<SignedInfo xmlns="${DSIG}">${SIGNED_INFO_BODY(signed.digestValue)}`;
-    assert.ok(verify('sha256', Buffer.from(canonicalSignedInfo), certificate.privateKey, Buffer.from(signed.signatureValue, 'base64')));
+    assert.ok(
+      verify(
+        'sha256',
+        Buffer.from(canonicalSignedInfo),
+        certificate.privateKey,
+        Buffer.from(signed.signatureValue, 'base64'),
+      ),
+    );
     const withoutNamespace = `<SignedInfo>${SIGNED_INFO_BODY(signed.digestValue)}`;
-    assert.ok(!verify('sha256', Buffer.from(withoutNamespace), certificate.privateKey, Buffer.from(signed.signatureValue, 'base64')));
+    assert.ok(
+      !verify(
+        'sha256',
+        Buffer.from(withoutNamespace),
+        certificate.privateKey,
+        Buffer.from(signed.signatureValue, 'base64'),
+      ),
+    );
   });
 
   test('is deterministic (golden files stay byte-identical) and verifies with xml-crypto', () => {
@@ -80,7 +102,14 @@ describe('signXml', () => {
   test('a literal > in a root attribute value does not hide the xml:* attributes after it', () => {
     const signed = signXml('<ACECF a="x>y" xml:lang="es"><A>1</A></ACECF>', certificate);
     const canonicalSignedInfo = `<SignedInfo xmlns="${DSIG}" xml:lang="es">${SIGNED_INFO_BODY(signed.digestValue)}`;
-    assert.ok(verify('sha256', Buffer.from(canonicalSignedInfo), certificate.privateKey, Buffer.from(signed.signatureValue, 'base64')));
+    assert.ok(
+      verify(
+        'sha256',
+        Buffer.from(canonicalSignedInfo),
+        certificate.privateKey,
+        Buffer.from(signed.signatureValue, 'base64'),
+      ),
+    );
   });
 
   test('a BOM and an XML declaration are removed; the output starts at the root', () => {
@@ -97,7 +126,14 @@ describe('signXml', () => {
     assert.throws(() => signXml('  <ECF></ECF>', certificate), TypeError);
     assert.throws(() => signXml('<ECF><A>1\r</A></ECF>', certificate), TypeError);
     assert.throws(() => signXml(signXml(xml, certificate).xml, certificate), /already contains a signature/);
-    assert.throws(() => signXml('<ARECF xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"></ARECF>', certificate), /canonical/);
+    assert.throws(
+      () =>
+        signXml(
+          '<ARECF xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"></ARECF>',
+          certificate,
+        ),
+      /canonical/,
+    );
     assert.throws(() => signXml('<ECF b="1" a="2"></ECF>', certificate), /canonical/);
     assert.throws(() => signXml('<ECF><A>Art&#xED;culo</A></ECF>', certificate), /reference/);
     assert.throws(() => signXml('<ECF><A>&apos;</A></ECF>', certificate), /reference/);
@@ -105,13 +141,17 @@ describe('signXml', () => {
 
   test('any escaped text and attribute content signs and verifies (property)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ maxLength: 20 }), (text, attribute) => {
-        // XML 1.0 cannot carry most control characters at all; the writer never receives them.
-        fc.pre([...(text + attribute)].every(isXmlCharacter));
-        const document = `<ECF a="${escapeAttribute(attribute)}"><NombreItem>${escapeText(text)}</NombreItem></ECF>`;
-        const verification = verifyXmlSignature(signXml(document, certificate).xml);
-        assert.ok(verification.valid, JSON.stringify(verification));
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.string({ maxLength: 20 }),
+        (text, attribute) => {
+          // XML 1.0 cannot carry most control characters at all; the writer never receives them.
+          fc.pre([...(text + attribute)].every(isXmlCharacter));
+          const document = `<ECF a="${escapeAttribute(attribute)}"><NombreItem>${escapeText(text)}</NombreItem></ECF>`;
+          const verification = verifyXmlSignature(signXml(document, certificate).xml);
+          assert.ok(verification.valid, JSON.stringify(verification));
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -45,14 +45,22 @@ export function signXml(xml: string, certificate: TSigningCertificate): TSignedX
   // Inclusive C14N of the SignedInfo subset renders every namespace in scope (the Signature's default
   // namespace plus any the root declares) and inherited xml:* attributes on the SignedInfo start tag.
   const canonicalSignedInfo = `<SignedInfo${root.signedInfoContext}>${signedInfoBody}`;
-  const signatureValue = sign('sha256', Buffer.from(canonicalSignedInfo, 'utf8'), certificate.privateKey).toString('base64');
+  const signatureValue = sign(
+    'sha256',
+    Buffer.from(canonicalSignedInfo, 'utf8'),
+    certificate.privateKey,
+  ).toString('base64');
 
   const signature =
     `<Signature xmlns="${XMLDSIG_NAMESPACE}"><SignedInfo>${signedInfoBody}` +
     `<SignatureValue>${signatureValue}</SignatureValue>` +
     `<KeyInfo><X509Data><X509Certificate>${certificate.certificateDerBase64}</X509Certificate></X509Data></KeyInfo></Signature>`;
   const closingTagStart = document.length - root.closingTagLength;
-  return { xml: document.slice(0, closingTagStart) + signature + document.slice(closingTagStart), signatureValue, digestValue };
+  return {
+    xml: document.slice(0, closingTagStart) + signature + document.slice(closingTagStart),
+    signatureValue,
+    digestValue,
+  };
 }
 
 function stripProlog(xml: string): string {
@@ -63,7 +71,9 @@ function stripProlog(xml: string): string {
     const declaration = document.slice(0, end);
     const encoding = /encoding\s*=\s*["']([^"']+)["']/.exec(declaration)?.[1];
     if (encoding !== undefined && encoding.toLowerCase() !== 'utf-8') {
-      throw new TypeError(`signXml: the document declares encoding ${encoding}; only UTF-8 strings can be signed.`);
+      throw new TypeError(
+        `signXml: the document declares encoding ${encoding}; only UTF-8 strings can be signed.`,
+      );
     }
     document = document.slice(end + 2).replace(/^[ \t\r\n]+/, '');
   }
@@ -81,13 +91,18 @@ function readRoot(document: string): TRootInfo {
   if (nameMatch === null) throw new TypeError('signXml: the document must start with its root element.');
   const rootName = nameMatch[1] as string;
   const closingTag = `</${rootName}>`;
-  if (!document.endsWith(closingTag)) throw new TypeError(`signXml: the document must end with ${closingTag} (no trailing content).`);
+  if (!document.endsWith(closingTag))
+    throw new TypeError(`signXml: the document must end with ${closingTag} (no trailing content).`);
   if (document.includes('<!') || document.includes('<?') || document.includes('\r')) {
-    throw new TypeError('signXml: DOCTYPE, comments, CDATA, processing instructions and carriage returns are not canonical input; use signForeignXml.');
+    throw new TypeError(
+      'signXml: DOCTYPE, comments, CDATA, processing instructions and carriage returns are not canonical input; use signForeignXml.',
+    );
   }
   // C14N writes every character literally except these few escapes; `&#xED;` or `&apos;` would be digested wrongly.
   if (/&(?!amp;|lt;|gt;|quot;|#x9;|#xA;|#xD;)/.test(document)) {
-    throw new TypeError('signXml: the document contains an entity or character reference that canonical XML does not use.');
+    throw new TypeError(
+      'signXml: the document contains an entity or character reference that canonical XML does not use.',
+    );
   }
   if (document.includes(XMLDSIG_NAMESPACE) || /<Signature[ >]/.test(document)) {
     throw new TypeError('signXml: the document already contains a signature.');
@@ -97,7 +112,10 @@ function readRoot(document: string): TRootInfo {
   // Attribute values may contain a literal `>` (C14N does not escape it), so the start tag is matched quote-aware.
   const startTag = START_TAG.exec(document)?.[0];
   if (startTag === undefined) throw new TypeError('signXml: the root start tag is not in canonical form.');
-  const attributes = Array.from(startTag.matchAll(ATTRIBUTE), (match) => [match[1] ?? '', match[2] ?? ''] as const);
+  const attributes = Array.from(
+    startTag.matchAll(ATTRIBUTE),
+    (match) => [match[1] ?? '', match[2] ?? ''] as const,
+  );
   assertCanonicalOrder(attributes, rootName);
   // Inclusive C14N renders on the SignedInfo apex every namespace in scope (the Signature's default
   // namespace overrides the root's) and the xml:* attributes it inherits, already in canonical order here.
@@ -124,7 +142,8 @@ function assertCanonicalOrder(attributes: ReadonlyArray<readonly [string, string
     const colon = name.indexOf(':');
     if (colon < 0) return `1\u0000\u0000${name}`;
     const uri = namespaces.get(name.slice(0, colon));
-    if (uri === undefined) throw new TypeError(`signXml: undeclared prefix in attribute ${name} of ${rootName}.`);
+    if (uri === undefined)
+      throw new TypeError(`signXml: undeclared prefix in attribute ${name} of ${rootName}.`);
     return `1\u0000${uri}\u0000${name.slice(colon + 1)}`;
   });
   for (let index = 1; index < keys.length; index += 1) {

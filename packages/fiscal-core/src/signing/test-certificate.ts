@@ -56,7 +56,11 @@ export function createTestCertificate(options: TTestCertificateOptions): TTestCe
     { shortName: 'C', value: 'DO' },
     { shortName: 'O', value: 'Certificado de prueba (no valido)' },
     { name: 'serialNumber', value: `IDCDO-${options.rnc}` },
-    { shortName: 'CN', value: options.commonName, valueTagClass: forge.asn1.Type.UTF8 as unknown as forge.asn1.Class },
+    {
+      shortName: 'CN',
+      value: options.commonName,
+      valueTagClass: forge.asn1.Type.UTF8 as unknown as forge.asn1.Class,
+    },
   ];
   certificate.setSubject(name);
   certificate.setIssuer(name);

@@ -12,7 +12,8 @@ export type TSigningIssue = {
 };
 
 /** Expected failures come back as data; only programmer errors throw. */
-export type TSigningResult<TData> = { success: true; data: TData } | { success: false; issues: TSigningIssue[] };
+export type TSigningResult<TData> =
+  { success: true; data: TData } | { success: false; issues: TSigningIssue[] };
 
 /** One relative distinguished name attribute of a certificate subject or issuer. */
 export type TDistinguishedNameAttribute = {

@@ -11,7 +11,10 @@ import { createTestCertificate } from './test-certificate.ts';
 import { verifyXmlSignature } from './verify-xml-signature.ts';
 import type { TSignatureFailureReason } from './verify-xml-signature.ts';
 
-const loaded = loadCertificate({ p12: readFileSync(new URL('../../test/golden/test-certificate.p12', import.meta.url)), password: 'ecf-golden-2036' });
+const loaded = loadCertificate({
+  p12: readFileSync(new URL('../../test/golden/test-certificate.p12', import.meta.url)),
+  password: 'ecf-golden-2036',
+});
 if (!loaded.success) throw new Error('golden certificate did not load');
 const certificate = loaded.data;
 const document = buildSampleEcf31({ lines: 3 });
@@ -24,12 +27,24 @@ function assertRejected(xml: string, reason: TSignatureFailureReason): void {
 }
 
 /** Signs with xml-crypto directly, with whatever algorithms a test wants. */
-function signWithXmlCrypto(xml: string, options: { signatureAlgorithm?: string; canonicalizationAlgorithm?: string; transforms?: string[]; digestAlgorithm?: string; extraReference?: boolean; uri?: string }): string {
+function signWithXmlCrypto(
+  xml: string,
+  options: {
+    signatureAlgorithm?: string;
+    canonicalizationAlgorithm?: string;
+    transforms?: string[];
+    digestAlgorithm?: string;
+    extraReference?: boolean;
+    uri?: string;
+  },
+): string {
   const signer = new SignedXml({
     privateKey: certificate.privateKey.export({ type: 'pkcs8', format: 'pem' }),
     signatureAlgorithm: options.signatureAlgorithm ?? 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    canonicalizationAlgorithm: options.canonicalizationAlgorithm ?? 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315',
-    getKeyInfoContent: () => `<X509Data><X509Certificate>${certificate.certificateDerBase64}</X509Certificate></X509Data>`,
+    canonicalizationAlgorithm:
+      options.canonicalizationAlgorithm ?? 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315',
+    getKeyInfoContent: () =>
+      `<X509Data><X509Certificate>${certificate.certificateDerBase64}</X509Certificate></X509Data>`,
   });
   signer.addReference({
     xpath: '/*',
@@ -39,7 +54,13 @@ function signWithXmlCrypto(xml: string, options: { signatureAlgorithm?: string; 
     isEmptyUri: (options.uri ?? '') === '',
   });
   if (options.extraReference === true) {
-    signer.addReference({ xpath: '/*', transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature'], digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256', uri: '', isEmptyUri: true });
+    signer.addReference({
+      xpath: '/*',
+      transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature'],
+      digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+      uri: '',
+      isEmptyUri: true,
+    });
   }
   signer.computeSignature(xml, { location: { reference: '/*', action: 'append' } });
   return signer.getSignedXml();
@@ -59,7 +80,12 @@ describe('verifyXmlSignature', () => {
 
   test('accepts a signature made by xml-crypto with the recipe (also with an explicit C14N transform)', () => {
     assert.ok(verifyXmlSignature(signWithXmlCrypto(document, {})).valid);
-    const explicit = signWithXmlCrypto(document, { transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315'] });
+    const explicit = signWithXmlCrypto(document, {
+      transforms: [
+        'http://www.w3.org/2000/09/xmldsig#enveloped-signature',
+        'http://www.w3.org/TR/2001/REC-xml-c14n-20010315',
+      ],
+    });
     assert.ok(verifyXmlSignature(explicit).valid);
   });
 
@@ -81,19 +107,30 @@ describe('verifyXmlSignature', () => {
     ca.sign(caKeys.privateKey, forge.md.sha256.create());
     const leafKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const leafCertificate = forge.pki.createCertificate();
-    leafCertificate.publicKey = forge.pki.publicKeyFromPem(leafKeys.publicKey.export({ type: 'spki', format: 'pem' }) as string);
+    leafCertificate.publicKey = forge.pki.publicKeyFromPem(
+      leafKeys.publicKey.export({ type: 'spki', format: 'pem' }) as string,
+    );
     leafCertificate.serialNumber = '02';
     leafCertificate.validity.notBefore = new Date('2025-01-01T00:00:00Z');
     leafCertificate.validity.notAfter = new Date('2035-01-01T00:00:00Z');
-    leafCertificate.setSubject([{ name: 'serialNumber', value: 'IDCDO-40212345678' }, { shortName: 'CN', value: 'Firmante' }]);
+    leafCertificate.setSubject([
+      { name: 'serialNumber', value: 'IDCDO-40212345678' },
+      { shortName: 'CN', value: 'Firmante' },
+    ]);
     leafCertificate.setIssuer(ca.subject.attributes);
     leafCertificate.sign(caKeys.privateKey, forge.md.sha256.create());
-    const leafLoaded = loadCertificate({ privateKeyPem: leafKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, certificatePem: forge.pki.certificateToPem(leafCertificate) });
+    const leafLoaded = loadCertificate({
+      privateKeyPem: leafKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+      certificatePem: forge.pki.certificateToPem(leafCertificate),
+    });
     assert.ok(leafLoaded.success);
     const caBase64 = forge.util.encode64(forge.asn1.toDer(forge.pki.certificateToAsn1(ca)).getBytes());
     const signedByLeaf = signXml(document, leafLoaded.data).xml;
     const leafElement = `<X509Certificate>${leafLoaded.data.certificateDerBase64}</X509Certificate>`;
-    for (const chain of [`${leafElement}<X509Certificate>${caBase64}</X509Certificate>`, `<X509Certificate>${caBase64}</X509Certificate>${leafElement}`]) {
+    for (const chain of [
+      `${leafElement}<X509Certificate>${caBase64}</X509Certificate>`,
+      `<X509Certificate>${caBase64}</X509Certificate>${leafElement}`,
+    ]) {
       const verification = verifyXmlSignature(signedByLeaf.replace(leafElement, chain));
       assert.ok(verification.valid, JSON.stringify(verification));
       assert.equal(verification.certificate.holderId, '40212345678');
@@ -102,8 +139,14 @@ describe('verifyXmlSignature', () => {
   });
 
   test('rejects one changed character in the content', () => {
-    assertRejected(signed.xml.replace('<MontoTotal>354.00</MontoTotal>', '<MontoTotal>354.01</MontoTotal>'), 'SIGNATURE_DIGEST_MISMATCH');
-    assertRejected(signed.xml.replace('<RNCComprador>101672919', '<RNCComprador>101672918'), 'SIGNATURE_DIGEST_MISMATCH');
+    assertRejected(
+      signed.xml.replace('<MontoTotal>354.00</MontoTotal>', '<MontoTotal>354.01</MontoTotal>'),
+      'SIGNATURE_DIGEST_MISMATCH',
+    );
+    assertRejected(
+      signed.xml.replace('<RNCComprador>101672919', '<RNCComprador>101672918'),
+      'SIGNATURE_DIGEST_MISMATCH',
+    );
   });
 
   test('rejects a tampered SignatureValue', () => {
@@ -115,7 +158,9 @@ describe('verifyXmlSignature', () => {
   test('rejects a tampered SignedInfo (DigestValue changed together with the content)', () => {
     const tamperedDocument = document.replace('<MontoTotal>354.00', '<MontoTotal>999.00');
     const resigned = signXml(tamperedDocument, certificate);
-    const forged = signed.xml.replace(document.slice(0, -6), tamperedDocument.slice(0, -6)).replace(signed.digestValue, resigned.digestValue);
+    const forged = signed.xml
+      .replace(document.slice(0, -6), tamperedDocument.slice(0, -6))
+      .replace(signed.digestValue, resigned.digestValue);
     assertRejected(forged, 'SIGNATURE_VALUE_INVALID');
   });
 
@@ -123,34 +168,71 @@ describe('verifyXmlSignature', () => {
     const other = createTestCertificate({ rnc: '131880738', commonName: 'Impostor' });
     const otherLoaded = loadCertificate({ p12: other.p12, password: other.password });
     assert.ok(otherLoaded.success);
-    assertRejected(signed.xml.replace(certificate.certificateDerBase64, otherLoaded.data.certificateDerBase64), 'SIGNATURE_VALUE_INVALID');
+    assertRejected(
+      signed.xml.replace(certificate.certificateDerBase64, otherLoaded.data.certificateDerBase64),
+      'SIGNATURE_VALUE_INVALID',
+    );
   });
 
   test('rejects a missing signature and a signature outside the XMLDSig namespace', () => {
     assertRejected(document, 'SIGNATURE_MISSING');
-    assertRejected(signed.xml.replace('<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">', '<Signature>'), 'SIGNATURE_MISSING');
+    assertRejected(
+      signed.xml.replace('<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">', '<Signature>'),
+      'SIGNATURE_MISSING',
+    );
   });
 
   test('rejects other algorithms', () => {
-    assertRejected(signWithXmlCrypto(document, { signatureAlgorithm: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1' }), 'SIGNATURE_ALGORITHM_UNSUPPORTED');
-    assertRejected(signWithXmlCrypto(document, { signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512' }), 'SIGNATURE_ALGORITHM_UNSUPPORTED');
-    assertRejected(signWithXmlCrypto(document, { canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#' }), 'SIGNATURE_ALGORITHM_UNSUPPORTED');
-    assertRejected(signWithXmlCrypto(document, { digestAlgorithm: 'http://www.w3.org/2000/09/xmldsig#sha1' }), 'SIGNATURE_ALGORITHM_UNSUPPORTED');
-    assertRejected(signWithXmlCrypto(document, { transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'] }), 'SIGNATURE_ALGORITHM_UNSUPPORTED');
+    assertRejected(
+      signWithXmlCrypto(document, { signatureAlgorithm: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1' }),
+      'SIGNATURE_ALGORITHM_UNSUPPORTED',
+    );
+    assertRejected(
+      signWithXmlCrypto(document, {
+        signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
+      }),
+      'SIGNATURE_ALGORITHM_UNSUPPORTED',
+    );
+    assertRejected(
+      signWithXmlCrypto(document, { canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#' }),
+      'SIGNATURE_ALGORITHM_UNSUPPORTED',
+    );
+    assertRejected(
+      signWithXmlCrypto(document, { digestAlgorithm: 'http://www.w3.org/2000/09/xmldsig#sha1' }),
+      'SIGNATURE_ALGORITHM_UNSUPPORTED',
+    );
+    assertRejected(
+      signWithXmlCrypto(document, {
+        transforms: [
+          'http://www.w3.org/2000/09/xmldsig#enveloped-signature',
+          'http://www.w3.org/2001/10/xml-exc-c14n#',
+        ],
+      }),
+      'SIGNATURE_ALGORITHM_UNSUPPORTED',
+    );
     // Typo'd URIs copied from the official PDF example.
-    assertRejected(signed.xml.replace('REC-xml-c14n-20010315', 'RECxml-c14n-20010315'), 'SIGNATURE_ALGORITHM_UNSUPPORTED');
+    assertRejected(
+      signed.xml.replace('REC-xml-c14n-20010315', 'RECxml-c14n-20010315'),
+      'SIGNATURE_ALGORITHM_UNSUPPORTED',
+    );
   });
 
   test('rejects more references and a reference that is not the whole document', () => {
     assertRejected(signWithXmlCrypto(document, { extraReference: true }), 'SIGNATURE_REFERENCE_INVALID');
-    assertRejected(signed.xml.replace('<Reference URI="">', '<Reference URI="#Encabezado">'), 'SIGNATURE_REFERENCE_INVALID');
+    assertRejected(
+      signed.xml.replace('<Reference URI="">', '<Reference URI="#Encabezado">'),
+      'SIGNATURE_REFERENCE_INVALID',
+    );
     assertRejected(signed.xml.replace('<Reference URI="">', '<Reference>'), 'SIGNATURE_REFERENCE_INVALID');
   });
 
   test('rejects a DOCTYPE without expanding anything', () => {
     const withEntity = signed.xml.replace('<ECF>', '<!DOCTYPE ECF [<!ENTITY x "354.00">]><ECF>');
     assertRejected(withEntity, 'XML_DOCTYPE_FORBIDDEN');
-    assertRejected(`<?xml version="1.0"?>\n<!DOCTYPE ECF SYSTEM "file:///etc/passwd">${signed.xml}`, 'XML_DOCTYPE_FORBIDDEN');
+    assertRejected(
+      `<?xml version="1.0"?>\n<!DOCTYPE ECF SYSTEM "file:///etc/passwd">${signed.xml}`,
+      'XML_DOCTYPE_FORBIDDEN',
+    );
   });
 
   test('rejects multiple signatures and a signature that is not a child of the root', () => {
@@ -163,7 +245,13 @@ describe('verifyXmlSignature', () => {
   test('rejects malformed XML and a signature without its parts', () => {
     assertRejected(signed.xml.slice(0, -3), 'XML_MALFORMED');
     assertRejected(signed.xml.replace(/<KeyInfo>.*<\/KeyInfo>/, ''), 'SIGNATURE_CERTIFICATE_MISSING');
-    assertRejected(signed.xml.replace(/<SignatureValue>.*<\/SignatureValue>/, ''), 'SIGNATURE_STRUCTURE_INVALID');
-    assertRejected(signed.xml.replace(certificate.certificateDerBase64, 'AAAA'), 'SIGNATURE_CERTIFICATE_INVALID');
+    assertRejected(
+      signed.xml.replace(/<SignatureValue>.*<\/SignatureValue>/, ''),
+      'SIGNATURE_STRUCTURE_INVALID',
+    );
+    assertRejected(
+      signed.xml.replace(certificate.certificateDerBase64, 'AAAA'),
+      'SIGNATURE_CERTIFICATE_INVALID',
+    );
   });
 });

@@ -77,7 +77,8 @@ function reject(reason: TSignatureFailureReason, message: string): TSignatureVer
 /** Verifies the one enveloped signature over the whole document with the certificate it embeds. */
 export function verifyXmlSignature(xml: string): TSignatureVerification {
   // Checked on the text before parsing: no DTD processing may happen at all.
-  if (/<!DOCTYPE/i.test(xml)) return reject('XML_DOCTYPE_FORBIDDEN', 'Documents with a DOCTYPE are not accepted.');
+  if (/<!DOCTYPE/i.test(xml))
+    return reject('XML_DOCTYPE_FORBIDDEN', 'Documents with a DOCTYPE are not accepted.');
   const parsed = parse(xml);
   if (typeof parsed === 'string') return reject('XML_MALFORMED', parsed);
   const root = parsed.documentElement;
@@ -85,45 +86,74 @@ export function verifyXmlSignature(xml: string): TSignatureVerification {
 
   const signatures = Array.from(parsed.getElementsByTagNameNS(XMLDSIG_NAMESPACE, 'Signature'));
   // A Signature in another namespace (or none) is not a signature, but it is certainly not what we expect either.
-  const lookalikes = Array.from(parsed.getElementsByTagName('*')).filter((node) => node.localName === 'Signature' && node.namespaceURI !== XMLDSIG_NAMESPACE);
+  const lookalikes = Array.from(parsed.getElementsByTagName('*')).filter(
+    (node) => node.localName === 'Signature' && node.namespaceURI !== XMLDSIG_NAMESPACE,
+  );
   if (signatures.length === 0) {
-    return reject('SIGNATURE_MISSING', lookalikes.length > 0 ? 'A Signature element exists but not in the XMLDSig namespace.' : 'The document is not signed.');
+    return reject(
+      'SIGNATURE_MISSING',
+      lookalikes.length > 0
+        ? 'A Signature element exists but not in the XMLDSig namespace.'
+        : 'The document is not signed.',
+    );
   }
-  if (signatures.length > 1) return reject('SIGNATURE_MULTIPLE', `The document has ${signatures.length} signatures; exactly one is expected.`);
+  if (signatures.length > 1)
+    return reject(
+      'SIGNATURE_MULTIPLE',
+      `The document has ${signatures.length} signatures; exactly one is expected.`,
+    );
   const signature = signatures[0] as XmlElement;
-  if (signature.parentNode !== root) return reject('SIGNATURE_MISPLACED', 'The signature must be a child of the root element.');
+  if (signature.parentNode !== root)
+    return reject('SIGNATURE_MISPLACED', 'The signature must be a child of the root element.');
 
   const structure = readStructure(signature);
   if (typeof structure === 'string') return reject('SIGNATURE_STRUCTURE_INVALID', structure);
   const algorithmProblem = checkAlgorithms(structure);
   if (algorithmProblem !== undefined) return algorithmProblem;
 
-  if (structure.certificates.length === 0) return reject('SIGNATURE_CERTIFICATE_MISSING', 'KeyInfo carries no X509Certificate.');
+  if (structure.certificates.length === 0)
+    return reject('SIGNATURE_CERTIFICATE_MISSING', 'KeyInfo carries no X509Certificate.');
   const parsedCertificates: Array<{ der: Buffer; certificate: X509Certificate }> = [];
   for (const text of structure.certificates) {
     const der = Buffer.from(text.replace(/\s+/g, ''), 'base64');
     try {
       parsedCertificates.push({ der, certificate: new X509Certificate(der) });
     } catch (error) {
-      return reject('SIGNATURE_CERTIFICATE_INVALID', `The embedded certificate is not readable: ${error instanceof Error ? error.message : String(error)}`);
+      return reject(
+        'SIGNATURE_CERTIFICATE_INVALID',
+        `The embedded certificate is not readable: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   // DGII's samples embed only the leaf; when a chain is embedded, the signer is the certificate that issued no other.
-  const leaf = parsedCertificates.find(({ certificate: candidate }) => !parsedCertificates.some(({ certificate: other }) => other !== candidate && other.checkIssued(candidate)));
-  if (leaf === undefined) return reject('SIGNATURE_CERTIFICATE_INVALID', 'The embedded certificates have no leaf.');
+  const leaf = parsedCertificates.find(
+    ({ certificate: candidate }) =>
+      !parsedCertificates.some(
+        ({ certificate: other }) => other !== candidate && other.checkIssued(candidate),
+      ),
+  );
+  if (leaf === undefined)
+    return reject('SIGNATURE_CERTIFICATE_INVALID', 'The embedded certificates have no leaf.');
   const { der, certificate } = leaf;
-  if (certificate.publicKey.asymmetricKeyType !== 'rsa') return reject('SIGNATURE_CERTIFICATE_INVALID', 'The embedded certificate has no RSA key.');
+  if (certificate.publicKey.asymmetricKeyType !== 'rsa')
+    return reject('SIGNATURE_CERTIFICATE_INVALID', 'The embedded certificate has no RSA key.');
   const names = readCertificateNames(der);
-  if (names === undefined) return reject('SIGNATURE_CERTIFICATE_INVALID', 'The embedded certificate names are not readable.');
+  if (names === undefined)
+    return reject('SIGNATURE_CERTIFICATE_INVALID', 'The embedded certificate names are not readable.');
 
   // KeyInfo is never trusted implicitly by xml-crypto: the key is handed over explicitly.
   const verifier = new SignedXml({ publicCert: certificate.toString(), getCertFromKeyInfo: () => null });
   try {
     verifier.loadSignature(signature);
-    if (!verifier.checkSignature(xml)) return reject('SIGNATURE_DIGEST_MISMATCH', 'The signed content was modified after signing (digest mismatch).');
+    if (!verifier.checkSignature(xml))
+      return reject(
+        'SIGNATURE_DIGEST_MISMATCH',
+        'The signed content was modified after signing (digest mismatch).',
+      );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (/invalid signature/i.test(message)) return reject('SIGNATURE_VALUE_INVALID', 'The SignatureValue does not match the embedded certificate.');
+    if (/invalid signature/i.test(message))
+      return reject('SIGNATURE_VALUE_INVALID', 'The SignatureValue does not match the embedded certificate.');
     return reject('SIGNATURE_STRUCTURE_INVALID', `The signature could not be checked: ${message}`);
   }
 
@@ -207,7 +237,8 @@ function readStructure(signature: XmlElement): TSignatureStructure | string {
   const certificates: string[] = [];
   for (const keyInfo of childElements(signature, 'KeyInfo')) {
     for (const data of childElements(keyInfo, 'X509Data')) {
-      for (const certificate of childElements(data, 'X509Certificate')) certificates.push(certificate.textContent ?? '');
+      for (const certificate of childElements(data, 'X509Certificate'))
+        certificates.push(certificate.textContent ?? '');
     }
   }
   return {
@@ -222,28 +253,47 @@ function readStructure(signature: XmlElement): TSignatureStructure | string {
 
 function checkAlgorithms(structure: TSignatureStructure): TSignatureVerification | undefined {
   if (structure.canonicalization !== C14N_10) {
-    return reject('SIGNATURE_ALGORITHM_UNSUPPORTED', `Canonicalization ${structure.canonicalization ?? '(none)'} is not inclusive C14N 1.0.`);
+    return reject(
+      'SIGNATURE_ALGORITHM_UNSUPPORTED',
+      `Canonicalization ${structure.canonicalization ?? '(none)'} is not inclusive C14N 1.0.`,
+    );
   }
   if (structure.signatureMethod !== RSA_SHA256) {
-    return reject('SIGNATURE_ALGORITHM_UNSUPPORTED', `Signature method ${structure.signatureMethod ?? '(none)'} is not RSA-SHA256.`);
+    return reject(
+      'SIGNATURE_ALGORITHM_UNSUPPORTED',
+      `Signature method ${structure.signatureMethod ?? '(none)'} is not RSA-SHA256.`,
+    );
   }
   const [reference, ...others] = structure.references;
   if (reference === undefined || others.length > 0) {
-    return reject('SIGNATURE_REFERENCE_INVALID', `Expected exactly one Reference, found ${structure.references.length}.`);
+    return reject(
+      'SIGNATURE_REFERENCE_INVALID',
+      `Expected exactly one Reference, found ${structure.references.length}.`,
+    );
   }
   if (!reference.hasAttribute('URI') || reference.getAttribute('URI') !== '') {
     return reject('SIGNATURE_REFERENCE_INVALID', 'The Reference must have URI="" (the whole document).');
   }
   const transformsElements = childElements(reference, 'Transforms');
-  const transforms = transformsElements.flatMap((element) => childElements(element, 'Transform').map((transform) => transform.getAttribute('Algorithm')));
+  const transforms = transformsElements.flatMap((element) =>
+    childElements(element, 'Transform').map((transform) => transform.getAttribute('Algorithm')),
+  );
   // The recipe writes only the enveloped transform; some signers also spell out the implied C14N 1.0.
   const isRecipe =
     transformsElements.length === 1 &&
     transforms[0] === ENVELOPED_SIGNATURE &&
     (transforms.length === 1 || (transforms.length === 2 && transforms[1] === C14N_10));
-  if (!isRecipe) return reject('SIGNATURE_ALGORITHM_UNSUPPORTED', `Transforms ${transforms.join(', ') || '(none)'} are not the enveloped-signature transform.`);
+  if (!isRecipe)
+    return reject(
+      'SIGNATURE_ALGORITHM_UNSUPPORTED',
+      `Transforms ${transforms.join(', ') || '(none)'} are not the enveloped-signature transform.`,
+    );
   const digestMethods = childElements(reference, 'DigestMethod');
   const digestMethod = digestMethods.length === 1 ? digestMethods[0]?.getAttribute('Algorithm') : undefined;
-  if (digestMethod !== SHA256) return reject('SIGNATURE_ALGORITHM_UNSUPPORTED', `Digest method ${digestMethod ?? '(none)'} is not SHA-256.`);
+  if (digestMethod !== SHA256)
+    return reject(
+      'SIGNATURE_ALGORITHM_UNSUPPORTED',
+      `Digest method ${digestMethod ?? '(none)'} is not SHA-256.`,
+    );
   return undefined;
 }

@@ -58,7 +58,8 @@ export type TValidationContext = {
   readonly now: Date;
   readonly account: TAccountData;
   /** The account's e-CF with that eNCF, or null when the service never issued it (clarification 16). */
-  readonly lookupReferencedDocument?: ((encf: string) => TMaybePromise<TReferencedDocument | null>) | undefined;
+  readonly lookupReferencedDocument?:
+    ((encf: string) => TMaybePromise<TReferencedDocument | null>) | undefined;
   /** The registered range containing the eNCF, or null when none is registered. */
   readonly findRegisteredRange?: ((encf: string) => TMaybePromise<TRegisteredRange | null>) | undefined;
   /** Registry record of an RNC or cedula, null when absent; omit the function when the registry is not loaded. */

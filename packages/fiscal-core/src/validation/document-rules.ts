@@ -1,11 +1,31 @@
 import { add, compare, decimal, formatDecimal, parseDecimal, type TDecimal } from '../decimal/decimal.ts';
 import { computeLineItbis, type TBillingIndicator } from '../calculation/totals.ts';
-import { dayNumber, dominicanDateOf, formatTaxauthDate, parseTaxauthDate, parseTaxauthDateTime, type TCalendarDate } from '../input/dates.ts';
-import { clientPathOf, elementsAt, leavesAt, textAt, type TDocumentDraft, type TMutableTree } from '../input/draft.ts';
+import {
+  dayNumber,
+  dominicanDateOf,
+  formatTaxauthDate,
+  parseTaxauthDate,
+  parseTaxauthDateTime,
+  type TCalendarDate,
+} from '../input/dates.ts';
+import {
+  clientPathOf,
+  elementsAt,
+  leavesAt,
+  textAt,
+  type TDocumentDraft,
+  type TMutableTree,
+} from '../input/draft.ts';
 import { isSequenceExpirationApplicable } from '../input/type-applicability.ts';
 import { ECF_TYPES } from '../model/ecf-tree.ts';
 import type { TValidationContext } from './context.ts';
-import { ERROR_CODES, WARNING_CODES, type TErrorCode, type TIssueCollector, type TWarningCode } from './issues.ts';
+import {
+  ERROR_CODES,
+  WARNING_CODES,
+  type TErrorCode,
+  type TIssueCollector,
+  type TWarningCode,
+} from './issues.ts';
 
 /** Rule 10: an E32 at or above this total needs buyer identification. */
 export const CONSUMER_INVOICE_THRESHOLD = decimal('250000.00');
@@ -60,7 +80,11 @@ export function createRuleKit(draft: TDocumentDraft, issues: TIssueCollector): T
 }
 
 /** Rules 4-21 that apply to the document whatever format it came in (formats already checked their own syntax). */
-export async function applyDocumentRules(draft: TDocumentDraft, context: TValidationContext, issues: TIssueCollector): Promise<void> {
+export async function applyDocumentRules(
+  draft: TDocumentDraft,
+  context: TValidationContext,
+  issues: TIssueCollector,
+): Promise<void> {
   const kit = createRuleKit(draft, issues);
   checkIdentity(kit);
   checkIssuer(kit, context);
@@ -83,12 +107,19 @@ function checkIdentity(kit: TRuleKit): void {
   const typePath = `${ID}.TipoeCF`;
   const type = kit.text(typePath);
   if (type === undefined) kit.error(typePath, ERROR_CODES.FIELD_REQUIRED, 'TipoeCF is required');
-  else if (kit.draft.type === null) kit.error(typePath, ERROR_CODES.FIELD_VALUE_INVALID, `TipoeCF must be one of ${ECF_TYPES.join(', ')}`, { value: type, allowed: ECF_TYPES });
+  else if (kit.draft.type === null)
+    kit.error(typePath, ERROR_CODES.FIELD_VALUE_INVALID, `TipoeCF must be one of ${ECF_TYPES.join(', ')}`, {
+      value: type,
+      allowed: ECF_TYPES,
+    });
   const encfPath = `${ID}.eNCF`;
   if (kit.text(encfPath) === undefined) kit.error(encfPath, ERROR_CODES.FIELD_REQUIRED, 'eNCF is required');
-  if (kit.text(`${ISSUER}.FechaEmision`) === undefined && !kit.hasErrorAt(`${ISSUER}.FechaEmision`)) kit.error(`${ISSUER}.FechaEmision`, ERROR_CODES.FIELD_REQUIRED, 'FechaEmision is required');
-  if (kit.text(`${TOTALS}.MontoTotal`) === undefined && !kit.hasErrorAt(`${TOTALS}.MontoTotal`)) kit.error(`${TOTALS}.MontoTotal`, ERROR_CODES.FIELD_REQUIRED, 'MontoTotal is required');
-  if (elementsAt(kit.draft.root, ITEMS).length === 0) kit.error('ECF.DetallesItems', ERROR_CODES.FIELD_REQUIRED, 'DetallesItems.Item needs at least one item');
+  if (kit.text(`${ISSUER}.FechaEmision`) === undefined && !kit.hasErrorAt(`${ISSUER}.FechaEmision`))
+    kit.error(`${ISSUER}.FechaEmision`, ERROR_CODES.FIELD_REQUIRED, 'FechaEmision is required');
+  if (kit.text(`${TOTALS}.MontoTotal`) === undefined && !kit.hasErrorAt(`${TOTALS}.MontoTotal`))
+    kit.error(`${TOTALS}.MontoTotal`, ERROR_CODES.FIELD_REQUIRED, 'MontoTotal is required');
+  if (elementsAt(kit.draft.root, ITEMS).length === 0)
+    kit.error('ECF.DetallesItems', ERROR_CODES.FIELD_REQUIRED, 'DetallesItems.Item needs at least one item');
 }
 
 /** eNCF format and its type digits (both formats). */
@@ -97,9 +128,17 @@ function checkEncf(kit: TRuleKit): void {
   const encf = kit.text(encfPath);
   if (encf === undefined) return;
   if (!/^E\d{12}$/.test(encf)) {
-    kit.error(encfPath, ERROR_CODES.FIELD_VALUE_INVALID, 'An eNCF is the letter E, the two-digit type and ten digits (E310000000001)', { value: encf, reason: 'encf_format' });
+    kit.error(
+      encfPath,
+      ERROR_CODES.FIELD_VALUE_INVALID,
+      'An eNCF is the letter E, the two-digit type and ten digits (E310000000001)',
+      { value: encf, reason: 'encf_format' },
+    );
   } else if (kit.draft.type !== null && encf.slice(1, 3) !== kit.draft.type) {
-    kit.error(encfPath, ERROR_CODES.FIELD_VALUE_INVALID, `eNCF ${encf} is not of type ${kit.draft.type}`, { value: encf, reason: 'encf_type_mismatch' });
+    kit.error(encfPath, ERROR_CODES.FIELD_VALUE_INVALID, `eNCF ${encf} is not of type ${kit.draft.type}`, {
+      value: encf,
+      reason: 'encf_type_mismatch',
+    });
   }
 }
 
@@ -108,16 +147,34 @@ function checkIssuer(kit: TRuleKit, context: TValidationContext): void {
   const rncPath = `${ISSUER}.RNCEmisor`;
   const rnc = kit.text(rncPath);
   if (rnc === undefined) {
-    if (!kit.hasErrorAt(rncPath)) kit.error(rncPath, ERROR_CODES.FIELD_REQUIRED, 'The issuer RNC is required');
+    if (!kit.hasErrorAt(rncPath))
+      kit.error(rncPath, ERROR_CODES.FIELD_REQUIRED, 'The issuer RNC is required');
   } else if (rnc !== context.account.rnc) {
-    kit.error(rncPath, ERROR_CODES.ISSUER_RNC_MISMATCH, `The issuer RNC ${rnc} is not the RNC of the authenticated account`, { expected: context.account.rnc, received: rnc });
+    kit.error(
+      rncPath,
+      ERROR_CODES.ISSUER_RNC_MISMATCH,
+      `The issuer RNC ${rnc} is not the RNC of the authenticated account`,
+      { expected: context.account.rnc, received: rnc },
+    );
   }
   // Rule 14: at most 3 phones, each NNN-NNN-NNNN.
   const phonesPath = `${ISSUER}.TablaTelefonoEmisor.TelefonoEmisor`;
   const phones = leavesAt(kit.draft.root, phonesPath);
-  if (phones.length > 3) kit.error(phonesPath, ERROR_CODES.ISSUER_PHONE_INVALID, `At most 3 issuer phones are allowed, got ${phones.length}`, { count: phones.length, max: 3 });
+  if (phones.length > 3)
+    kit.error(
+      phonesPath,
+      ERROR_CODES.ISSUER_PHONE_INVALID,
+      `At most 3 issuer phones are allowed, got ${phones.length}`,
+      { count: phones.length, max: 3 },
+    );
   phones.forEach((phone, index) => {
-    if (!/^\d{3}-\d{3}-\d{4}$/.test(phone)) kit.error(`${phonesPath}[${index}]`, ERROR_CODES.ISSUER_PHONE_INVALID, `Issuer phone ${JSON.stringify(phone)} must be NNN-NNN-NNNN`, { value: phone });
+    if (!/^\d{3}-\d{3}-\d{4}$/.test(phone))
+      kit.error(
+        `${phonesPath}[${index}]`,
+        ERROR_CODES.ISSUER_PHONE_INVALID,
+        `Issuer phone ${JSON.stringify(phone)} must be NNN-NNN-NNNN`,
+        { value: phone },
+      );
   });
 }
 
@@ -127,11 +184,19 @@ function checkPaymentDueDate(kit: TRuleKit): void {
   const dueDate = kit.date(path);
   const issueDate = kit.date(`${ISSUER}.FechaEmision`);
   if (dueDate !== null && issueDate !== null && dayNumber(dueDate) < dayNumber(issueDate)) {
-    kit.error(path, ERROR_CODES.FIELD_VALUE_INVALID, 'The payment due date is before the issue date', { reason: 'due_date_before_issue_date' });
+    kit.error(path, ERROR_CODES.FIELD_VALUE_INVALID, 'The payment due date is before the issue date', {
+      reason: 'due_date_before_issue_date',
+    });
   }
   // Rule 13: a credit sale names its due date, except payments abroad (E47).
   if (kit.text(`${ID}.TipoPago`) !== '2' || kit.draft.type === '47') return;
-  if (kit.text(path) === undefined && !kit.hasErrorAt(path)) kit.error(path, ERROR_CODES.PAYMENT_DUE_DATE_REQUIRED, 'A credit sale (TipoPago 2) requires the payment due date', {});
+  if (kit.text(path) === undefined && !kit.hasErrorAt(path))
+    kit.error(
+      path,
+      ERROR_CODES.PAYMENT_DUE_DATE_REQUIRED,
+      'A credit sale (TipoPago 2) requires the payment due date',
+      {},
+    );
 }
 
 async function checkSequenceExpiration(kit: TRuleKit, context: TValidationContext): Promise<void> {
@@ -141,12 +206,23 @@ async function checkSequenceExpiration(kit: TRuleKit, context: TValidationContex
   const text = kit.text(path);
   if (!isSequenceExpirationApplicable(type)) {
     if (text !== undefined && kit.draft.format === 'taxauth_json') {
-      kit.error(path, ERROR_CODES.SEQUENCE_EXPIRATION_DATE_NOT_APPLICABLE, `E${type} sequences have no expiration date; remove FechaVencimientoSecuencia`, { type });
+      kit.error(
+        path,
+        ERROR_CODES.SEQUENCE_EXPIRATION_DATE_NOT_APPLICABLE,
+        `E${type} sequences have no expiration date; remove FechaVencimientoSecuencia`,
+        { type },
+      );
     }
     return;
   }
   if (text === undefined) {
-    if (!kit.hasErrorAt(path)) kit.error(path, ERROR_CODES.SEQUENCE_EXPIRATION_DATE_REQUIRED, `E${type} requires the sequence expiration date; it is never defaulted`, { type });
+    if (!kit.hasErrorAt(path))
+      kit.error(
+        path,
+        ERROR_CODES.SEQUENCE_EXPIRATION_DATE_REQUIRED,
+        `E${type} requires the sequence expiration date; it is never defaulted`,
+        { type },
+      );
     return;
   }
   const expiration = parseTaxauthDate(text);
@@ -154,18 +230,33 @@ async function checkSequenceExpiration(kit: TRuleKit, context: TValidationContex
   const issueDate = kit.date(`${ISSUER}.FechaEmision`);
   if (issueDate !== null) {
     if (dayNumber(expiration) < dayNumber(issueDate)) {
-      kit.error(path, ERROR_CODES.SEQUENCE_EXPIRED_AT_ISSUE_DATE, `The sequence expired on ${formatTaxauthDate(expiration)}, before the issue date ${formatTaxauthDate(issueDate)}`, {
-        expiration: formatTaxauthDate(expiration),
-        issueDate: formatTaxauthDate(issueDate),
-      });
+      kit.error(
+        path,
+        ERROR_CODES.SEQUENCE_EXPIRED_AT_ISSUE_DATE,
+        `The sequence expired on ${formatTaxauthDate(expiration)}, before the issue date ${formatTaxauthDate(issueDate)}`,
+        {
+          expiration: formatTaxauthDate(expiration),
+          issueDate: formatTaxauthDate(issueDate),
+        },
+      );
     } else {
       const legalMax = { year: issueDate.year + 1, month: 12, day: 31 };
       if (dayNumber(expiration) > dayNumber(legalMax)) {
-        kit.warn(path, WARNING_CODES.SEQUENCE_EXPIRATION_BEYOND_LEGAL_MAX, `Sequences expire at the latest on 31-12 of the year after issue (${formatTaxauthDate(legalMax)})`, { legalMax: formatTaxauthDate(legalMax) });
+        kit.warn(
+          path,
+          WARNING_CODES.SEQUENCE_EXPIRATION_BEYOND_LEGAL_MAX,
+          `Sequences expire at the latest on 31-12 of the year after issue (${formatTaxauthDate(legalMax)})`,
+          { legalMax: formatTaxauthDate(legalMax) },
+        );
       }
       const today = dominicanDateOf(context.now.getTime());
       if (dayNumber(expiration) < dayNumber(today)) {
-        kit.warn(path, WARNING_CODES.SEQUENCE_EXPIRED_AT_SEND_DATE, `The sequence expired on ${formatTaxauthDate(expiration)}; the tax authority may reject it when it is sent today`, { today: formatTaxauthDate(today) });
+        kit.warn(
+          path,
+          WARNING_CODES.SEQUENCE_EXPIRED_AT_SEND_DATE,
+          `The sequence expired on ${formatTaxauthDate(expiration)}; the tax authority may reject it when it is sent today`,
+          { today: formatTaxauthDate(today) },
+        );
       }
     }
   }
@@ -174,7 +265,12 @@ async function checkSequenceExpiration(kit: TRuleKit, context: TValidationContex
     const range = await context.findRegisteredRange(encf);
     const registered = range === null ? null : parseTaxauthDate(range.sequenceExpirationDate);
     if (range !== null && (registered === null || dayNumber(registered) !== dayNumber(expiration))) {
-      kit.error(path, ERROR_CODES.SEQUENCE_EXPIRATION_RANGE_MISMATCH, `The registered range of ${encf} expires on ${range.sequenceExpirationDate}`, { registered: range.sequenceExpirationDate });
+      kit.error(
+        path,
+        ERROR_CODES.SEQUENCE_EXPIRATION_RANGE_MISMATCH,
+        `The registered range of ${encf} expires on ${range.sequenceExpirationDate}`,
+        { registered: range.sequenceExpirationDate },
+      );
     }
   }
 }
@@ -185,24 +281,49 @@ function checkSignatureDate(kit: TRuleKit, context: TValidationContext): void {
   if (text === undefined || kit.hasErrorAt(path)) return;
   const instant = parseTaxauthDateTime(text);
   if (instant === null) {
-    kit.error(path, ERROR_CODES.SIGNATURE_DATE_INVALID, `FechaHoraFirma must be DD-MM-YYYY HH:mm:ss, got ${JSON.stringify(text)}`, { value: text });
+    kit.error(
+      path,
+      ERROR_CODES.SIGNATURE_DATE_INVALID,
+      `FechaHoraFirma must be DD-MM-YYYY HH:mm:ss, got ${JSON.stringify(text)}`,
+      { value: text },
+    );
   } else if (instant > context.now.getTime() + SIGNATURE_CLOCK_MARGIN_MS) {
-    kit.error(path, ERROR_CODES.SIGNATURE_DATE_IN_FUTURE, 'The signature time is later than the current Dominican Republic time (2 minutes margin)', { value: text });
+    kit.error(
+      path,
+      ERROR_CODES.SIGNATURE_DATE_IN_FUTURE,
+      'The signature time is later than the current Dominican Republic time (2 minutes margin)',
+      { value: text },
+    );
   }
 }
 
 function checkRates(kit: TRuleKit): void {
-  const expected: ReadonlyArray<readonly [string, string]> = [['ITBIS1', '18'], ['ITBIS2', '16'], ['ITBIS3', '0']];
+  const expected: ReadonlyArray<readonly [string, string]> = [
+    ['ITBIS1', '18'],
+    ['ITBIS2', '16'],
+    ['ITBIS3', '0'],
+  ];
   for (const [element, rate] of expected) {
     const path = `${TOTALS}.${element}`;
     const value = kit.amount(path);
     const text = kit.text(path);
     if (text === undefined) continue;
-    if (value === null || compare(value, decimal(rate)) !== 0) kit.error(path, ERROR_CODES.ITBIS_RATE_MISMATCH, `${element} must be ${rate}`, { expected: rate, received: text });
+    if (value === null || compare(value, decimal(rate)) !== 0)
+      kit.error(path, ERROR_CODES.ITBIS_RATE_MISMATCH, `${element} must be ${rate}`, {
+        expected: rate,
+        received: text,
+      });
   }
-  const anyRateTotal = ['TotalITBIS1', 'TotalITBIS2', 'TotalITBIS3'].some((element) => kit.text(`${TOTALS}.${element}`) !== undefined);
+  const anyRateTotal = ['TotalITBIS1', 'TotalITBIS2', 'TotalITBIS3'].some(
+    (element) => kit.text(`${TOTALS}.${element}`) !== undefined,
+  );
   if (anyRateTotal && kit.text(`${TOTALS}.TotalITBIS`) === undefined) {
-    kit.error(`${TOTALS}.TotalITBIS`, ERROR_CODES.TOTAL_ITBIS_REQUIRED, 'TotalITBIS is required whenever a TotalITBISn is present', {});
+    kit.error(
+      `${TOTALS}.TotalITBIS`,
+      ERROR_CODES.TOTAL_ITBIS_REQUIRED,
+      'TotalITBIS is required whenever a TotalITBISn is present',
+      {},
+    );
   }
 }
 
@@ -211,7 +332,12 @@ function checkNorma1007(kit: TRuleKit): void {
   const pricesIncludeTax = kit.text(`${ID}.IndicadorMontoGravado`) === '1';
   elementsAt(kit.draft.root, 'ECF.DescuentosORecargos.DescuentoORecargo').forEach((entry, index) => {
     if (entry['IndicadorNorma1007'] === '1' && !pricesIncludeTax) {
-      kit.error(`ECF.DescuentosORecargos.DescuentoORecargo[${index}].IndicadorNorma1007`, ERROR_CODES.NORMA_1007_REQUIRES_ITBIS_INCLUDED, 'A Norma 10-07 discount requires IndicadorMontoGravado 1', {});
+      kit.error(
+        `ECF.DescuentosORecargos.DescuentoORecargo[${index}].IndicadorNorma1007`,
+        ERROR_CODES.NORMA_1007_REQUIRES_ITBIS_INCLUDED,
+        'A Norma 10-07 discount requires IndicadorMontoGravado 1',
+        {},
+      );
     }
   });
 }
@@ -223,7 +349,10 @@ function checkExchangeRate(kit: TRuleKit): void {
   const path = 'ECF.Encabezado.OtraMoneda.TipoCambio';
   if (kit.hasErrorAt(path)) return;
   const rate = kit.amount(path);
-  if (rate === null || rate.units <= 0n) kit.error(path, ERROR_CODES.EXCHANGE_RATE_INVALID, 'OtraMoneda requires TipoCambio greater than 0', { received: kit.text(path) ?? null });
+  if (rate === null || rate.units <= 0n)
+    kit.error(path, ERROR_CODES.EXCHANGE_RATE_INVALID, 'OtraMoneda requires TipoCambio greater than 0', {
+      received: kit.text(path) ?? null,
+    });
 }
 
 function checkPagination(kit: TRuleKit): void {
@@ -233,7 +362,8 @@ function checkPagination(kit: TRuleKit): void {
   const problems: string[] = [];
   const declared = kit.text(`${ID}.TotalPaginas`);
   if (declared === undefined) problems.push('TotalPaginas is missing');
-  else if (declared !== String(pages.length)) problems.push(`TotalPaginas is ${declared} but ${pages.length} pages are described`);
+  else if (declared !== String(pages.length))
+    problems.push(`TotalPaginas is ${declared} but ${pages.length} pages are described`);
   let expectedFrom = 1;
   pages.forEach((page, index) => {
     const leaf = (name: string): string => {
@@ -242,12 +372,23 @@ function checkPagination(kit: TRuleKit): void {
     };
     const from = Number(leaf('NoLineaDesde'));
     const to = Number(leaf('NoLineaHasta'));
-    if (leaf('PaginaNo') !== String(index + 1)) problems.push(`page ${index + 1} has PaginaNo ${leaf('PaginaNo') || '(none)'}`);
-    if (from !== expectedFrom || !(to >= from)) problems.push(`page ${index + 1} covers lines ${leaf('NoLineaDesde')}-${leaf('NoLineaHasta')}, expected to start at ${expectedFrom}`);
+    if (leaf('PaginaNo') !== String(index + 1))
+      problems.push(`page ${index + 1} has PaginaNo ${leaf('PaginaNo') || '(none)'}`);
+    if (from !== expectedFrom || !(to >= from))
+      problems.push(
+        `page ${index + 1} covers lines ${leaf('NoLineaDesde')}-${leaf('NoLineaHasta')}, expected to start at ${expectedFrom}`,
+      );
     expectedFrom = to + 1;
   });
-  if (expectedFrom - 1 !== itemCount) problems.push(`pages cover ${expectedFrom - 1} lines but there are ${itemCount}`);
-  if (problems.length > 0) kit.error('ECF.Paginacion', ERROR_CODES.PAGINATION_INVALID, `Paginacion is inconsistent: ${problems.join('; ')}`, { problems });
+  if (expectedFrom - 1 !== itemCount)
+    problems.push(`pages cover ${expectedFrom - 1} lines but there are ${itemCount}`);
+  if (problems.length > 0)
+    kit.error(
+      'ECF.Paginacion',
+      ERROR_CODES.PAGINATION_INVALID,
+      `Paginacion is inconsistent: ${problems.join('; ')}`,
+      { problems },
+    );
 }
 
 function checkSpecificConsumptionTax(kit: TRuleKit): void {
@@ -258,14 +399,20 @@ function checkSpecificConsumptionTax(kit: TRuleKit): void {
     const taxes = elementsAt(item, 'TablaImpuestoAdicional.ImpuestoAdicional');
     for (const tax of taxes) {
       const code = tax['TipoImpuesto'];
-      if (typeof code === 'string' && isSpecificConsumptionCode(code) && item['UnidadMedida'] !== '18') nonBulkCodes.add(code);
+      if (typeof code === 'string' && isSpecificConsumptionCode(code) && item['UnidadMedida'] !== '18')
+        nonBulkCodes.add(code);
     }
   }
   elementsAt(kit.draft.root, `${TOTALS}.ImpuestosAdicionales.ImpuestoAdicional`).forEach((tax, index) => {
     const code = tax['TipoImpuesto'];
     if (typeof code !== 'string' || !nonBulkCodes.has(code)) return;
     if (tax['MontoImpuestoSelectivoConsumoEspecifico'] === undefined) {
-      kit.error(`${TOTALS}.ImpuestosAdicionales.ImpuestoAdicional[${index}].MontoImpuestoSelectivoConsumoEspecifico`, ERROR_CODES.ISC_SPECIFIC_AMOUNT_REQUIRED, `Additional tax ${code} requires MontoImpuestoSelectivoConsumoEspecifico (items are not sold in bulk)`, { taxCode: code });
+      kit.error(
+        `${TOTALS}.ImpuestosAdicionales.ImpuestoAdicional[${index}].MontoImpuestoSelectivoConsumoEspecifico`,
+        ERROR_CODES.ISC_SPECIFIC_AMOUNT_REQUIRED,
+        `Additional tax ${code} requires MontoImpuestoSelectivoConsumoEspecifico (items are not sold in bulk)`,
+        { taxCode: code },
+      );
     }
   });
 }
@@ -287,22 +434,43 @@ function checkWithholding(kit: TRuleKit): void {
     if (withheld !== null && amount !== null && [0, 1, 2, 3, 4].includes(indicator)) {
       const lineItbis = computeLineItbis(amount, indicator as TBillingIndicator, pricesIncludeTax);
       if (compare(withheld, lineItbis) > 0) {
-        kit.error(`${base}.Retencion.MontoITBISRetenido`, ERROR_CODES.ITBIS_RETENTION_EXCEEDS_LINE_ITBIS, `ITBIS withheld ${formatDecimal(withheld, 2)} exceeds the line's ITBIS ${formatDecimal(lineItbis, 2)}`, {
-          declared: formatDecimal(withheld, 2),
-          lineItbis: formatDecimal(lineItbis, 2),
-        });
+        kit.error(
+          `${base}.Retencion.MontoITBISRetenido`,
+          ERROR_CODES.ITBIS_RETENTION_EXCEEDS_LINE_ITBIS,
+          `ITBIS withheld ${formatDecimal(withheld, 2)} exceeds the line's ITBIS ${formatDecimal(lineItbis, 2)}`,
+          {
+            declared: formatDecimal(withheld, 2),
+            lineItbis: formatDecimal(lineItbis, 2),
+          },
+        );
       }
     }
     const isr = parseAmount(retention['MontoISRRetenido']);
     if (kit.draft.type === '41' && isr !== null && isr.units > 0n && item['IndicadorBienoServicio'] !== '2') {
-      kit.error(`${base}.Retencion.MontoISRRetenido`, ERROR_CODES.ISR_RETENTION_REQUIRES_SERVICE, 'E41 withholds income tax (ISR) only on services (IndicadorBienoServicio 2)', {});
+      kit.error(
+        `${base}.Retencion.MontoISRRetenido`,
+        ERROR_CODES.ISR_RETENTION_REQUIRES_SERVICE,
+        'E41 withholds income tax (ISR) only on services (IndicadorBienoServicio 2)',
+        {},
+      );
     }
     if (retention['IndicadorAgenteRetencionoPercepcion'] === '2') {
-      kit.warn(`${base}.Retencion.IndicadorAgenteRetencionoPercepcion`, WARNING_CODES.PERCEPTION_REGIME_NOT_IN_FORCE, 'The perception regime is not in force', {});
+      kit.warn(
+        `${base}.Retencion.IndicadorAgenteRetencionoPercepcion`,
+        WARNING_CODES.PERCEPTION_REGIME_NOT_IN_FORCE,
+        'The perception regime is not in force',
+        {},
+      );
     }
   });
   for (const element of ['TotalITBISPercepcion', 'TotalISRPercepcion']) {
-    if (kit.text(`${TOTALS}.${element}`) !== undefined) kit.warn(`${TOTALS}.${element}`, WARNING_CODES.PERCEPTION_REGIME_NOT_IN_FORCE, 'The perception regime is not in force', {});
+    if (kit.text(`${TOTALS}.${element}`) !== undefined)
+      kit.warn(
+        `${TOTALS}.${element}`,
+        WARNING_CODES.PERCEPTION_REGIME_NOT_IN_FORCE,
+        'The perception regime is not in force',
+        {},
+      );
   }
 }
 
@@ -312,9 +480,16 @@ function parseAmount(value: unknown): TDecimal | null {
 
 function checkCreditNoteItbis(kit: TRuleKit): void {
   if (kit.draft.type !== '34' || kit.text(`${ID}.IndicadorNotaCredito`) !== '1') return;
-  const declared = ['TotalITBIS', 'TotalITBIS1', 'TotalITBIS2', 'TotalITBIS3'].find((element) => kit.text(`${TOTALS}.${element}`) !== undefined);
+  const declared = ['TotalITBIS', 'TotalITBIS1', 'TotalITBIS2', 'TotalITBIS3'].find(
+    (element) => kit.text(`${TOTALS}.${element}`) !== undefined,
+  );
   if (declared !== undefined) {
-    kit.warn(`${TOTALS}.${declared}`, WARNING_CODES.CREDIT_NOTE_ITBIS_NOT_RETURNED, 'A credit note issued more than 30 days after the invoice (IndicadorNotaCredito 1) does not return ITBIS; the declared ITBIS is not deductible', {});
+    kit.warn(
+      `${TOTALS}.${declared}`,
+      WARNING_CODES.CREDIT_NOTE_ITBIS_NOT_RETURNED,
+      'A credit note issued more than 30 days after the invoice (IndicadorNotaCredito 1) does not return ITBIS; the declared ITBIS is not deductible',
+      {},
+    );
   }
 }
 
@@ -324,28 +499,63 @@ async function checkReference(kit: TRuleKit, context: TValidationContext): Promi
   const codePath = `${REFERENCE}.CodigoModificacion`;
   const code = kit.text(codePath);
   const referencedEncf = kit.text(`${REFERENCE}.NCFModificado`);
-  if (isNote && referencedEncf === undefined && !kit.hasErrorAt(REFERENCE) && !kit.hasErrorAt(`${REFERENCE}.NCFModificado`)) {
-    kit.error(`${REFERENCE}.NCFModificado`, ERROR_CODES.FIELD_REQUIRED, 'A debit or credit note must reference the modified e-CF');
+  if (
+    isNote &&
+    referencedEncf === undefined &&
+    !kit.hasErrorAt(REFERENCE) &&
+    !kit.hasErrorAt(`${REFERENCE}.NCFModificado`)
+  ) {
+    kit.error(
+      `${REFERENCE}.NCFModificado`,
+      ERROR_CODES.FIELD_REQUIRED,
+      'A debit or credit note must reference the modified e-CF',
+    );
   }
   if (code === '4') {
-    kit.error(codePath, ERROR_CODES.CONTINGENCY_PAPER_REPLACEMENT_UNSUPPORTED, 'Replacing a paper receipt issued in contingency (CodigoModificacion 4) is not supported', {});
+    kit.error(
+      codePath,
+      ERROR_CODES.CONTINGENCY_PAPER_REPLACEMENT_UNSUPPORTED,
+      'Replacing a paper receipt issued in contingency (CodigoModificacion 4) is not supported',
+      {},
+    );
   } else if (code === '5') {
     const applicable = type === '31' && referencedEncf?.startsWith('E32') === true;
-    if (!applicable) kit.error(codePath, ERROR_CODES.REFERENCE_CODE_NOT_APPLICABLE, 'CodigoModificacion 5 (consumer invoice reference) applies only to an E31 referencing an E32', { type });
+    if (!applicable)
+      kit.error(
+        codePath,
+        ERROR_CODES.REFERENCE_CODE_NOT_APPLICABLE,
+        'CodigoModificacion 5 (consumer invoice reference) applies only to an E31 referencing an E32',
+        { type },
+      );
   }
 
   const issueDate = kit.date(`${ISSUER}.FechaEmision`);
   const referenceDatePath = `${REFERENCE}.FechaNCFModificado`;
   const referenceDate = kit.date(referenceDatePath);
-  if (isNote && issueDate !== null && referenceDate !== null && dayNumber(referenceDate) > dayNumber(issueDate)) {
-    kit.error(referenceDatePath, ERROR_CODES.REFERENCE_DATE_AFTER_ISSUE_DATE, 'The modified e-CF date is after this note\'s issue date', { referenceDate: formatTaxauthDate(referenceDate), issueDate: formatTaxauthDate(issueDate) });
+  if (
+    isNote &&
+    issueDate !== null &&
+    referenceDate !== null &&
+    dayNumber(referenceDate) > dayNumber(issueDate)
+  ) {
+    kit.error(
+      referenceDatePath,
+      ERROR_CODES.REFERENCE_DATE_AFTER_ISSUE_DATE,
+      "The modified e-CF date is after this note's issue date",
+      { referenceDate: formatTaxauthDate(referenceDate), issueDate: formatTaxauthDate(issueDate) },
+    );
   }
   if (type === '34' && kit.draft.format === 'taxauth_json' && issueDate !== null && referenceDate !== null) {
     const indicatorPath = `${ID}.IndicadorNotaCredito`;
     const declared = kit.text(indicatorPath);
     const expected = dayNumber(issueDate) - dayNumber(referenceDate) > 30 ? '1' : '0';
     if (declared !== undefined && declared !== expected) {
-      kit.error(indicatorPath, ERROR_CODES.CREDIT_NOTE_INDICATOR_MISMATCH, `IndicadorNotaCredito must be ${expected}: ${dayNumber(issueDate) - dayNumber(referenceDate)} calendar days separate the invoice and the note`, { expected, declared });
+      kit.error(
+        indicatorPath,
+        ERROR_CODES.CREDIT_NOTE_INDICATOR_MISMATCH,
+        `IndicadorNotaCredito must be ${expected}: ${dayNumber(issueDate) - dayNumber(referenceDate)} calendar days separate the invoice and the note`,
+        { expected, declared },
+      );
     }
   }
 
@@ -354,35 +564,83 @@ async function checkReference(kit: TRuleKit, context: TValidationContext): Promi
   if (original === null) return; // clarification 16: not issued through the service, nothing to compare
   const encfPath = `${REFERENCE}.NCFModificado`;
   if (original.status === 'rejected' || original.status === 'cancelled' || original.annulled === true) {
-    kit.error(encfPath, ERROR_CODES.REFERENCED_ENCF_NOT_ACCEPTED, `The referenced e-CF ${referencedEncf} was ${original.annulled === true ? 'annulled' : original.status}`, { status: original.annulled === true ? 'annulled' : original.status });
+    kit.error(
+      encfPath,
+      ERROR_CODES.REFERENCED_ENCF_NOT_ACCEPTED,
+      `The referenced e-CF ${referencedEncf} was ${original.annulled === true ? 'annulled' : original.status}`,
+      { status: original.annulled === true ? 'annulled' : original.status },
+    );
   }
-  const buyerPath = kit.text(`${BUYER}.RNCComprador`) !== undefined ? `${BUYER}.RNCComprador` : `${BUYER}.IdentificadorExtranjero`;
+  const buyerPath =
+    kit.text(`${BUYER}.RNCComprador`) !== undefined
+      ? `${BUYER}.RNCComprador`
+      : `${BUYER}.IdentificadorExtranjero`;
   const buyerId = kit.text(buyerPath);
   if (buyerId !== undefined && original.buyerId !== null && buyerId !== original.buyerId) {
-    kit.error(buyerPath, ERROR_CODES.REFERENCED_BUYER_MISMATCH, `The referenced e-CF was issued to ${original.buyerId}`, { expected: original.buyerId, received: buyerId });
+    kit.error(
+      buyerPath,
+      ERROR_CODES.REFERENCED_BUYER_MISMATCH,
+      `The referenced e-CF was issued to ${original.buyerId}`,
+      { expected: original.buyerId, received: buyerId },
+    );
   }
   const originalDate = parseTaxauthDate(original.issueDate);
-  if (referenceDate !== null && originalDate !== null && dayNumber(referenceDate) !== dayNumber(originalDate)) {
-    kit.error(referenceDatePath, ERROR_CODES.REFERENCED_DATE_MISMATCH, `The referenced e-CF was issued on ${formatTaxauthDate(originalDate)}`, { expected: formatTaxauthDate(originalDate), received: formatTaxauthDate(referenceDate) });
+  if (
+    referenceDate !== null &&
+    originalDate !== null &&
+    dayNumber(referenceDate) !== dayNumber(originalDate)
+  ) {
+    kit.error(
+      referenceDatePath,
+      ERROR_CODES.REFERENCED_DATE_MISMATCH,
+      `The referenced e-CF was issued on ${formatTaxauthDate(originalDate)}`,
+      { expected: formatTaxauthDate(originalDate), received: formatTaxauthDate(referenceDate) },
+    );
   }
   const total = kit.amount(`${TOTALS}.MontoTotal`);
   const originalTotal = parseDecimal(original.totalAmount);
   const creditedSoFar = parseDecimal(original.creditNotesTotal);
-  if (type === '34' && total !== null && originalTotal !== null && creditedSoFar !== null && compare(add(creditedSoFar, total), originalTotal) > 0) {
-    kit.error(`${TOTALS}.MontoTotal`, ERROR_CODES.CREDIT_NOTES_EXCEED_ORIGINAL, 'Credit notes on the referenced e-CF would exceed its total', {
-      original: formatDecimal(originalTotal, 2),
-      creditedSoFar: formatDecimal(creditedSoFar, 2),
-      declared: formatDecimal(total, 2),
-    });
+  if (
+    type === '34' &&
+    total !== null &&
+    originalTotal !== null &&
+    creditedSoFar !== null &&
+    compare(add(creditedSoFar, total), originalTotal) > 0
+  ) {
+    kit.error(
+      `${TOTALS}.MontoTotal`,
+      ERROR_CODES.CREDIT_NOTES_EXCEED_ORIGINAL,
+      'Credit notes on the referenced e-CF would exceed its total',
+      {
+        original: formatDecimal(originalTotal, 2),
+        creditedSoFar: formatDecimal(creditedSoFar, 2),
+        declared: formatDecimal(total, 2),
+      },
+    );
   }
-  if (referencedEncf.startsWith('E32') && originalTotal !== null && compare(originalTotal, CONSUMER_INVOICE_THRESHOLD) >= 0) requireBuyerId(kit, 'the modified consumer invoice is of RD$250,000 or more');
+  if (
+    referencedEncf.startsWith('E32') &&
+    originalTotal !== null &&
+    compare(originalTotal, CONSUMER_INVOICE_THRESHOLD) >= 0
+  )
+    requireBuyerId(kit, 'the modified consumer invoice is of RD$250,000 or more');
 }
 
 function requireBuyerId(kit: TRuleKit, reason: string): void {
   const path = `${BUYER}.RNCComprador`;
   if (kit.text(path) !== undefined || kit.text(`${BUYER}.IdentificadorExtranjero`) !== undefined) return;
-  if (kit.issues.errors.some((error) => error.path === kit.pathOf(path) && error.code === ERROR_CODES.BUYER_ID_REQUIRED)) return;
-  kit.error(path, ERROR_CODES.BUYER_ID_REQUIRED, `Buyer identification (RNCComprador or IdentificadorExtranjero) is required: ${reason}`, {});
+  if (
+    kit.issues.errors.some(
+      (error) => error.path === kit.pathOf(path) && error.code === ERROR_CODES.BUYER_ID_REQUIRED,
+    )
+  )
+    return;
+  kit.error(
+    path,
+    ERROR_CODES.BUYER_ID_REQUIRED,
+    `Buyer identification (RNCComprador or IdentificadorExtranjero) is required: ${reason}`,
+    {},
+  );
 }
 
 async function checkBuyer(kit: TRuleKit, context: TValidationContext): Promise<void> {
@@ -391,23 +649,48 @@ async function checkBuyer(kit: TRuleKit, context: TValidationContext): Promise<v
   const rnc = kit.text(rncPath);
   const foreignId = kit.text(`${BUYER}.IdentificadorExtranjero`);
   if (rnc !== undefined && foreignId !== undefined) {
-    kit.error(`${BUYER}.IdentificadorExtranjero`, ERROR_CODES.BUYER_ID_EXCLUSIVE, 'RNCComprador and IdentificadorExtranjero are mutually exclusive', {});
+    kit.error(
+      `${BUYER}.IdentificadorExtranjero`,
+      ERROR_CODES.BUYER_ID_EXCLUSIVE,
+      'RNCComprador and IdentificadorExtranjero are mutually exclusive',
+      {},
+    );
   }
-  if (kit.draft.format === 'taxauth_json' && (type === '31' || type === '41' || type === '45') && rnc === undefined) {
+  if (
+    kit.draft.format === 'taxauth_json' &&
+    (type === '31' || type === '41' || type === '45') &&
+    rnc === undefined
+  ) {
     requireBuyerId(kit, `E${type} always identifies the buyer by RNC`);
   }
   const total = kit.amount(`${TOTALS}.MontoTotal`);
-  if (type === '32' && total !== null && compare(total, CONSUMER_INVOICE_THRESHOLD) >= 0) requireBuyerId(kit, 'a consumer invoice of RD$250,000 or more');
-  if ((type === '33' || type === '34') && total !== null && compare(total, CONSUMER_INVOICE_THRESHOLD) >= 0 && kit.text(`${REFERENCE}.NCFModificado`)?.startsWith('E32') === true) {
+  if (type === '32' && total !== null && compare(total, CONSUMER_INVOICE_THRESHOLD) >= 0)
+    requireBuyerId(kit, 'a consumer invoice of RD$250,000 or more');
+  if (
+    (type === '33' || type === '34') &&
+    total !== null &&
+    compare(total, CONSUMER_INVOICE_THRESHOLD) >= 0 &&
+    kit.text(`${REFERENCE}.NCFModificado`)?.startsWith('E32') === true
+  ) {
     requireBuyerId(kit, 'a note of RD$250,000 or more on a consumer invoice');
   }
   // Rule 18: registry warnings never block, and the check digit is never verified.
   if (rnc !== undefined && context.lookupTaxpayer !== undefined) {
     const record = await context.lookupTaxpayer(rnc);
     if (record === null) {
-      kit.warn(rncPath, WARNING_CODES.BUYER_RNC_NOT_IN_TAXAUTH_REGISTRY, `Buyer RNC ${rnc} is not in the tax authority's registry`, {});
+      kit.warn(
+        rncPath,
+        WARNING_CODES.BUYER_RNC_NOT_IN_TAXAUTH_REGISTRY,
+        `Buyer RNC ${rnc} is not in the tax authority's registry`,
+        {},
+      );
     } else if (!['ACTIVO', 'ACTIVE'].includes(record.status.toUpperCase())) {
-      kit.warn(rncPath, WARNING_CODES.BUYER_RNC_NOT_ACTIVE_IN_TAXAUTH, `Buyer RNC ${rnc} is ${record.status} in the tax authority's registry`, { status: record.status });
+      kit.warn(
+        rncPath,
+        WARNING_CODES.BUYER_RNC_NOT_ACTIVE_IN_TAXAUTH,
+        `Buyer RNC ${rnc} is ${record.status} in the tax authority's registry`,
+        { status: record.status },
+      );
     }
   }
 }

@@ -124,10 +124,20 @@ export type TWarningCode = (typeof WARNING_CODES)[keyof typeof WARNING_CODES];
 export type TIssueDetails = { readonly code: string; readonly [key: string]: unknown };
 
 /** A blocking problem on one field. */
-export type TFieldError = { readonly path: string; readonly code: TErrorCode; readonly message: string; readonly details: TIssueDetails };
+export type TFieldError = {
+  readonly path: string;
+  readonly code: TErrorCode;
+  readonly message: string;
+  readonly details: TIssueDetails;
+};
 
 /** A non-blocking remark on one field. */
-export type TWarning = { readonly path: string; readonly code: TWarningCode; readonly message: string; readonly details: TIssueDetails };
+export type TWarning = {
+  readonly path: string;
+  readonly code: TWarningCode;
+  readonly message: string;
+  readonly details: TIssueDetails;
+};
 
 /** Collects every issue of a submission; rules never stop at the first. */
 export type TIssueCollector = {

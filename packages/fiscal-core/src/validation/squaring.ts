@@ -1,5 +1,24 @@
-import { add, decimal, divide, formatDecimal, multiply, parseDecimal, round, subtract, sum, ZERO, type TDecimal } from '../decimal/decimal.ts';
-import { computeLineAmount, computeTotals, exceedsTolerance, type TBillingIndicator, type TTotalsAdjustment, type TTotalsLine } from '../calculation/totals.ts';
+import {
+  add,
+  decimal,
+  divide,
+  formatDecimal,
+  multiply,
+  parseDecimal,
+  round,
+  subtract,
+  sum,
+  ZERO,
+  type TDecimal,
+} from '../decimal/decimal.ts';
+import {
+  computeLineAmount,
+  computeTotals,
+  exceedsTolerance,
+  type TBillingIndicator,
+  type TTotalsAdjustment,
+  type TTotalsLine,
+} from '../calculation/totals.ts';
 import { elementsAt, type TMutableTree } from '../input/draft.ts';
 import type { TRuleKit } from './document-rules.ts';
 import { WARNING_CODES } from './issues.ts';
@@ -15,14 +34,25 @@ function amountOf(value: unknown): TDecimal | null {
   return typeof value === 'string' ? parseDecimal(value) : null;
 }
 
-function compareDeclared(kit: TRuleKit, treePath: string, declared: TDecimal | null, expected: TDecimal, toleranceCents: number): void {
+function compareDeclared(
+  kit: TRuleKit,
+  treePath: string,
+  declared: TDecimal | null,
+  expected: TDecimal,
+  toleranceCents: number,
+): void {
   if (declared === null || kit.hasErrorAt(treePath)) return;
   if (!exceedsTolerance(declared, expected, toleranceCents)) return;
-  kit.warn(treePath, WARNING_CODES.SQUARING_ABOVE_TAXAUTH_TOLERANCE, `Declared ${formatDecimal(declared, 2)} but the tax authority's formula gives ${formatDecimal(expected, 2)} (tolerance RD$${formatDecimal({ units: BigInt(toleranceCents), scale: 2 }, 2)})`, {
-    declared: formatDecimal(declared, 2),
-    expected: formatDecimal(expected, 2),
-    toleranceCents,
-  });
+  kit.warn(
+    treePath,
+    WARNING_CODES.SQUARING_ABOVE_TAXAUTH_TOLERANCE,
+    `Declared ${formatDecimal(declared, 2)} but the tax authority's formula gives ${formatDecimal(expected, 2)} (tolerance RD$${formatDecimal({ units: BigInt(toleranceCents), scale: 2 }, 2)})`,
+    {
+      declared: formatDecimal(declared, 2),
+      expected: formatDecimal(expected, 2),
+      toleranceCents,
+    },
+  );
 }
 
 /**
@@ -46,13 +76,30 @@ export function checkSquaring(kit: TRuleKit): void {
     const discount = amountOf(item['DescuentoMonto']) ?? ZERO;
     const surcharge = amountOf(item['RecargoMonto']) ?? ZERO;
     const declared = amountOf(item['MontoItem']);
-    if (quantity !== null && price !== null) compareDeclared(kit, `${base}.MontoItem`, declared, computeLineAmount(quantity, price, discount, surcharge), LINE_TOLERANCE_CENTS);
-    checkSubAdjustments(kit, item, base, 'DescuentoMonto', 'TablaSubDescuento.SubDescuento', 'MontoSubDescuento');
+    if (quantity !== null && price !== null)
+      compareDeclared(
+        kit,
+        `${base}.MontoItem`,
+        declared,
+        computeLineAmount(quantity, price, discount, surcharge),
+        LINE_TOLERANCE_CENTS,
+      );
+    checkSubAdjustments(
+      kit,
+      item,
+      base,
+      'DescuentoMonto',
+      'TablaSubDescuento.SubDescuento',
+      'MontoSubDescuento',
+    );
     checkSubAdjustments(kit, item, base, 'RecargoMonto', 'TablaSubRecargo.SubRecargo', 'MontoSubRecargo');
     const indicator = Number(item['IndicadorFacturacion']);
     if (declared === null || ![0, 1, 2, 3, 4].includes(indicator)) return;
     const retention = item['Retencion'];
-    const retentionTree = retention !== undefined && typeof retention === 'object' && !Array.isArray(retention) ? retention : undefined;
+    const retentionTree =
+      retention !== undefined && typeof retention === 'object' && !Array.isArray(retention)
+        ? retention
+        : undefined;
     lines.push({
       amount: declared,
       indicator: indicator as TBillingIndicator,
@@ -67,13 +114,22 @@ export function checkSquaring(kit: TRuleKit): void {
     const amount = amountOf(entry['MontoDescuentooRecargo']);
     if (amount === null) continue;
     const indicatorText = entry['IndicadorFacturacionDescuentooRecargo'];
-    const indicator = typeof indicatorText === 'string' && /^[0-4]$/.test(indicatorText) ? (Number(indicatorText) as TBillingIndicator) : null;
-    adjustments.push({ kind: entry['TipoAjuste'] === 'R' ? 'surcharge' : 'discount', amount, indicator, norma1007: entry['IndicadorNorma1007'] === '1' });
+    const indicator =
+      typeof indicatorText === 'string' && /^[0-4]$/.test(indicatorText)
+        ? (Number(indicatorText) as TBillingIndicator)
+        : null;
+    adjustments.push({
+      kind: entry['TipoAjuste'] === 'R' ? 'surcharge' : 'discount',
+      amount,
+      indicator,
+      norma1007: entry['IndicadorNorma1007'] === '1',
+    });
   }
   const additionalTaxAmount = kit.amount(`${TOTALS}.MontoImpuestoAdicional`) ?? undefined;
   const expected = computeTotals({ lines, adjustments, pricesIncludeTax, withoutItbis, additionalTaxAmount });
   const tolerance = LINE_TOLERANCE_CENTS * items.length;
-  const compareTotal = (element: string, value: TDecimal): void => compareDeclared(kit, `${TOTALS}.${element}`, kit.amount(`${TOTALS}.${element}`), value, tolerance);
+  const compareTotal = (element: string, value: TDecimal): void =>
+    compareDeclared(kit, `${TOTALS}.${element}`, kit.amount(`${TOTALS}.${element}`), value, tolerance);
 
   compareTotal('MontoGravadoTotal', expected.taxableTotal);
   compareTotal('MontoGravadoI1', expected.taxableByRate[1]);
@@ -98,12 +154,25 @@ export function checkSquaring(kit: TRuleKit): void {
   checkOtherCurrency(kit, tolerance);
 }
 
-function checkSubAdjustments(kit: TRuleKit, item: TMutableTree, base: string, totalElement: string, listPath: string, amountElement: string): void {
+function checkSubAdjustments(
+  kit: TRuleKit,
+  item: TMutableTree,
+  base: string,
+  totalElement: string,
+  listPath: string,
+  amountElement: string,
+): void {
   const parts = elementsAt(item, listPath);
   if (parts.length === 0) return;
   const amounts = parts.map((part) => amountOf(part[amountElement]));
   if (amounts.some((amount) => amount === null)) return;
-  compareDeclared(kit, `${base}.${totalElement}`, amountOf(item[totalElement]), sum(amounts as TDecimal[]), LINE_TOLERANCE_CENTS);
+  compareDeclared(
+    kit,
+    `${base}.${totalElement}`,
+    amountOf(item[totalElement]),
+    sum(amounts as TDecimal[]),
+    LINE_TOLERANCE_CENTS,
+  );
 }
 
 /**
@@ -111,14 +180,21 @@ function checkSubAdjustments(kit: TRuleKit, item: TMutableTree, base: string, to
  * of ITBIS when prices include it) times its rate. Specific and ad valorem ISC (006-039) depend on
  * reference quantities and quarterly rates that are not checked.
  */
-function checkAdditionalTaxes(kit: TRuleKit, items: readonly TMutableTree[], pricesIncludeTax: boolean, tolerance: number): void {
+function checkAdditionalTaxes(
+  kit: TRuleKit,
+  items: readonly TMutableTree[],
+  pricesIncludeTax: boolean,
+  tolerance: number,
+): void {
   elementsAt(kit.draft.root, `${TOTALS}.ImpuestosAdicionales.ImpuestoAdicional`).forEach((tax, index) => {
     const code = tax['TipoImpuesto'];
     const rate = amountOf(tax['TasaImpuestoAdicional']);
     if (typeof code !== 'string' || !/^00[1-5]$/.test(code) || rate === null) return;
     let itemSum = ZERO;
     for (const item of items) {
-      const codes = elementsAt(item, 'TablaImpuestoAdicional.ImpuestoAdicional').map((entry) => entry['TipoImpuesto']);
+      const codes = elementsAt(item, 'TablaImpuestoAdicional.ImpuestoAdicional').map(
+        (entry) => entry['TipoImpuesto'],
+      );
       const amount = amountOf(item['MontoItem']);
       if (codes.includes(code) && amount !== null) itemSum = add(itemSum, amount);
     }

@@ -23,7 +23,12 @@ export function testContext(overrides: Partial<TValidationContext> = {}): TValid
 
 type TJson = Record<string, unknown>;
 
-const issuer = { rnc: '131880738', legalName: 'Distribuidora Caribe Digital SRL', address: 'Av. Winston Churchill 1099, Piantini, Santo Domingo', phone: ['809-555-0101', '809-555-0102'] };
+const issuer = {
+  rnc: '131880738',
+  legalName: 'Distribuidora Caribe Digital SRL',
+  address: 'Av. Winston Churchill 1099, Piantini, Santo Domingo',
+  phone: ['809-555-0101', '809-555-0102'],
+};
 
 /** One realistic simplified body per type. */
 export const SIMPLIFIED_EXAMPLES: Readonly<Record<string, TJson>> = {
@@ -66,8 +71,21 @@ export const SIMPLIFIED_EXAMPLES: Readonly<Record<string, TJson>> = {
     paymentType: 'credit',
     dueDate: '2026-12-21',
     incomeType: '01',
-    reference: { encf: 'E310000000090', date: '2026-11-10', modificationCode: 3, reason: 'Intereses por mora' },
-    lines: [{ name: 'Intereses por pago tardío', quantity: 1, unitPrice: '350.00', itbisRate: 18, itemKind: 'service' }],
+    reference: {
+      encf: 'E310000000090',
+      date: '2026-11-10',
+      modificationCode: 3,
+      reason: 'Intereses por mora',
+    },
+    lines: [
+      {
+        name: 'Intereses por pago tardío',
+        quantity: 1,
+        unitPrice: '350.00',
+        itbisRate: 18,
+        itemKind: 'service',
+      },
+    ],
   },
   '34': {
     type: 'E34',
@@ -76,8 +94,21 @@ export const SIMPLIFIED_EXAMPLES: Readonly<Record<string, TJson>> = {
     issuer,
     buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL' },
     paymentType: 'cash',
-    reference: { encf: 'E310000000090', date: '2026-11-10', modificationCode: 3, reason: 'Devolución de mercancía' },
-    lines: [{ name: 'Cemento gris 42.5 kg (devolución)', quantity: 2, unitPrice: '450.00', itbisRate: 18, itemKind: 'good' }],
+    reference: {
+      encf: 'E310000000090',
+      date: '2026-11-10',
+      modificationCode: 3,
+      reason: 'Devolución de mercancía',
+    },
+    lines: [
+      {
+        name: 'Cemento gris 42.5 kg (devolución)',
+        quantity: 2,
+        unitPrice: '450.00',
+        itbisRate: 18,
+        itemKind: 'good',
+      },
+    ],
   },
   '41': {
     type: 'E41',
@@ -88,8 +119,23 @@ export const SIMPLIFIED_EXAMPLES: Readonly<Record<string, TJson>> = {
     buyer: { rnc: '40212345678', name: 'Juan Pérez Almonte' },
     paymentType: 'transfer',
     lines: [
-      { name: 'Servicio de plomería', quantity: 1, unitPrice: '10000.00', itbisRate: 18, itemKind: 'service', itbisWithheldAmount: '1800.00', isrWithheldAmount: '1000.00' },
-      { name: 'Tubería PVC 1/2"', quantity: 5, unitPrice: '120.00', itbisRate: 18, itemKind: 'good', itbisWithheldAmount: '54.00' },
+      {
+        name: 'Servicio de plomería',
+        quantity: 1,
+        unitPrice: '10000.00',
+        itbisRate: 18,
+        itemKind: 'service',
+        itbisWithheldAmount: '1800.00',
+        isrWithheldAmount: '1000.00',
+      },
+      {
+        name: 'Tubería PVC 1/2"',
+        quantity: 5,
+        unitPrice: '120.00',
+        itbisRate: 18,
+        itemKind: 'good',
+        itbisWithheldAmount: '54.00',
+      },
     ],
   },
   '43': {
@@ -99,7 +145,13 @@ export const SIMPLIFIED_EXAMPLES: Readonly<Record<string, TJson>> = {
     issueDate: '2026-11-21',
     issuer,
     lines: [
-      { name: 'Peaje autopista Duarte', quantity: 2, unitPrice: '100.00', itbisRate: 'exempt', itemKind: 'service' },
+      {
+        name: 'Peaje autopista Duarte',
+        quantity: 2,
+        unitPrice: '100.00',
+        itbisRate: 'exempt',
+        itemKind: 'service',
+      },
       { name: 'Estacionamiento', quantity: 1, unitPrice: '150.00', itbisRate: 'exempt', itemKind: 'service' },
     ],
   },
@@ -113,7 +165,15 @@ export const SIMPLIFIED_EXAMPLES: Readonly<Record<string, TJson>> = {
     paymentType: 'credit',
     dueDate: '2026-12-21',
     incomeType: '01',
-    lines: [{ name: 'Mantenimiento de maquinaria', quantity: 1, unitPrice: '25000.00', itbisRate: 'exempt', itemKind: 'service' }],
+    lines: [
+      {
+        name: 'Mantenimiento de maquinaria',
+        quantity: 1,
+        unitPrice: '25000.00',
+        itbisRate: 'exempt',
+        itemKind: 'service',
+      },
+    ],
   },
   '45': {
     type: 'E45',
@@ -126,7 +186,13 @@ export const SIMPLIFIED_EXAMPLES: Readonly<Record<string, TJson>> = {
     dueDate: '2027-01-20',
     incomeType: '01',
     lines: [
-      { name: 'Resma papel bond 8.5x11', quantity: 100, unitPrice: '285.00', itbisRate: 18, itemKind: 'good' },
+      {
+        name: 'Resma papel bond 8.5x11',
+        quantity: 100,
+        unitPrice: '285.00',
+        itbisRate: 18,
+        itemKind: 'good',
+      },
       { name: 'Tóner HP 85A', quantity: 4, unitPrice: '3150.00', itbisRate: 18, itemKind: 'good' },
     ],
   },
@@ -141,7 +207,15 @@ export const SIMPLIFIED_EXAMPLES: Readonly<Record<string, TJson>> = {
     incomeType: '01',
     currency: 'USD',
     exchangeRate: '60.2500',
-    lines: [{ name: 'Cacao en grano orgánico (qq)', quantity: 50, unitPrice: '210.00', itbisRate: 0, itemKind: 'good' }],
+    lines: [
+      {
+        name: 'Cacao en grano orgánico (qq)',
+        quantity: 50,
+        unitPrice: '210.00',
+        itbisRate: 0,
+        itemKind: 'good',
+      },
+    ],
   },
   '47': {
     type: 'E47',
@@ -151,7 +225,16 @@ export const SIMPLIFIED_EXAMPLES: Readonly<Record<string, TJson>> = {
     issuer,
     buyer: { foreignId: 'ES-B12345678', name: 'Consultores Ibéricos SL' },
     paymentType: 'transfer',
-    lines: [{ name: 'Licencia de software anual', quantity: 1, unitPrice: '120000.00', itbisRate: 'exempt', itemKind: 'service', isrWithheldAmount: '32400.00' }],
+    lines: [
+      {
+        name: 'Licencia de software anual',
+        quantity: 1,
+        unitPrice: '120000.00',
+        itbisRate: 'exempt',
+        itemKind: 'service',
+        isrWithheldAmount: '32400.00',
+      },
+    ],
   },
 };
 
@@ -163,7 +246,10 @@ export function example(type: string): TJson {
 }
 
 /** Validates a body (object or raw text) with the test context. */
-export async function validate(body: unknown, overrides: Partial<TValidationContext> = {}): Promise<TValidationResult> {
+export async function validate(
+  body: unknown,
+  overrides: Partial<TValidationContext> = {},
+): Promise<TValidationResult> {
   return validateSubmission(typeof body === 'string' ? body : JSON.stringify(body), testContext(overrides));
 }
 
@@ -197,7 +283,8 @@ export function setPath(target: TJson, path: string, value: unknown): TJson {
       }
       return;
     }
-    if (container[segment] === undefined) container[segment] = typeof segments[position + 1] === 'number' ? [] : {};
+    if (container[segment] === undefined)
+      container[segment] = typeof segments[position + 1] === 'number' ? [] : {};
     current = container[segment];
   });
   return target;
@@ -217,5 +304,8 @@ export function getPath(target: unknown, path: string): unknown {
 /** The issues of a failed validation as `code@path` strings, for compact assertions. */
 export function issuesOf(result: TValidationResult): { errors: string[]; warnings: string[] } {
   const warnings = result.success ? result.data.warnings : result.warnings;
-  return { errors: result.success ? [] : result.errors.map((error) => `${error.code}@${error.path}`), warnings: warnings.map((warning) => `${warning.code}@${warning.path}`) };
+  return {
+    errors: result.success ? [] : result.errors.map((error) => `${error.code}@${error.path}`),
+    warnings: warnings.map((warning) => `${warning.code}@${warning.path}`),
+  };
 }

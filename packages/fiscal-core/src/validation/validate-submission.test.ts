@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ECF_TYPES } from '../model/ecf-tree.ts';
 import { computeSubmissionFingerprint } from '../fingerprint/submission-fingerprint.ts';
-import { example, getPath, issuesOf, setPath, SIMPLIFIED_EXAMPLES, taxauthExample, TEST_ACCOUNT, validate } from './test-support.ts';
+import {
+  example,
+  getPath,
+  issuesOf,
+  setPath,
+  SIMPLIFIED_EXAMPLES,
+  taxauthExample,
+  TEST_ACCOUNT,
+  validate,
+} from './test-support.ts';
 
 describe('validateSubmission: simplified contract, one realistic document per type', () => {
   for (const type of ECF_TYPES) {
@@ -19,7 +28,10 @@ describe('validateSubmission: simplified contract, one realistic document per ty
       assert.equal(getPath(ecf, 'Encabezado.IdDoc.TipoeCF'), type);
       assert.equal(getPath(ecf, 'Encabezado.Totales.MontoTotal'), result.data.totalAmount);
       assert.match(result.data.totalAmount, /^\d+\.\d{2}$/);
-      assert.equal(result.data.fingerprint, (computeSubmissionFingerprint(JSON.stringify(body)) as { fingerprint: string }).fingerprint);
+      assert.equal(
+        result.data.fingerprint,
+        (computeSubmissionFingerprint(JSON.stringify(body)) as { fingerprint: string }).fingerprint,
+      );
     });
   }
 
@@ -38,7 +50,9 @@ describe('validateSubmission: simplified contract, one realistic document per ty
     });
     assert.equal(result.data.buyerRnc, '101672919');
     assert.equal(result.data.buyerEmail, 'compras@lospinos.com.do');
-    assert.deepEqual(getPath(result.data.document.ECF, 'Encabezado.IdDoc.TablaFormasPago'), { FormaDePago: [{ FormaPago: '4', MontoPago: '8731.00' }] });
+    assert.deepEqual(getPath(result.data.document.ECF, 'Encabezado.IdDoc.TablaFormasPago'), {
+      FormaDePago: [{ FormaPago: '4', MontoPago: '8731.00' }],
+    });
   });
 
   test('E32 with prices including ITBIS: base = 790 / 1.18', async () => {
@@ -57,7 +71,11 @@ describe('validateSubmission: simplified contract, one realistic document per ty
     const result = await validate(example('41'));
     assert.ok(result.success);
     const ecf = result.data.document.ECF;
-    assert.deepEqual(getPath(ecf, 'DetallesItems.Item[0].Retencion'), { IndicadorAgenteRetencionoPercepcion: '1', MontoITBISRetenido: '1800.00', MontoISRRetenido: '1000.00' });
+    assert.deepEqual(getPath(ecf, 'DetallesItems.Item[0].Retencion'), {
+      IndicadorAgenteRetencionoPercepcion: '1',
+      MontoITBISRetenido: '1800.00',
+      MontoISRRetenido: '1000.00',
+    });
     assert.equal(getPath(ecf, 'Encabezado.Totales.TotalITBISRetenido'), '1854.00');
     assert.equal(getPath(ecf, 'Encabezado.Totales.TotalISRRetencion'), '1000.00');
   });
@@ -78,7 +96,10 @@ describe('validateSubmission: simplified contract, one realistic document per ty
       TotalITBIS3OtraMoneda: '0.00',
       MontoTotalOtraMoneda: '10500.00',
     });
-    assert.deepEqual(getPath(ecf, 'DetallesItems.Item[0].OtraMonedaDetalle'), { PrecioOtraMoneda: '210.00', MontoItemOtraMoneda: '10500.00' });
+    assert.deepEqual(getPath(ecf, 'DetallesItems.Item[0].OtraMonedaDetalle'), {
+      PrecioOtraMoneda: '210.00',
+      MontoItemOtraMoneda: '10500.00',
+    });
     assert.equal(getPath(ecf, 'DetallesItems.Item[0].PrecioUnitarioItem'), '12652.50');
   });
 });
@@ -113,7 +134,10 @@ describe('validateSubmission: tax-authority JSON', () => {
     const singleResult = await validate(single);
     assert.ok(singleResult.success, JSON.stringify(issuesOf(singleResult)));
     assert.equal((getPath(singleResult.data.document.ECF, 'DetallesItems.Item') as unknown[]).length, 1);
-    assert.deepEqual(getPath(singleResult.data.document.ECF, 'Encabezado.Emisor.TablaTelefonoEmisor.TelefonoEmisor'), ['809-555-0101']);
+    assert.deepEqual(
+      getPath(singleResult.data.document.ECF, 'Encabezado.Emisor.TablaTelefonoEmisor.TelefonoEmisor'),
+      ['809-555-0101'],
+    );
   });
 
   test('errors on a single item object use the path the client wrote (no index)', async () => {
@@ -122,13 +146,18 @@ describe('validateSubmission: tax-authority JSON', () => {
     setPath(body, 'ECF.DetallesItems.Item.MontoItem', '1,000.00');
     const result = await validate(body);
     assert.ok(!result.success);
-    assert.ok(issuesOf(result).errors.includes('DECIMAL_FORMAT_INVALID@ECF.DetallesItems.Item.MontoItem'), JSON.stringify(issuesOf(result)));
+    assert.ok(
+      issuesOf(result).errors.includes('DECIMAL_FORMAT_INVALID@ECF.DetallesItems.Item.MontoItem'),
+      JSON.stringify(issuesOf(result)),
+    );
   });
 
   test('a sent Paginacion that is consistent is accepted and not emitted', async () => {
     const body = await taxauthExample('31');
     setPath(body, 'ECF.Encabezado.IdDoc.TotalPaginas', '1');
-    setPath(body, 'ECF.Paginacion', { Pagina: [{ PaginaNo: '1', NoLineaDesde: '1', NoLineaHasta: '3', MontoSubtotalPagina: '8731.00' }] });
+    setPath(body, 'ECF.Paginacion', {
+      Pagina: [{ PaginaNo: '1', NoLineaDesde: '1', NoLineaHasta: '3', MontoSubtotalPagina: '8731.00' }],
+    });
     const result = await validate(body);
     assert.ok(result.success, JSON.stringify(issuesOf(result)));
     assert.equal(getPath(result.data.document.ECF, 'Paginacion'), undefined);
@@ -166,15 +195,27 @@ describe('validateSubmission: format and JSON errors', () => {
   });
 
   test('collects every error instead of stopping at the first', async () => {
-    const body = setPath(setPath(setPath(example('31'), 'lines[0].unitPrice', '4,50'), 'issuer.phone', '8095550101'), 'sequenceExpirationDate', '31-02-2027');
+    const body = setPath(
+      setPath(setPath(example('31'), 'lines[0].unitPrice', '4,50'), 'issuer.phone', '8095550101'),
+      'sequenceExpirationDate',
+      '31-02-2027',
+    );
     const { errors } = issuesOf(await validate(body));
-    assert.deepEqual(errors.sort(), ['DECIMAL_FORMAT_INVALID@lines[0].unitPrice', 'ISSUER_PHONE_INVALID@issuer.phone', 'SEQUENCE_EXPIRATION_DATE_INVALID@sequenceExpirationDate']);
+    assert.deepEqual(errors.sort(), [
+      'DECIMAL_FORMAT_INVALID@lines[0].unitPrice',
+      'ISSUER_PHONE_INVALID@issuer.phone',
+      'SEQUENCE_EXPIRATION_DATE_INVALID@sequenceExpirationDate',
+    ]);
   });
 });
 
 describe('validateSubmission: placeholders', () => {
   test('known placeholders are filled from the account and the Dominican date', async () => {
-    const body = setPath(setPath(setPath(example('31'), 'issuer.rnc', '{{RNC}}'), 'issuer.legalName', '{{RAZON_SOCIAL}}'), 'issuer.tradeName', '{{NOMBRE_COMERCIAL}}');
+    const body = setPath(
+      setPath(setPath(example('31'), 'issuer.rnc', '{{RNC}}'), 'issuer.legalName', '{{RAZON_SOCIAL}}'),
+      'issuer.tradeName',
+      '{{NOMBRE_COMERCIAL}}',
+    );
     setPath(body, 'issueDate', '{{FECHA_EMISION}}');
     setPath(body, 'dueDate', '{{FECHA_LIMITE_PAGO}}');
     const result = await validate(body);
@@ -186,7 +227,10 @@ describe('validateSubmission: placeholders', () => {
     assert.equal(issuer['FechaEmision'], '21-11-2026');
     assert.equal(getPath(result.data.document.ECF, 'Encabezado.IdDoc.FechaLimitePago'), '21-12-2026');
     // The fingerprint is of the body as sent, placeholders included.
-    assert.equal(result.data.fingerprint, (computeSubmissionFingerprint(JSON.stringify(body)) as { fingerprint: string }).fingerprint);
+    assert.equal(
+      result.data.fingerprint,
+      (computeSubmissionFingerprint(JSON.stringify(body)) as { fingerprint: string }).fingerprint,
+    );
   });
 
   test('the Dominican date is used, not UTC (02:00 UTC is still the previous day in Santo Domingo)', async () => {
@@ -201,22 +245,35 @@ describe('validateSubmission: placeholders', () => {
     assert.ok(issuesOf(await validate(body)).errors.includes('UNRESOLVED_PLACEHOLDER@reference.encf'));
     const taxauth = await taxauthExample('31');
     setPath(taxauth, 'ECF.DetallesItems.Item[1].NombreItem', 'Flete {{RUTA}}');
-    assert.deepEqual(issuesOf(await validate(taxauth)).errors, ['UNRESOLVED_PLACEHOLDER@ECF.DetallesItems.Item[1].NombreItem']);
+    assert.deepEqual(issuesOf(await validate(taxauth)).errors, [
+      'UNRESOLVED_PLACEHOLDER@ECF.DetallesItems.Item[1].NombreItem',
+    ]);
   });
 
   test('a placeholder spelled with JSON escapes is still a placeholder', async () => {
-    const text = JSON.stringify(setPath(example('31'), 'issuer.legalName', 'RAZON')).replace('"RAZON"', '"\\u007b{RAZON_SOCIAL}\\u007D"');
+    const text = JSON.stringify(setPath(example('31'), 'issuer.legalName', 'RAZON')).replace(
+      '"RAZON"',
+      '"\\u007b{RAZON_SOCIAL}\\u007D"',
+    );
     assert.ok(text.includes('\\u007b{RAZON_SOCIAL}'));
     const result = await validate(text);
     assert.ok(result.success, JSON.stringify(!result.success && result.errors));
-    assert.ok(JSON.stringify(result.data.document).includes(`"RazonSocialEmisor":"${TEST_ACCOUNT.legalName}"`));
+    assert.ok(
+      JSON.stringify(result.data.document).includes(`"RazonSocialEmisor":"${TEST_ACCOUNT.legalName}"`),
+    );
   });
 });
 
 describe('validateSubmission: size', () => {
   test('1,000 lines validate quickly in both formats', async () => {
     const body = example('31');
-    body['lines'] = Array.from({ length: 1000 }, (_, index) => ({ name: `Artículo ${index + 1}`, quantity: (index % 7) + 1, unitPrice: `${100 + index}.25`, itbisRate: [18, 16, 0, 'exempt'][index % 4], itemKind: 'good' }));
+    body['lines'] = Array.from({ length: 1000 }, (_, index) => ({
+      name: `Artículo ${index + 1}`,
+      quantity: (index % 7) + 1,
+      unitPrice: `${100 + index}.25`,
+      itbisRate: [18, 16, 0, 'exempt'][index % 4],
+      itemKind: 'good',
+    }));
     const started = performance.now();
     const result = await validate(body);
     assert.ok(result.success, JSON.stringify(issuesOf(result)).slice(0, 500));
@@ -231,8 +288,16 @@ describe('validateSubmission: tax-authority JSON shapes', () => {
   test('a repeated element must hold objects (or text for phones)', async () => {
     const body = setPath(await taxauthExample('31'), 'ECF.DetallesItems.Item[3]', 'línea suelta');
     assert.ok(issuesOf(await validate(body)).errors.includes('FIELD_TYPE_INVALID@ECF.DetallesItems.Item[3]'));
-    const phones = setPath(await taxauthExample('31'), 'ECF.Encabezado.Emisor.TablaTelefonoEmisor.TelefonoEmisor[0]', { numero: '809-555-0101' });
-    assert.ok(issuesOf(await validate(phones)).errors.includes('FIELD_TYPE_INVALID@ECF.Encabezado.Emisor.TablaTelefonoEmisor.TelefonoEmisor[0]'));
+    const phones = setPath(
+      await taxauthExample('31'),
+      'ECF.Encabezado.Emisor.TablaTelefonoEmisor.TelefonoEmisor[0]',
+      { numero: '809-555-0101' },
+    );
+    assert.ok(
+      issuesOf(await validate(phones)).errors.includes(
+        'FIELD_TYPE_INVALID@ECF.Encabezado.Emisor.TablaTelefonoEmisor.TelefonoEmisor[0]',
+      ),
+    );
   });
 
   test('ECF must be an object', async () => {
@@ -249,7 +314,12 @@ describe('validateSubmission: simplified optional nodes', () => {
       internalOrderNumber: '55012',
       paymentTerm: '30 días',
       signatureDate: '2026-11-21T10:59:00-04:00',
-      delivery: { date: '2026-11-25', contact: 'Pedro Almonte', address: 'Calle El Conde 52', phone: '809-555-0199' },
+      delivery: {
+        date: '2026-11-25',
+        contact: 'Pedro Almonte',
+        address: 'Calle El Conde 52',
+        phone: '809-555-0199',
+      },
       transport: { driver: 'Luis Reyes', plate: 'L123456' },
     });
     setPath(body, 'buyer.purchaseOrderNumber', 'OC-77');

@@ -9,9 +9,14 @@ import { parseJsonLosslessly, type TJsonObject } from '../json/lossless-json.ts'
 import type { TEcfDocument, TEcfType } from '../model/ecf-tree.ts';
 import type { TValidationContext } from './context.ts';
 import { applyDocumentRules, createRuleKit } from './document-rules.ts';
-import { createIssueCollector, ERROR_CODES, type TFieldError, type TIssueCollector, type TWarning } from './issues.ts';
+import {
+  createIssueCollector,
+  ERROR_CODES,
+  type TFieldError,
+  type TIssueCollector,
+  type TWarning,
+} from './issues.ts';
 import { checkSquaring } from './squaring.ts';
-
 
 /** `RazonSocialComprador` of an E32 sent without any buyer data (see docs/validation.md). */
 export const ANONYMOUS_CONSUMER_NAME = 'CONSUMIDOR FINAL';
@@ -38,7 +43,11 @@ export type TValidSubmission = {
 /** What `validateSubmission` answers: the valid submission, or every error (and the warnings found so far). */
 export type TValidationResult =
   | { readonly success: true; readonly data: TValidSubmission }
-  | { readonly success: false; readonly errors: readonly TFieldError[]; readonly warnings: readonly TWarning[] };
+  | {
+      readonly success: false;
+      readonly errors: readonly TFieldError[];
+      readonly warnings: readonly TWarning[];
+    };
 
 /**
  * Validates an e-CF submission body (either format) and turns it into the internal model.
@@ -48,20 +57,35 @@ export type TValidationResult =
  * the repeated member) with `details.offset`, `line`, `column`. Async only because the context's
  * look-ups may be.
  */
-export async function validateSubmission(rawJsonText: string, context: TValidationContext): Promise<TValidationResult> {
+export async function validateSubmission(
+  rawJsonText: string,
+  context: TValidationContext,
+): Promise<TValidationResult> {
   const parsed = parseJsonLosslessly(rawJsonText);
   if (!parsed.success) {
     const { error } = parsed;
     return {
       success: false,
-      errors: [{ path: error.path ?? '', code: ERROR_CODES[error.code], message: error.message, details: { code: error.code, offset: error.offset, line: error.line, column: error.column } }],
+      errors: [
+        {
+          path: error.path ?? '',
+          code: ERROR_CODES[error.code],
+          message: error.message,
+          details: { code: error.code, offset: error.offset, line: error.line, column: error.column },
+        },
+      ],
       warnings: [],
     };
   }
   const fingerprint = fingerprintOfJson(parsed.value);
   const issues = createIssueCollector();
   if (parsed.value.kind !== 'object') {
-    issues.error('', ERROR_CODES.SUBMISSION_FORMAT_UNRECOGNIZED, 'The body must be a JSON object: either { "ECF": { ... } } or the simplified contract', {});
+    issues.error(
+      '',
+      ERROR_CODES.SUBMISSION_FORMAT_UNRECOGNIZED,
+      'The body must be a JSON object: either { "ECF": { ... } } or the simplified contract',
+      {},
+    );
     return failure(issues);
   }
 
@@ -75,11 +99,16 @@ export async function validateSubmission(rawJsonText: string, context: TValidati
     ? completePlaceholders(parsed.value, placeholderValues(context.account, context.now))
     : { value: parsed.value, unresolved: [] };
   for (const { path, placeholder } of completed.unresolved) {
-    issues.error(path, ERROR_CODES.UNRESOLVED_PLACEHOLDER, `Placeholder ${placeholder} cannot be filled`, { placeholder });
+    issues.error(path, ERROR_CODES.UNRESOLVED_PLACEHOLDER, `Placeholder ${placeholder} cannot be filled`, {
+      placeholder,
+    });
   }
   const body = completed.value as TJsonObject;
 
-  const draft = format === 'taxauth_json' ? readTaxauthJson(body, issues) : readSimplifiedContract(body, context.account, context.now, issues);
+  const draft =
+    format === 'taxauth_json'
+      ? readTaxauthJson(body, issues)
+      : readSimplifiedContract(body, context.account, context.now, issues);
   // Without an ECF object there is no document to apply rules to; the type error says it all.
   if (draft.root['ECF'] === undefined) return failure(issues);
   await applyDocumentRules(draft, context, issues);
@@ -98,14 +127,31 @@ function detectFormat(body: TJsonObject, issues: TIssueCollector): TSubmissionFo
   const simplifiedKeys = keys.filter((key) => SIMPLIFIED_TOP_LEVEL_PROPERTIES.has(key));
   if (body.members.has('ECF')) {
     if (simplifiedKeys.length > 0) {
-      issues.error('', ERROR_CODES.SUBMISSION_FORMAT_AMBIGUOUS, `The body mixes the tax-authority format (ECF) with simplified-contract properties (${simplifiedKeys.join(', ')}); send one format`, { simplifiedProperties: simplifiedKeys });
+      issues.error(
+        '',
+        ERROR_CODES.SUBMISSION_FORMAT_AMBIGUOUS,
+        `The body mixes the tax-authority format (ECF) with simplified-contract properties (${simplifiedKeys.join(', ')}); send one format`,
+        { simplifiedProperties: simplifiedKeys },
+      );
       return null;
     }
-    for (const key of keys) if (key !== 'ECF') issues.error(key, ERROR_CODES.UNKNOWN_FIELD, `${key} is not part of the tax-authority format; only ECF is expected at the root`, {});
+    for (const key of keys)
+      if (key !== 'ECF')
+        issues.error(
+          key,
+          ERROR_CODES.UNKNOWN_FIELD,
+          `${key} is not part of the tax-authority format; only ECF is expected at the root`,
+          {},
+        );
     return 'taxauth_json';
   }
   if (simplifiedKeys.length > 0) return 'simplified';
-  issues.error('', ERROR_CODES.SUBMISSION_FORMAT_UNRECOGNIZED, 'The body is neither { "ECF": { ... } } nor the simplified contract (type, encf, lines, ...)', {});
+  issues.error(
+    '',
+    ERROR_CODES.SUBMISSION_FORMAT_UNRECOGNIZED,
+    'The body is neither { "ECF": { ... } } nor the simplified contract (type, encf, lines, ...)',
+    {},
+  );
   return null;
 }
 
@@ -122,7 +168,13 @@ function success(draft: TDocumentDraft, fingerprint: string, issues: TIssueColle
   // while the tax authority rejects empty tags: an E32 without any buyer data names the buyer
   // ANONYMOUS_CONSUMER_NAME, the label Dominican receipts print for an unidentified consumer.
   const header = ecf['Encabezado'];
-  if (draft.type === '32' && header !== undefined && typeof header === 'object' && !Array.isArray(header) && header['Comprador'] === undefined) {
+  if (
+    draft.type === '32' &&
+    header !== undefined &&
+    typeof header === 'object' &&
+    !Array.isArray(header) &&
+    header['Comprador'] === undefined
+  ) {
     header['Comprador'] = { RazonSocialComprador: ANONYMOUS_CONSUMER_NAME };
   }
   const text = (path: string): string | undefined => textAt(root, path);

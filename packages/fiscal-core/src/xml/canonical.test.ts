@@ -8,6 +8,8 @@ test('escapes text and attributes as Canonical XML 1.0', () => {
 });
 
 test('never writes empty tags: absent leaves and empty groups disappear', () => {
-  const xml = writeXml(element('A', leaf('B', 'x'), leaf('C', undefined), leaf('D', ''), element('E', leaf('F', null))));
+  const xml = writeXml(
+    element('A', leaf('B', 'x'), leaf('C', undefined), leaf('D', ''), element('E', leaf('F', null))),
+  );
   assert.equal(xml, '<A><B>x</B></A>');
 });

@@ -29,7 +29,13 @@ const ATTRIBUTE_ESCAPES: Record<string, string> = {
 };
 
 /** A node to write: an element with children, or a leaf with text. `undefined` children are skipped. */
-export type TXmlNode = { name: string; attributes?: ReadonlyArray<readonly [string, string]>; children: ReadonlyArray<TXmlNode | undefined> } | { name: string; text: string };
+export type TXmlNode =
+  | {
+      name: string;
+      attributes?: ReadonlyArray<readonly [string, string]>;
+      children: ReadonlyArray<TXmlNode | undefined>;
+    }
+  | { name: string; text: string };
 
 /**
  * Writes a node as canonical XML. Elements with no children left after skipping `undefined`
@@ -43,7 +49,9 @@ export function writeXml(node: TXmlNode): string {
   for (const child of node.children) {
     if (child !== undefined) inner += writeXml(child);
   }
-  const attributes = (node.attributes ?? []).map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
+  const attributes = (node.attributes ?? [])
+    .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+    .join('');
   if (inner === '' && attributes === '') return '';
   return `<${node.name}${attributes}>${inner}</${node.name}>`;
 }

@@ -12,12 +12,17 @@ let certificate: TSigningCertificate;
 
 before(() => {
   const generated = createTestCertificate({ rnc: '131880738', commonName: 'Reader Test' });
-  const loaded = loadCertificate({ privateKeyPem: generated.privateKeyPem, certificatePem: generated.certificatePem });
+  const loaded = loadCertificate({
+    privateKeyPem: generated.privateKeyPem,
+    certificatePem: generated.certificatePem,
+  });
   if (!loaded.success) throw new Error(JSON.stringify(loaded.issues));
   certificate = loaded.data;
 });
 
-async function signedExample(type: string): Promise<{ document: TEcfDocument; xml: string; signedAt: string }> {
+async function signedExample(
+  type: string,
+): Promise<{ document: TEcfDocument; xml: string; signedAt: string }> {
   const result = await validate(example(type));
   if (!result.success) throw new Error(JSON.stringify(result.errors));
   const signed = signEcfDocument(result.data.document, certificate, TEST_NOW);
@@ -51,12 +56,16 @@ describe('readEcfXml', () => {
     const items = (read.ECF['DetallesItems'] as TEcfTree)['Item'];
     assert.ok(Array.isArray(items));
     assert.equal(items.length, 1);
-    const phones = ((read.ECF['Encabezado'] as TEcfTree)['Emisor'] as TEcfTree)['TablaTelefonoEmisor'] as TEcfTree;
+    const phones = ((read.ECF['Encabezado'] as TEcfTree)['Emisor'] as TEcfTree)[
+      'TablaTelefonoEmisor'
+    ] as TEcfTree;
     assert.deepEqual(phones['TelefonoEmisor'], ['809-555-0101', '809-555-0102']);
   });
 
   test('keeps decimal text and escaped characters exactly', () => {
-    const read = readEcfXml('<ECF><Encabezado><Totales><MontoTotal>0010.50</MontoTotal></Totales><Emisor><RazonSocialEmisor>A &amp; B &lt;C&gt;</RazonSocialEmisor></Emisor></Encabezado></ECF>');
+    const read = readEcfXml(
+      '<ECF><Encabezado><Totales><MontoTotal>0010.50</MontoTotal></Totales><Emisor><RazonSocialEmisor>A &amp; B &lt;C&gt;</RazonSocialEmisor></Emisor></Encabezado></ECF>',
+    );
     assert.ok(read !== undefined);
     const header = read.ECF['Encabezado'] as TEcfTree;
     assert.equal((header['Totales'] as TEcfTree)['MontoTotal'], '0010.50');
@@ -64,10 +73,16 @@ describe('readEcfXml', () => {
   });
 
   test('rejects DOCTYPE, malformed XML, other roots, duplicates and mixed content', () => {
-    assert.equal(readEcfXml('<!DOCTYPE ECF [<!ENTITY x "y">]><ECF><FechaHoraFirma>&x;</FechaHoraFirma></ECF>'), undefined);
+    assert.equal(
+      readEcfXml('<!DOCTYPE ECF [<!ENTITY x "y">]><ECF><FechaHoraFirma>&x;</FechaHoraFirma></ECF>'),
+      undefined,
+    );
     assert.equal(readEcfXml('<ECF><Encabezado></ECF>'), undefined);
     assert.equal(readEcfXml('<RFCE><Encabezado/></RFCE>'), undefined);
-    assert.equal(readEcfXml('<ECF><FechaHoraFirma>1</FechaHoraFirma><FechaHoraFirma>2</FechaHoraFirma></ECF>'), undefined);
+    assert.equal(
+      readEcfXml('<ECF><FechaHoraFirma>1</FechaHoraFirma><FechaHoraFirma>2</FechaHoraFirma></ECF>'),
+      undefined,
+    );
     assert.equal(readEcfXml('<ECF>text<Encabezado>x</Encabezado></ECF>'), undefined);
     assert.equal(readEcfXml('<ECF><Encabezado a="1">x</Encabezado></ECF>'), undefined);
     assert.equal(readEcfXml(''), undefined);

@@ -52,7 +52,8 @@ function readElement(element: XmlElement, isRoot: boolean): TMutableTree | strin
   let text = '';
   for (let node = element.firstChild; node !== null; node = node.nextSibling) {
     if (node.nodeType === ELEMENT_NODE) children.push(node as XmlElement);
-    else if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE) text += node.nodeValue ?? '';
+    else if (node.nodeType === TEXT_NODE || node.nodeType === CDATA_SECTION_NODE)
+      text += node.nodeValue ?? '';
   }
   if (children.length === 0) return text;
   // Indentation between elements is tolerated; real text beside child elements is not.

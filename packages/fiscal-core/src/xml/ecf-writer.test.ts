@@ -7,7 +7,10 @@ import { buildEcfXml } from './ecf-writer.ts';
 import type { TXmlIssue, TXmlResult } from './xml-issues.ts';
 
 /** A small but complete e-CF of the given type (32/34 without FechaVencimientoSecuencia). */
-function minimalEcf(type: '31' | '32' | '34' | '43', overrides: { idDoc?: TEcfTree; encabezado?: TEcfTree; ecf?: TEcfTree } = {}): TEcfDocument {
+function minimalEcf(
+  type: '31' | '32' | '34' | '43',
+  overrides: { idDoc?: TEcfTree; encabezado?: TEcfTree; ecf?: TEcfTree } = {},
+): TEcfDocument {
   const idDoc: TEcfTree = {
     TipoeCF: type,
     eNCF: `E${type}0000000001`,
@@ -22,8 +25,15 @@ function minimalEcf(type: '31' | '32' | '34' | '43', overrides: { idDoc?: TEcfTr
       Encabezado: {
         Version: '1.0',
         IdDoc: idDoc,
-        Emisor: { RNCEmisor: '131880738', RazonSocialEmisor: 'Emisor', DireccionEmisor: 'Calle 1', FechaEmision: '01-11-2026' },
-        ...(type === '43' ? {} : { Comprador: { RNCComprador: '101234567', RazonSocialComprador: 'Comprador' } }),
+        Emisor: {
+          RNCEmisor: '131880738',
+          RazonSocialEmisor: 'Emisor',
+          DireccionEmisor: 'Calle 1',
+          FechaEmision: '01-11-2026',
+        },
+        ...(type === '43'
+          ? {}
+          : { Comprador: { RNCComprador: '101234567', RazonSocialComprador: 'Comprador' } }),
         Totales: { MontoExento: '100.00', MontoTotal: '100.00' },
         ...overrides.encabezado,
       },
@@ -40,7 +50,15 @@ function minimalEcf(type: '31' | '32' | '34' | '43', overrides: { idDoc?: TEcfTr
           },
         ],
       },
-      ...(type === '34' ? { InformacionReferencia: { NCFModificado: 'E310000000001', FechaNCFModificado: '01-11-2026', CodigoModificacion: '3' } } : {}),
+      ...(type === '34'
+        ? {
+            InformacionReferencia: {
+              NCFModificado: 'E310000000001',
+              FechaNCFModificado: '01-11-2026',
+              CodigoModificacion: '3',
+            },
+          }
+        : {}),
       FechaHoraFirma: '01-11-2026 10:00:00',
       ...overrides.ecf,
     },
@@ -79,7 +97,10 @@ describe('buildEcfXml', () => {
       Object.fromEntries(
         Object.entries(tree)
           .reverse()
-          .map(([name, value]) => [name, typeof value === 'object' && !Array.isArray(value) ? reversed(value as TEcfTree) : value]),
+          .map(([name, value]) => [
+            name,
+            typeof value === 'object' && !Array.isArray(value) ? reversed(value as TEcfTree) : value,
+          ]),
       );
     assert.equal(xmlOf(buildEcfXml({ ECF: reversed(document.ECF) })), xmlOf(buildEcfXml(document)));
     assert.ok(Object.keys(reversed(document.ECF))[0] === 'FechaHoraFirma');
@@ -90,7 +111,13 @@ describe('buildEcfXml', () => {
       buildEcfXml(
         minimalEcf('31', {
           idDoc: { TotalPaginas: '1' },
-          ecf: { Paginacion: { Pagina: [{ PaginaNo: '1', NoLineaDesde: '1', NoLineaHasta: '1', MontoSubtotalPagina: '100.00' }] } },
+          ecf: {
+            Paginacion: {
+              Pagina: [
+                { PaginaNo: '1', NoLineaDesde: '1', NoLineaHasta: '1', MontoSubtotalPagina: '100.00' },
+              ],
+            },
+          },
         }),
       ),
     );
@@ -100,10 +127,17 @@ describe('buildEcfXml', () => {
 
   test('reports FechaVencimientoSecuencia in a 32 or 34 and never emits it', () => {
     for (const type of ['32', '34'] as const) {
-      const issues = issuesOf(buildEcfXml(minimalEcf(type, { idDoc: { FechaVencimientoSecuencia: '31-12-2027' } })));
+      const issues = issuesOf(
+        buildEcfXml(minimalEcf(type, { idDoc: { FechaVencimientoSecuencia: '31-12-2027' } })),
+      );
       assert.deepEqual(
         issues.map(({ code, path }) => ({ code, path })),
-        [{ code: 'SEQUENCE_EXPIRATION_DATE_NOT_APPLICABLE', path: 'ECF.Encabezado.IdDoc.FechaVencimientoSecuencia' }],
+        [
+          {
+            code: 'SEQUENCE_EXPIRATION_DATE_NOT_APPLICABLE',
+            path: 'ECF.Encabezado.IdDoc.FechaVencimientoSecuencia',
+          },
+        ],
       );
       assert.doesNotMatch(xmlOf(buildEcfXml(minimalEcf(type))), /FechaVencimientoSecuencia/);
     }
@@ -111,29 +145,43 @@ describe('buildEcfXml', () => {
 
   test('escapes & < > in text and leaves quotes as they are (C14N)', () => {
     const xml = xmlOf(
-      buildEcfXml(minimalEcf('31', { encabezado: { Comprador: { RNCComprador: '101234567', RazonSocialComprador: `A & B <C> "D" 'E'` } } })),
+      buildEcfXml(
+        minimalEcf('31', {
+          encabezado: { Comprador: { RNCComprador: '101234567', RazonSocialComprador: `A & B <C> "D" 'E'` } },
+        }),
+      ),
     );
     assert.match(xml, /<RazonSocialComprador>A &amp; B &lt;C&gt; "D" 'E'<\/RazonSocialComprador>/);
   });
 
   test('any text XML can carry survives a parse unchanged; other characters are reported', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', minLength: 1 }), fc.string({ minLength: 1 }), (name, anything) => {
-        for (const value of [name, `&<>"'\t\n\r ${name}`, anything]) {
-          const result = buildEcfXml(minimalEcf('31', { encabezado: { Comprador: { RNCComprador: '101234567', RazonSocialComprador: value } } }));
-          // XML 1.0 Char: no C0 controls but tab, LF and CR; no lone surrogates; no U+FFFE/U+FFFF.
-          const isXmlText = !/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u.test(value);
-          if (!isXmlText) {
-            assert.ok(!result.success && result.issues[0]?.code === 'XML_CHARACTER_INVALID');
-            continue;
+      fc.property(
+        fc.string({ unit: 'grapheme', minLength: 1 }),
+        fc.string({ minLength: 1 }),
+        (name, anything) => {
+          for (const value of [name, `&<>"'\t\n\r ${name}`, anything]) {
+            const result = buildEcfXml(
+              minimalEcf('31', {
+                encabezado: { Comprador: { RNCComprador: '101234567', RazonSocialComprador: value } },
+              }),
+            );
+            // XML 1.0 Char: no C0 controls but tab, LF and CR; no lone surrogates; no U+FFFE/U+FFFF.
+            const isXmlText = !/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u.test(value);
+            if (!isXmlText) {
+              assert.ok(!result.success && result.issues[0]?.code === 'XML_CHARACTER_INVALID');
+              continue;
+            }
+            const xml = xmlOf(result);
+            // XML 1.0 line-end handling (xmldom defaults to XML 1.1's, which also folds U+0085/U+2028 into LF).
+            const parser = new DOMParser({
+              normalizeLineEndings: (source) => source.replace(/\r\n?/g, '\n'),
+            });
+            const parsed = parser.parseFromString(xml, 'text/xml');
+            assert.equal(parsed.getElementsByTagName('RazonSocialComprador')[0]?.textContent, value);
           }
-          const xml = xmlOf(result);
-          // XML 1.0 line-end handling (xmldom defaults to XML 1.1's, which also folds U+0085/U+2028 into LF).
-          const parser = new DOMParser({ normalizeLineEndings: (source) => source.replace(/\r\n?/g, '\n') });
-          const parsed = parser.parseFromString(xml, 'text/xml');
-          assert.equal(parsed.getElementsByTagName('RazonSocialComprador')[0]?.textContent, value);
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -143,7 +191,9 @@ describe('buildEcfXml', () => {
       buildEcfXml(
         minimalEcf('31', {
           idDoc: { IndicadorNotaCredito: '0' },
-          encabezado: { Comprador: { RNCComprador: '101234567', RazonSocialComprador: 'C', PaisComprador: 'Haiti' } },
+          encabezado: {
+            Comprador: { RNCComprador: '101234567', RazonSocialComprador: 'C', PaisComprador: 'Haiti' },
+          },
           ecf: { Extra: 'x' },
         }),
       ),
@@ -167,8 +217,25 @@ describe('buildEcfXml', () => {
           Encabezado: { ...(base.ECF['Encabezado'] as TEcfTree), Comprador: { RNCComprador: '101234567' } },
           DetallesItems: {
             Item: [
-              { NumeroLinea: '1', IndicadorFacturacion: '4', NombreItem: 'A', IndicadorBienoServicio: '1', CantidadItem: '1', PrecioUnitarioItem: '1.00', MontoItem: '1.00' },
-              { NumeroLinea: '2', IndicadorFacturacion: '4', NombreItem: 'B', IndicadorBienoServicio: '1', CantidadItem: '1', PrecioUnitarioItem: '1.00', MontoItem: '1.00', Retencion: { IndicadorAgenteRetencionoPercepcion: '1' } },
+              {
+                NumeroLinea: '1',
+                IndicadorFacturacion: '4',
+                NombreItem: 'A',
+                IndicadorBienoServicio: '1',
+                CantidadItem: '1',
+                PrecioUnitarioItem: '1.00',
+                MontoItem: '1.00',
+              },
+              {
+                NumeroLinea: '2',
+                IndicadorFacturacion: '4',
+                NombreItem: 'B',
+                IndicadorBienoServicio: '1',
+                CantidadItem: '1',
+                PrecioUnitarioItem: '1.00',
+                MontoItem: '1.00',
+                Retencion: { IndicadorAgenteRetencionoPercepcion: '1' },
+              },
             ],
           },
         },
@@ -185,9 +252,16 @@ describe('buildEcfXml', () => {
 
   test('accepts a single occurrence of a repeated element as an object', () => {
     const xml = xmlOf(
-      buildEcfXml(minimalEcf('31', { idDoc: { TablaFormasPago: { FormaDePago: { FormaPago: '1', MontoPago: '100.00' } } } })),
+      buildEcfXml(
+        minimalEcf('31', {
+          idDoc: { TablaFormasPago: { FormaDePago: { FormaPago: '1', MontoPago: '100.00' } } },
+        }),
+      ),
     );
-    assert.match(xml, /<TablaFormasPago><FormaDePago><FormaPago>1<\/FormaPago><MontoPago>100\.00<\/MontoPago><\/FormaDePago><\/TablaFormasPago>/);
+    assert.match(
+      xml,
+      /<TablaFormasPago><FormaDePago><FormaPago>1<\/FormaPago><MontoPago>100\.00<\/MontoPago><\/FormaDePago><\/TablaFormasPago>/,
+    );
   });
 
   test('reports occurrences beyond maxOccurs, wrong shapes and characters XML cannot carry', () => {
@@ -202,7 +276,9 @@ describe('buildEcfXml', () => {
             Version: ['1.0', '1.0'],
             Emisor: {
               ...(encabezado['Emisor'] as TEcfTree),
-              TablaTelefonoEmisor: { TelefonoEmisor: ['809-555-0001', '809-555-0002', '809-555-0003', '809-555-0004'] },
+              TablaTelefonoEmisor: {
+                TelefonoEmisor: ['809-555-0001', '809-555-0002', '809-555-0003', '809-555-0004'],
+              },
               RazonSocialEmisor: 'Bad\u0001name',
               DireccionEmisor: { Calle: 'x' },
             },

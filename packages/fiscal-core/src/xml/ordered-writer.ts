@@ -57,7 +57,11 @@ const compiledElements = new WeakMap<TXsdOrderTable, WeakMap<TElementRules, Map<
 
 function compiledElement(context: TContext, schemaPath: string): TCompiledElement {
   let byRules = compiledElements.get(context.table);
-  if (byRules === undefined) compiledElements.set(context.table, (byRules = new WeakMap<TElementRules, Map<string, TCompiledElement>>()));
+  if (byRules === undefined)
+    compiledElements.set(
+      context.table,
+      (byRules = new WeakMap<TElementRules, Map<string, TCompiledElement>>()),
+    );
   let byPath = byRules.get(context.rules);
   if (byPath === undefined) byRules.set(context.rules, (byPath = new Map<string, TCompiledElement>()));
   const cached = byPath.get(schemaPath);
@@ -88,14 +92,21 @@ function compiledElement(context: TContext, schemaPath: string): TCompiledElemen
 }
 
 /** Writes a complex element's content and tags, or `''` when nothing in it is written. */
-function writeComplex(context: TContext, schemaPath: string, name: string, tree: TEcfTree, issuePath: string): string {
+function writeComplex(
+  context: TContext,
+  schemaPath: string,
+  name: string,
+  tree: TEcfTree,
+  issuePath: string,
+): string {
   const compiled = compiledElement(context, schemaPath);
 
   for (const key of Object.keys(tree)) {
     if (tree[key] === undefined) continue;
     const rule = compiled.rules.get(key);
     if (rule !== undefined) {
-      if (rule.action === 'reject') context.issues.push({ code: rule.code, path: `${issuePath}.${key}`, message: rule.message });
+      if (rule.action === 'reject')
+        context.issues.push({ code: rule.code, path: `${issuePath}.${key}`, message: rule.message });
       continue;
     }
     if (!compiled.declaredNames.has(key)) {
@@ -132,7 +143,13 @@ function writeComplex(context: TContext, schemaPath: string, name: string, tree:
       for (let index = 0; index < occurrences.length; index += 1) {
         const occurrence = occurrences[index];
         const xml = child.isComplex
-          ? writeComplexOccurrence(context, entry.schemaPath, child.name, occurrence, isList ? `${issuePath}.${child.name}[${index}]` : `${issuePath}.${child.name}`)
+          ? writeComplexOccurrence(
+              context,
+              entry.schemaPath,
+              child.name,
+              occurrence,
+              isList ? `${issuePath}.${child.name}[${index}]` : `${issuePath}.${child.name}`,
+            )
           : writeLeafOccurrence(context, entry, occurrence, issuePath, isList ? index : undefined);
         if (xml !== '') {
           inner += xml;
@@ -156,7 +173,13 @@ function writeComplex(context: TContext, schemaPath: string, name: string, tree:
   return `<${name}>${inner}</${name}>`;
 }
 
-function writeComplexOccurrence(context: TContext, schemaPath: string, name: string, occurrence: unknown, issuePath: string): string {
+function writeComplexOccurrence(
+  context: TContext,
+  schemaPath: string,
+  name: string,
+  occurrence: unknown,
+  issuePath: string,
+): string {
   if (!isEcfTree(occurrence)) {
     context.issues.push({
       code: XML_ISSUE_CODES.ELEMENT_SHAPE_INVALID,
@@ -168,7 +191,13 @@ function writeComplexOccurrence(context: TContext, schemaPath: string, name: str
   return writeComplex(context, schemaPath, name, occurrence, issuePath);
 }
 
-function writeLeafOccurrence(context: TContext, entry: TCompiledChild, occurrence: unknown, parentPath: string, index: number | undefined): string {
+function writeLeafOccurrence(
+  context: TContext,
+  entry: TCompiledChild,
+  occurrence: unknown,
+  parentPath: string,
+  index: number | undefined,
+): string {
   const name = entry.child.name;
   if (typeof occurrence !== 'string') {
     context.issues.push({

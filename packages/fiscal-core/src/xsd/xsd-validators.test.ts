@@ -11,9 +11,13 @@ import type { TXsdValidators } from './xsd-validators.ts';
 // The shared folder sits beside the repository: /work/main/packages/fiscal-core/src/xsd → /work/shared.
 const XSD_DIRECTORY = new URL('../../../../../shared/taxauth/xsd/', import.meta.url);
 const schemas: Record<string, Uint8Array> = {};
-for (const name of readdirSync(XSD_DIRECTORY)) if (name.endsWith('.xsd')) schemas[name] = readFileSync(new URL(encodeURIComponent(name), XSD_DIRECTORY));
+for (const name of readdirSync(XSD_DIRECTORY))
+  if (name.endsWith('.xsd')) schemas[name] = readFileSync(new URL(encodeURIComponent(name), XSD_DIRECTORY));
 
-const loaded = loadCertificate({ p12: readFileSync(new URL('../../test/golden/test-certificate.p12', import.meta.url)), password: 'ecf-golden-2036' });
+const loaded = loadCertificate({
+  p12: readFileSync(new URL('../../test/golden/test-certificate.p12', import.meta.url)),
+  password: 'ecf-golden-2036',
+});
 if (!loaded.success) throw new Error('golden certificate did not load');
 const certificate = loaded.data;
 const unsigned = buildSampleEcf31({ lines: 10 });
@@ -36,24 +40,39 @@ describe('createXsdValidators / validateXml', () => {
     assert.equal(Object.keys(schemas).length, 15);
     assert.equal(validators.kinds.length, 15);
     assert.ok(schemas['e-CF 32 v.1.0.xsd']?.[0] === 0xef, 'the fixture really starts with a BOM');
-    assert.ok(validators.validateXml(signed.replace('<TipoeCF>31', '<TipoeCF>32'), 'ECF32').success === false, 'the BOM-prefixed e-CF 32 schema is in use');
+    assert.ok(
+      validators.validateXml(signed.replace('<TipoeCF>31', '<TipoeCF>32'), 'ECF32').success === false,
+      'the BOM-prefixed e-CF 32 schema is in use',
+    );
   });
 
   test('a signed e-CF 31 is valid and its kind is detected from TipoeCF', () => {
     assert.deepEqual(validators.validateXml(signed), { success: true, data: { kind: 'ECF31' } });
-    assert.deepEqual(validators.validateXml(new TextEncoder().encode(`\uFEFF${signed}`)), { success: true, data: { kind: 'ECF31' } }, 'BOM in bytes');
-    assert.deepEqual(validators.validateXml(`\uFEFF<?xml version="1.0" encoding="utf-8"?>\n${signed}`), { success: true, data: { kind: 'ECF31' } });
+    assert.deepEqual(
+      validators.validateXml(new TextEncoder().encode(`\uFEFF${signed}`)),
+      { success: true, data: { kind: 'ECF31' } },
+      'BOM in bytes',
+    );
+    assert.deepEqual(validators.validateXml(`\uFEFF<?xml version="1.0" encoding="utf-8"?>\n${signed}`), {
+      success: true,
+      data: { kind: 'ECF31' },
+    });
   });
 
   test('every schema requires the trailing signature; { unsigned: true } validates before signing', () => {
     const result = validators.validateXml(unsigned);
     assert.ok(!result.success);
     assert.match(result.issues[0]?.message ?? '', /Missing child element/);
-    assert.deepEqual(validators.validateXml(unsigned, undefined, { unsigned: true }), { success: true, data: { kind: 'ECF31' } });
+    assert.deepEqual(validators.validateXml(unsigned, undefined, { unsigned: true }), {
+      success: true,
+      data: { kind: 'ECF31' },
+    });
   });
 
   test("invalid values give one XSD_VALIDATION_FAILED issue per libxml2 message, with path 'ECF' and the line", () => {
-    const invalid = signed.replace('<TipoPago>1</TipoPago>', '<TipoPago>9</TipoPago>').replace('<RNCEmisor>131880738', '<RNCEmisor>13188073X');
+    const invalid = signed
+      .replace('<TipoPago>1</TipoPago>', '<TipoPago>9</TipoPago>')
+      .replace('<RNCEmisor>131880738', '<RNCEmisor>13188073X');
     const result = validators.validateXml(invalid);
     assert.ok(!result.success);
     assert.equal(result.issues.length, 2);
@@ -65,20 +84,35 @@ describe('createXsdValidators / validateXml', () => {
     assert.match(result.issues[0]?.message ?? '', /Element 'TipoPago'.*'9'/);
     assert.equal(result.issues[0]?.details?.xpath, '/ECF/Encabezado/IdDoc/TipoPago');
     assert.match(result.issues[1]?.message ?? '', /RNCEmisor/);
-    const multiline = validators.validateXml(invalid.replace('<DetallesItems>', '\n\n<DetallesItems>').replace('<TipoPago>9', '<TipoPago>1'));
+    const multiline = validators.validateXml(
+      invalid.replace('<DetallesItems>', '\n\n<DetallesItems>').replace('<TipoPago>9', '<TipoPago>1'),
+    );
     assert.ok(!multiline.success);
     assert.equal(multiline.issues[0]?.details?.line, 1);
-    const onLine3 = validators.validateXml(signed.replace('<DetallesItems>', '\n\n<DetallesItems>').replace('<CantidadItem>1</CantidadItem>', '<CantidadItem>-1</CantidadItem>'));
+    const onLine3 = validators.validateXml(
+      signed
+        .replace('<DetallesItems>', '\n\n<DetallesItems>')
+        .replace('<CantidadItem>1</CantidadItem>', '<CantidadItem>-1</CantidadItem>'),
+    );
     assert.ok(!onLine3.success);
     assert.equal(onLine3.issues[0]?.details?.line, 3);
   });
 
   test('the e-CF 31 quirk (type name with a leading space at line 476) is repaired: the type is enforced', () => {
-    const result = validators.validateXml(signed.replace('<TipoPago>', '<IndicadorServicioTodoIncluido>7</IndicadorServicioTodoIncluido><TipoPago>').replace('<TipoIngresos>01</TipoIngresos>', ''));
+    const result = validators.validateXml(
+      signed
+        .replace('<TipoPago>', '<IndicadorServicioTodoIncluido>7</IndicadorServicioTodoIncluido><TipoPago>')
+        .replace('<TipoIngresos>01</TipoIngresos>', ''),
+    );
     assert.ok(!result.success);
-    const withIndicator = signed.replace('</IndicadorMontoGravado>', '</IndicadorMontoGravado><IndicadorServicioTodoIncluido>1</IndicadorServicioTodoIncluido>');
+    const withIndicator = signed.replace(
+      '</IndicadorMontoGravado>',
+      '</IndicadorMontoGravado><IndicadorServicioTodoIncluido>1</IndicadorServicioTodoIncluido>',
+    );
     assert.ok(validators.validateXml(withIndicator).success);
-    const badIndicator = validators.validateXml(withIndicator.replace('<IndicadorServicioTodoIncluido>1', '<IndicadorServicioTodoIncluido>3'));
+    const badIndicator = validators.validateXml(
+      withIndicator.replace('<IndicadorServicioTodoIncluido>1', '<IndicadorServicioTodoIncluido>3'),
+    );
     assert.ok(!badIndicator.success);
     assert.match(badIndicator.issues[0]?.message ?? '', /IndicadorServicioTodoIncluido/);
   });
@@ -88,7 +122,11 @@ describe('createXsdValidators / validateXml', () => {
       const raw = new TextDecoder().decode(schemas[name]).replace(/^\uFEFF/, '');
       const document = XmlDocument.fromString(raw);
       try {
-        assert.throws(() => XsdValidator.fromDoc(document).dispose(), /not a valid regular expression|does not resolve|is not a valid|invalid/i, name);
+        assert.throws(
+          () => XsdValidator.fromDoc(document).dispose(),
+          /not a valid regular expression|does not resolve|is not a valid|invalid/i,
+          name,
+        );
       } finally {
         document.dispose();
       }
@@ -156,7 +194,10 @@ describe('validator lifecycle', () => {
   test('a missing schema is XSD_SCHEMA_MISSING; a broken one XSD_SCHEMA_INVALID; dispose frees everything', () => {
     diag.configure({ enabled: true });
     try {
-      const only31 = createXsdValidators({ [XSD_FILE_NAMES.ECF31]: schemas[XSD_FILE_NAMES.ECF31] as Uint8Array, 'README.md': 'ignored' });
+      const only31 = createXsdValidators({
+        [XSD_FILE_NAMES.ECF31]: schemas[XSD_FILE_NAMES.ECF31] as Uint8Array,
+        'README.md': 'ignored',
+      });
       assert.ok(only31.success);
       assert.deepEqual(only31.data.kinds, ['ECF31']);
       const missing = only31.data.validateXml('<RFCE></RFCE>');
@@ -167,7 +208,11 @@ describe('validator lifecycle', () => {
       assert.equal(countLiveObjects(), 0);
       assert.throws(() => only31.data.validateXml(signed), /disposed/);
 
-      const broken = createXsdValidators({ [XSD_FILE_NAMES.ECF31]: schemas[XSD_FILE_NAMES.ECF31] as Uint8Array, [XSD_FILE_NAMES.RFCE]: '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="RFCE" type="Nope"/></xs:schema>' });
+      const broken = createXsdValidators({
+        [XSD_FILE_NAMES.ECF31]: schemas[XSD_FILE_NAMES.ECF31] as Uint8Array,
+        [XSD_FILE_NAMES.RFCE]:
+          '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="RFCE" type="Nope"/></xs:schema>',
+      });
       assert.ok(!broken.success);
       assert.equal(broken.issues[0]?.code, 'XSD_SCHEMA_INVALID');
       assert.equal(broken.issues[0]?.path, XSD_FILE_NAMES.RFCE);

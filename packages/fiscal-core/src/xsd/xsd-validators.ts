@@ -14,7 +14,10 @@ export type TXsdDocumentKind = `ECF${TEcfType}` | 'RFCE' | 'ARECF' | 'ANECF' | '
 
 /** The published file name of each schema (FACTS §4.1; `taxauth/xsd/README.md`). */
 export const XSD_FILE_NAMES: Readonly<Record<TXsdDocumentKind, string>> = {
-  ...(Object.fromEntries(ECF_TYPES.map((type) => [`ECF${type}`, `e-CF ${type} v.1.0.xsd`])) as Record<`ECF${TEcfType}`, string>),
+  ...(Object.fromEntries(ECF_TYPES.map((type) => [`ECF${type}`, `e-CF ${type} v.1.0.xsd`])) as Record<
+    `ECF${TEcfType}`,
+    string
+  >),
   RFCE: 'RFCE 32 v.1.0.xsd',
   ARECF: 'ARECF v1.0.xsd',
   ANECF: 'ANECF v.1.0.xsd',
@@ -32,7 +35,13 @@ export type TXsdIssue = {
    * - `XSD_SCHEMA_MISSING`: the schema for this kind of document was not supplied.
    * - `XSD_SCHEMA_INVALID`: a supplied schema does not compile.
    */
-  code: 'XSD_VALIDATION_FAILED' | 'XML_MALFORMED' | 'XML_DOCTYPE_FORBIDDEN' | 'XSD_DOCUMENT_KIND_UNKNOWN' | 'XSD_SCHEMA_MISSING' | 'XSD_SCHEMA_INVALID';
+  code:
+    | 'XSD_VALIDATION_FAILED'
+    | 'XML_MALFORMED'
+    | 'XML_DOCTYPE_FORBIDDEN'
+    | 'XSD_DOCUMENT_KIND_UNKNOWN'
+    | 'XSD_SCHEMA_MISSING'
+    | 'XSD_SCHEMA_INVALID';
   /** The root element name of the validated document (the schema file name for `XSD_SCHEMA_INVALID`). */
   path: string;
   /** libxml2's own message, trimmed. */
@@ -56,7 +65,11 @@ export type TXsdValidators = {
    * `{ unsigned: true }`: an empty placeholder `Signature` is appended in memory; the schemas never
    * look inside it (`processContents="skip"`).
    */
-  validateXml(xml: string | Uint8Array, kind?: TXsdDocumentKind, options?: TXsdValidateOptions): TXsdResult<{ kind: TXsdDocumentKind }>;
+  validateXml(
+    xml: string | Uint8Array,
+    kind?: TXsdDocumentKind,
+    options?: TXsdValidateOptions,
+  ): TXsdResult<{ kind: TXsdDocumentKind }>;
   /** The kinds for which a schema was supplied and compiled. */
   readonly kinds: ReadonlyArray<TXsdDocumentKind>;
   /** Frees the compiled schemas (libxml2 memory). Validating afterwards throws. */
@@ -68,13 +81,17 @@ export type TXsdValidators = {
  * published schema names (`XSD_FILE_NAMES`) are ignored, so the operator can drop the whole
  * published folder in. Fails with `XSD_SCHEMA_INVALID` issues when any known schema does not compile.
  */
-export function createXsdValidators(schemas: Readonly<Record<string, string | Uint8Array>>): TXsdResult<TXsdValidators> {
+export function createXsdValidators(
+  schemas: Readonly<Record<string, string | Uint8Array>>,
+): TXsdResult<TXsdValidators> {
   const compiled = new Map<TXsdDocumentKind, { schemaDocument: XmlDocument; validator: XsdValidator }>();
   const issues: TXsdIssue[] = [];
   for (const [kind, fileName] of Object.entries(XSD_FILE_NAMES) as Array<[TXsdDocumentKind, string]>) {
     const content = schemas[fileName];
     if (content === undefined) continue;
-    const text = repairSchema(typeof content === 'string' ? content : new TextDecoder('utf-8').decode(content));
+    const text = repairSchema(
+      typeof content === 'string' ? content : new TextDecoder('utf-8').decode(content),
+    );
     let schemaDocument: XmlDocument | undefined;
     try {
       schemaDocument = XmlDocument.fromString(text, { option: ParseOption.XML_PARSE_NONET });
@@ -107,7 +124,9 @@ export function createXsdValidators(schemas: Readonly<Record<string, string | Ui
   };
 }
 
-function disposeAll(compiled: Map<TXsdDocumentKind, { schemaDocument: XmlDocument; validator: XsdValidator }>): void {
+function disposeAll(
+  compiled: Map<TXsdDocumentKind, { schemaDocument: XmlDocument; validator: XsdValidator }>,
+): void {
   for (const { schemaDocument, validator } of compiled.values()) {
     validator.dispose();
     schemaDocument.dispose();
@@ -128,7 +147,11 @@ export function repairSchema(text: string): string {
   const withoutBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   return withoutBom
     .replace(/(<xs:(?:simpleType|complexType)\s+name=")\s*([^"]*?)\s*"/g, '$1$2"')
-    .replace(/(<xs:pattern\s+value=)("|')(.*?)\2/g, (_match, start: string, quote: string, pattern: string) => `${start}${quote}${pattern.replaceAll('(?:', '(')}${quote}`);
+    .replace(
+      /(<xs:pattern\s+value=)("|')(.*?)\2/g,
+      (_match, start: string, quote: string, pattern: string) =>
+        `${start}${quote}${pattern.replaceAll('(?:', '(')}${quote}`,
+    );
 }
 
 function errorMessage(error: unknown): string {
@@ -139,7 +162,13 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message.trim() : String(error);
 }
 
-const ROOT_KINDS: Readonly<Record<string, TXsdDocumentKind>> = { RFCE: 'RFCE', ARECF: 'ARECF', ANECF: 'ANECF', ACECF: 'ACECF', SemillaModel: 'SemillaModel' };
+const ROOT_KINDS: Readonly<Record<string, TXsdDocumentKind>> = {
+  RFCE: 'RFCE',
+  ARECF: 'ARECF',
+  ANECF: 'ANECF',
+  ACECF: 'ACECF',
+  SemillaModel: 'SemillaModel',
+};
 
 function validate(
   compiled: Map<TXsdDocumentKind, { validator: XsdValidator }>,
@@ -152,24 +181,58 @@ function validate(
   const source = isUnsigned ? withPlaceholderSignature(withoutBom) : withoutBom;
   // Refused before parsing: no DTD may be read, no entity expanded.
   if (/<!DOCTYPE/i.test(source)) {
-    return { success: false, issues: [{ code: 'XML_DOCTYPE_FORBIDDEN', path: '', message: 'Documents with a DOCTYPE are not accepted.' }] };
+    return {
+      success: false,
+      issues: [
+        { code: 'XML_DOCTYPE_FORBIDDEN', path: '', message: 'Documents with a DOCTYPE are not accepted.' },
+      ],
+    };
   }
   let document: XmlDocument;
   try {
     document = XmlDocument.fromString(source, { option: ParseOption.XML_PARSE_NONET });
   } catch (error) {
     const details = error instanceof XmlParseError ? error.details[0] : undefined;
-    return { success: false, issues: [{ code: 'XML_MALFORMED', path: '', message: errorMessage(error), ...(details ? { details: { line: details.line, column: details.col } } : {}) }] };
+    return {
+      success: false,
+      issues: [
+        {
+          code: 'XML_MALFORMED',
+          path: '',
+          message: errorMessage(error),
+          ...(details ? { details: { line: details.line, column: details.col } } : {}),
+        },
+      ],
+    };
   }
   try {
     const rootName = document.root.name;
     const kind = requestedKind ?? detectKind(document, rootName);
     if (kind === undefined) {
-      return { success: false, issues: [{ code: 'XSD_DOCUMENT_KIND_UNKNOWN', path: rootName, message: `No schema is known for a ${rootName} document with this content.` }] };
+      return {
+        success: false,
+        issues: [
+          {
+            code: 'XSD_DOCUMENT_KIND_UNKNOWN',
+            path: rootName,
+            message: `No schema is known for a ${rootName} document with this content.`,
+          },
+        ],
+      };
     }
     const entry = compiled.get(kind);
     if (entry === undefined) {
-      return { success: false, issues: [{ code: 'XSD_SCHEMA_MISSING', path: rootName, message: `The schema ${XSD_FILE_NAMES[kind]} was not supplied.`, details: { kind } }] };
+      return {
+        success: false,
+        issues: [
+          {
+            code: 'XSD_SCHEMA_MISSING',
+            path: rootName,
+            message: `The schema ${XSD_FILE_NAMES[kind]} was not supplied.`,
+            details: { kind },
+          },
+        ],
+      };
     }
     try {
       entry.validator.validate(document);
@@ -194,15 +257,34 @@ function withPlaceholderSignature(xml: string): string {
 function detectKind(document: XmlDocument, rootName: string): TXsdDocumentKind | undefined {
   if (rootName !== 'ECF') return ROOT_KINDS[rootName];
   const type = document.get('/ECF/Encabezado/IdDoc/TipoeCF')?.content.trim();
-  return type !== undefined && (ECF_TYPES as readonly string[]).includes(type) ? (`ECF${type}` as TXsdDocumentKind) : undefined;
+  return type !== undefined && (ECF_TYPES as readonly string[]).includes(type)
+    ? (`ECF${type}` as TXsdDocumentKind)
+    : undefined;
 }
 
-function validationIssues(details: readonly ErrorDetail[], rootName: string, kind: TXsdDocumentKind): TXsdIssue[] {
-  if (details.length === 0) return [{ code: 'XSD_VALIDATION_FAILED', path: rootName, message: 'The document does not conform to its schema.', details: { kind } }];
+function validationIssues(
+  details: readonly ErrorDetail[],
+  rootName: string,
+  kind: TXsdDocumentKind,
+): TXsdIssue[] {
+  if (details.length === 0)
+    return [
+      {
+        code: 'XSD_VALIDATION_FAILED',
+        path: rootName,
+        message: 'The document does not conform to its schema.',
+        details: { kind },
+      },
+    ];
   return details.map((detail) => ({
     code: 'XSD_VALIDATION_FAILED',
     path: rootName,
     message: detail.message.trim(),
-    details: { line: detail.line, column: detail.col, ...(detail.xpath === undefined ? {} : { xpath: detail.xpath }), kind },
+    details: {
+      line: detail.line,
+      column: detail.col,
+      ...(detail.xpath === undefined ? {} : { xpath: detail.xpath }),
+      kind,
+    },
   }));
 }

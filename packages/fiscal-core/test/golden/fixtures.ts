@@ -310,7 +310,11 @@ const E41: TEcfDocument = {
       Item: [
         {
           ...line('1', '1', 'Reparación de aire acondicionado', '2', '1', '10000.00', '10000.00'),
-          Retencion: { IndicadorAgenteRetencionoPercepcion: '1', MontoITBISRetenido: '1800.00', MontoISRRetenido: '1000.00' },
+          Retencion: {
+            IndicadorAgenteRetencionoPercepcion: '1',
+            MontoITBISRetenido: '1800.00',
+            MontoISRRetenido: '1000.00',
+          },
         },
         {
           ...line('2', '4', 'Aguacates', '1', '50', '40.00', '2000.00', '43'),
@@ -504,7 +508,10 @@ const E47: TEcfDocument = {
         TablaFormasPago: { FormaDePago: [{ FormaPago: '2', MontoPago: '109500.00' }] },
       },
       Emisor: issuer('20-11-2026', 'FI-2026-000132'),
-      Comprador: { IdentificadorExtranjero: 'ESB12345678', RazonSocialComprador: 'Soluciones Cloud Europa, S.L.' },
+      Comprador: {
+        IdentificadorExtranjero: 'ESB12345678',
+        RazonSocialComprador: 'Soluciones Cloud Europa, S.L.',
+      },
       Totales: { MontoExento: '150000.00', MontoTotal: '150000.00', TotalISRRetencion: '40500.00' },
     },
     DetallesItems: {

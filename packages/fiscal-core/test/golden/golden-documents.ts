@@ -16,7 +16,12 @@ import type { TXsdDocumentKind } from '../../src/xsd/index.ts';
 import { ACECF_FIXTURE, ANECF_FIXTURE, ARECF_FIXTURE, ECF_FIXTURES } from './fixtures.ts';
 
 /** One golden: its file name under `test/golden/`, its schema and its signed bytes. */
-export type TGoldenDocument = { file: string; kind: TXsdDocumentKind; unsignedXml: string; signedXml: string };
+export type TGoldenDocument = {
+  file: string;
+  kind: TXsdDocumentKind;
+  unsignedXml: string;
+  signedXml: string;
+};
 
 /** Password of `test-certificate.p12` (see README.md beside it). */
 const TEST_CERTIFICATE_PASSWORD = 'ecf-golden-2036';
@@ -27,7 +32,8 @@ export function loadGoldenCertificate(): TSigningCertificate {
     p12: readFileSync(new URL('./test-certificate.p12', import.meta.url)),
     password: TEST_CERTIFICATE_PASSWORD,
   });
-  if (!result.success) throw new Error(`test certificate: ${result.issues.map((issue) => issue.message).join('; ')}`);
+  if (!result.success)
+    throw new Error(`test certificate: ${result.issues.map((issue) => issue.message).join('; ')}`);
   return result.data;
 }
 
@@ -46,7 +52,11 @@ export function buildGoldenDocuments(certificate: TSigningCertificate): TGoldenD
   };
   let e32SignatureValue: string | undefined;
   for (const type of ECF_TYPES) {
-    const signatureValue = add(`e-cf-${type}.xml`, `ECF${type}`, unwrap(`e-CF ${type}`, buildEcfXml(ECF_FIXTURES[type])));
+    const signatureValue = add(
+      `e-cf-${type}.xml`,
+      `ECF${type}`,
+      unwrap(`e-CF ${type}`, buildEcfXml(ECF_FIXTURES[type])),
+    );
     if (type === '32') e32SignatureValue = signatureValue;
   }
   if (e32SignatureValue === undefined) throw new Error('the E32 golden was not signed');
