@@ -1,6 +1,27 @@
-// Typed lint for every workspace: floating promises are errors, everywhere.
+// Typed lint for every workspace: floating promises are errors, everywhere. Two rules keep the
+// layout true (ARCHITECTURE.md): only an app's `src/env.ts` (and the db CLI) reads process.env, and
+// in @ecf/services only `src/persistence/` holds SQL or Prisma queries. Which workspace may import
+// which is checked by scripts/check-layers.ts.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/** Test code: tests, their support folders, e2e specs and benchmarks (they start processes with the environment). */
+const TEST_CODE = [
+  '**/*.test.ts',
+  '**/*.test.tsx',
+  '**/*.spec.ts',
+  '**/test/**',
+  '**/testing/**',
+  '**/testing.ts',
+  'e2e/**',
+  'bench/**',
+];
+
+/** Prisma model delegates (`database.document`...): persistence, like SQL. */
+const PRISMA_DELEGATES =
+  'tenant|apiKey|tenantCertificate|document|documentEvent|documentFingerprint|artifact|idempotencyRecord|rateLimitCounter|taxauthEpisode|operatorNotification|receiverDelivery';
+const PERSISTENCE_ONLY =
+  'is persistence: put it in packages/services/src/persistence/ and call that from the use-case';
 
 export default tseslint.config(
   {
@@ -35,6 +56,54 @@ export default tseslint.config(
       'no-console': 'off',
       // Fastify handlers and hooks are async by contract even when they do not await.
       '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // Configuration is read once, validated, in each app's src/env.ts (STYLE 8).
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.{ts,tsx}'],
+    ignores: [
+      'apps/*/src/env.ts',
+      'apps/web/env.ts',
+      'packages/db/src/cli/**',
+      'packages/db/prisma.config.ts',
+      ...TEST_CODE,
+    ],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: "Read configuration in the app's src/env.ts (validated with zod) and pass it down.",
+        },
+      ],
+    },
+  },
+  {
+    // The persistence seam: use-cases hold no SQL and no Prisma query of their own.
+    files: ['packages/services/src/**/*.ts'],
+    ignores: ['packages/services/src/persistence/**', ...TEST_CODE],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'MemberExpression[property.name=/^\\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe|transaction)$/]',
+          message: `A Prisma raw query or transaction ${PERSISTENCE_ONLY}.`,
+        },
+        {
+          selector: "CallExpression[callee.property.name='query']",
+          message: `SQL ${PERSISTENCE_ONLY}.`,
+        },
+        {
+          selector: `MemberExpression[property.name=/^(${PRISMA_DELEGATES})$/][object.name=/^(database|transaction)$/]`,
+          message: `A Prisma model query ${PERSISTENCE_ONLY}.`,
+        },
+        {
+          selector: `MemberExpression[property.name=/^(${PRISMA_DELEGATES})$/][object.property.name=/^(database|transaction)$/]`,
+          message: `A Prisma model query ${PERSISTENCE_ONLY}.`,
+        },
+      ],
     },
   },
   {

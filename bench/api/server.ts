@@ -7,8 +7,7 @@
 import Fastify from 'fastify';
 import { createDatabaseClient, seedApiKey, seedDocument, seedTenant } from '@ecf/db';
 import { createTestDatabase } from '@ecf/db/testing';
-import { buildApp } from '../../apps/api/src/app.ts';
-import { readEnv } from '../../apps/api/src/env.ts';
+import { buildApp, readEnv } from '@ecf/api';
 
 const testDatabase = await createTestDatabase();
 const database = createDatabaseClient({ databaseUrl: testDatabase.url, maxConnections: 10 });

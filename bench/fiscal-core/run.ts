@@ -10,6 +10,8 @@
  */
 import { sign } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
 import { SignedXml } from 'xml-crypto';
 import * as fiscalCore from '@ecf/fiscal-core';
 import type { TEcfDocument, TEcfTree, TXmlNode } from '@ecf/fiscal-core';
@@ -18,7 +20,7 @@ const { loadCertificate, signXml, createXsdValidators, writeXml, leaf, element }
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '1');
 const ROOT = new URL('../../', import.meta.url);
-const XSD_DIRECTORY = new URL('../shared/taxauth/xsd/', ROOT);
+const XSD_DIRECTORY = OFFICIAL_XSD_DIRECTORY;
 const GOLDEN_P12 = new URL('packages/fiscal-core/test/golden/test-certificate.p12', ROOT);
 
 // ---------------------------------------------------------------------------------------------
@@ -142,7 +144,7 @@ const certificate = loaded.data;
 
 const schemas: Record<string, Uint8Array> = {};
 for (const name of readdirSync(XSD_DIRECTORY))
-  if (name.endsWith('.xsd')) schemas[name] = readFileSync(new URL(encodeURIComponent(name), XSD_DIRECTORY));
+  if (name.endsWith('.xsd')) schemas[name] = readFileSync(path.join(XSD_DIRECTORY, name));
 const compileStart = performance.now();
 const validatorsResult = createXsdValidators(schemas);
 const compileMs = performance.now() - compileStart;

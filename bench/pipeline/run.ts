@@ -32,13 +32,15 @@ import {
 import { accountDataOf, createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
 import { readdirSync, readFileSync } from 'node:fs';
 import { e31 } from '../shared/documents.ts';
+import { OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
+import path from 'node:path';
 
 const DOCUMENTS = Number(process.env['BENCH_DOCUMENTS'] ?? '2000');
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? '16');
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '3');
 const WORKERS = Number(process.env['BENCH_WORKERS'] ?? '1');
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const XSD_DIRECTORY = fileURLToPath(new URL('../shared/taxauth/xsd/', `file://${ROOT}`));
+const XSD_DIRECTORY = OFFICIAL_XSD_DIRECTORY;
 const RNC = '131880738';
 
 async function freePort(): Promise<number> {
@@ -154,7 +156,7 @@ if (!loaded.success) throw new Error(loaded.issues.map((issue) => issue.message)
 const signingCertificate = loaded.data;
 const schemas: Record<string, Uint8Array> = {};
 for (const name of readdirSync(XSD_DIRECTORY))
-  if (name.endsWith('.xsd')) schemas[name] = readFileSync(`${XSD_DIRECTORY}${name}`);
+  if (name.endsWith('.xsd')) schemas[name] = readFileSync(path.join(XSD_DIRECTORY, name));
 const compiled = createXsdValidators(schemas);
 if (!compiled.success) throw new Error('xsd');
 const validators = compiled.data;
@@ -207,11 +209,13 @@ try {
     environment: 'TesteCF',
     scopes: ['ecf:validate', 'ecf:create', 'ecf:read', 'status:read'],
   });
-  await storeTenantCertificate(
+  await storeTenantCertificate({
     database,
-    { tenantId: tenant.id, p12: generated.p12, password: generated.password },
-    createCertificateKeyring({ currentKey: masterKey }),
-  );
+    keyring: createCertificateKeyring({ currentKey: masterKey }),
+    tenantId: tenant.id,
+    p12: generated.p12,
+    password: generated.password,
+  });
 
   const [simPort, apiPort] = [await freePort(), await freePort()];
   const healthPorts: number[] = [];

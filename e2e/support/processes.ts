@@ -41,3 +41,4 @@ export async function startServer(options: {
   }
   return { process: child, stop, output: () => output };
 }
+

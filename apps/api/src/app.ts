@@ -15,7 +15,7 @@ import { registerPrintedLinkRoutes } from './routes/printed-link.ts';
 import { createDocumentWaiter } from './document-waiter.ts';
 import { createJobQueue } from './job-queue.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import { loadXsdValidators } from '@ecf/services';
+import { loadXsdValidators } from '@ecf/config';
 import type { TXsdValidators } from '@ecf/fiscal-core';
 
 declare module 'fastify' {
@@ -106,7 +106,6 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     ...authentication,
     xsd,
     enqueue: jobQueue.enqueue,
-    enqueueJobs: jobQueue.enqueueJobs,
     waiter,
     cursorSecret: env.API_CURSOR_SECRET,
   });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { seedApiKey, seedDocument, seedTenant } from '@ecf/db';
 import { revokeApiKey } from '@ecf/services';
 import { ZContingencyResponse, ZErrorResponse } from './contract.ts';
-import { seedTenantWithKey, startTestApi, type TTestApi } from './testing/test-api.ts';
+import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 
 let api: TTestApi;
 before(async () => {

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ZErrorResponse } from './contract.ts';
-import { seedTenantWithKey, startTestApi, type TTestApi } from './testing/test-api.ts';
+import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 
 let api: TTestApi;
 let key: string;

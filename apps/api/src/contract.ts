@@ -485,7 +485,9 @@ export const ROUTES = {
         contentType: 'application/xml',
         headers: { 'Content-Disposition': 'attachment; filename=<RNCEmisor><eNCF>.xml' },
       },
-      400: error('INVALID_DOCUMENT_REFERENCE'),
+      400: error(
+        'INVALID_DOCUMENT_REFERENCE, NOT_ACCEPTABLE (Accept allows neither application/xml, text/xml nor a wildcard of them)',
+      ),
       ...AUTH_ERRORS,
       404: error(
         'NOT_FOUND: no such document in this account and environment (or transmission_failed and never signed)',

@@ -2,8 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedApiKey, seedDocument, seedTenant } from '@ecf/db';
 import { ZErrorResponse, ZStatusBatchResponse, ZSubmitResponse, ZSubmitValidationError } from './contract.ts';
-import { seedTenantWithKey, startTestApi, type TTestApi } from './testing/test-api.ts';
-import { dominicanToday, nextEncf, simplifiedE31, storeSignedXml } from './testing/submissions.ts';
+import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
+import { dominicanToday, nextEncf, simplifiedE31, storeSignedXml } from '../test/submissions.ts';
 
 let api: TTestApi;
 before(async () => {
@@ -455,6 +455,36 @@ test('contingency lists since, attempts, lastError and lastDeferredAt', async ()
       lastDeferredAt: '2026-11-20T11:00:00.000Z',
     },
   ]);
+});
+
+test('XML honours Accept (clarification 17): application/xml, text/xml and their wildcards are served, anything else is 400 NOT_ACCEPTABLE', async () => {
+  const { tenant, key } = await seedTenantWithKey(api.database);
+  const document = await seedDocument(api.database, { tenantId: tenant.id, encf: nextEncf() });
+  await storeSignedXml(api.database, document, '<ECF><Encabezado/></ECF>');
+  const get = (accept: string | undefined) =>
+    api.app.inject({
+      method: 'GET',
+      url: `/TesteCF/documentos-ecf/${document.encf}/xml`,
+      headers: { 'x-api-key': key, ...(accept === undefined ? {} : { accept }) },
+    });
+  for (const accept of [
+    undefined,
+    'application/xml',
+    'text/xml',
+    'application/*',
+    '*/*',
+    'text/html, */*;q=0.1',
+  ]) {
+    const response = await get(accept);
+    assert.equal(response.statusCode, 200, String(accept));
+    assert.match(String(response.headers['content-type']), /^application\/xml/);
+  }
+  for (const accept of ['application/pdf', 'application/json', 'application/xml;q=0']) {
+    const refused = await get(accept);
+    assert.equal(refused.statusCode, 400, accept);
+    assert.equal(errorOf(refused).code, 'NOT_ACCEPTABLE');
+    assert.match(String(refused.headers['content-type']), /^application\/json/);
+  }
 });
 
 test('XML: 409 DOCUMENT_NOT_SIGNED before signing, then the stored bytes by documentId or eNCF; other tenants 404', async () => {

@@ -1,10 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { readEnvironment } from '@ecf/services';
-
-/** Relative paths in the environment are relative to the repository root. */
-const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+import { readEnvironment, resolveFromRepository, ZLogLevel } from '@ecf/config';
 
 /** `plan=requestsPerMinute` pairs separated by commas, e.g. `standard=600,professional=3000`. */
 const ZPlanLimits = z
@@ -30,18 +25,14 @@ const ZEnv = z.object({
     .int()
     .min(1024)
     .default(8 * 1024 * 1024),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: ZLogLevel,
   /** Whether the Partner API (/partner/v1) exists; when false every Partner route answers 404. */
   PSFE_PARTNER_API_ENABLED: z
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
   /** Directory of the official XSD schemas, loaded once at start (relative: to the repository root). */
-  XSD_DIRECTORY: z
-    .string()
-    .min(1)
-    .default('config/xsd')
-    .transform((directory) => (isAbsolute(directory) ? directory : resolve(REPOSITORY_ROOT, directory))),
+  XSD_DIRECTORY: z.string().min(1).default('config/xsd').transform(resolveFromRepository),
   /** HMAC key of list cursors (tamper-evident, bound to the filters). Set a long random value in production. */
   API_CURSOR_SECRET: z.string().min(32).default('local-development-cursor-secret-change-me-0000'),
   /** Direct-account API requests per minute per API key, for plans not listed in API_RATE_LIMIT_PLANS. */

@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import pino from 'pino';
 import { seedTenant, sqlPoolOf } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
-import { issueDocument, type TEnqueueJob } from '@ecf/services';
+import type { TEnqueue } from '@ecf/db';
+import { issueDocument } from '@ecf/services';
 import type { TXsdValidators } from '@ecf/fiscal-core';
 import { createJobQueue } from './job-queue.ts';
-import { TEST_XSD_DIRECTORY } from './testing/test-api.ts';
-import { simplifiedE31 } from './testing/submissions.ts';
-import { loadXsdValidators } from '@ecf/services';
+import { TEST_XSD_DIRECTORY } from '../test/test-api.ts';
+import { simplifiedE31 } from '../test/submissions.ts';
+import { loadXsdValidators } from '@ecf/config';
 
 // The document, its fingerprint, its event and its document.sign job commit or roll back together.
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -49,11 +50,7 @@ function oneMore(before: Awaited<ReturnType<typeof state>>) {
   };
 }
 
-async function issue(
-  tenantId: string,
-  enqueue: TEnqueueJob,
-  body: Record<string, unknown> = simplifiedE31(),
-) {
+async function issue(tenantId: string, enqueue: TEnqueue, body: Record<string, unknown> = simplifiedE31()) {
   const tenant = await context.database.tenant.findUniqueOrThrow({ where: { id: tenantId } });
   return issueDocument({
     database: context.database,
@@ -76,8 +73,8 @@ function heldEnqueue(options: { fail?: boolean } = {}) {
   let release!: () => void;
   const inserted = new Promise<void>((resolve) => (reached = resolve));
   const released = new Promise<void>((resolve) => (release = resolve));
-  const enqueue: TEnqueueJob = async (name, payload, executor) => {
-    await queue.enqueue(name, payload, executor);
+  const enqueue: TEnqueue = async (jobs, enqueueOptions) => {
+    await queue.enqueue(jobs, enqueueOptions);
     reached();
     await released;
     if (options.fail) throw new Error('crash before commit');
@@ -100,12 +97,15 @@ test('a failure after the job was inserted rolls back the job and the document',
   const tenant = await seedTenant(context.database);
   const before = await state(tenant.id);
   await assert.rejects(
-    issue(tenant.id, async (name, payload, executor) => {
-      await queue.enqueue(name, payload, executor);
+    issue(tenant.id, async (jobs, options) => {
+      await queue.enqueue(jobs, options);
+      const executor = options?.executor;
+      const job = jobs[0];
+      assert.ok(executor && job && 'documentId' in job.payload);
       // The job row is visible inside the transaction...
       const { rows } = await executor.executeSql(
         `SELECT count(*)::int AS count FROM pgboss.job WHERE data->>'documentId' = $1`,
-        [(payload as { documentId: string }).documentId],
+        [job.payload.documentId],
       );
       assert.deepEqual(rows, [{ count: 1 }]);
       throw new Error('crash after enqueue');

@@ -2,8 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedApiKey, seedDocument } from '@ecf/db';
 import { ZErrorResponse, ZIssuedListResponse } from './contract.ts';
-import { seedTenantWithKey, startTestApi, type TTestApi } from './testing/test-api.ts';
-import { nextEncf } from './testing/submissions.ts';
+import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
+import { nextEncf } from '../test/submissions.ts';
 
 let api: TTestApi;
 before(async () => {

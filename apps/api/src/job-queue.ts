@@ -1,15 +1,16 @@
 import { PgBoss } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import { JOB_QUEUE_SCHEMA } from '@ecf/db';
-import type { TEnqueueJob, TEnqueueJobs } from '@ecf/services';
+import { createEnqueue } from '@ecf/db/job-queue';
 
 /** Queues the API sends to (created if absent, as the worker does). */
 const API_QUEUES = ['document.sign'] as const;
 
 /**
- * pg-boss as a producer only (no supervision, no schedules, no workers): jobs are inserted with
- * `send(..., { db })` on the caller's transaction, so a job exists exactly when its write commits.
- * Started lazily (the API starts even while the database is down) and retried on failure.
+ * pg-boss as a producer only (no supervision, no schedules, no workers), behind the shared enqueue
+ * function of `@ecf/db/job-queue`: jobs are inserted on the caller's transaction, so a job exists
+ * exactly when its write commits. Started lazily (the API starts even while the database is down)
+ * and retried on failure.
  */
 export function createJobQueue(options: { databaseUrl: string; log: FastifyBaseLogger }) {
   const boss = new PgBoss({
@@ -37,23 +38,8 @@ export function createJobQueue(options: { databaseUrl: string; log: FastifyBaseL
     return starting;
   }
 
-  const enqueue: TEnqueueJob = async (name, payload, executor) => {
-    const queue = await started();
-    await queue.send(name, payload, { db: executor });
-  };
-
-  const enqueueJobs: TEnqueueJobs = async (name, payloads, executor) => {
-    const queue = await started();
-    await queue.insert(
-      name,
-      payloads.map((data) => ({ data })),
-      { db: executor },
-    );
-  };
-
   return {
-    enqueue,
-    enqueueJobs,
+    enqueue: createEnqueue(started),
     start: started,
     close: async () => {
       if (closed) return;

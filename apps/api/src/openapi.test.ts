@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApiPath } from './openapi.ts';
-import { startTestApi, type TTestApi } from './testing/test-api.ts';
+import { startTestApi, type TTestApi } from '../test/test-api.ts';
 
 let api: TTestApi;
 before(async () => {

@@ -5,7 +5,7 @@ import { createDatabaseClient } from '@ecf/db';
 import { buildApp } from './app.ts';
 import { readEnv } from './env.ts';
 import { ZErrorResponse, ZHealthResponse, ZReadinessResponse } from './contract.ts';
-import { startTestApi, type TTestApi } from './testing/test-api.ts';
+import { startTestApi, type TTestApi } from '../test/test-api.ts';
 
 let api: TTestApi;
 before(async () => {

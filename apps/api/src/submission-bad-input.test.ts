@@ -1,8 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ZErrorResponse, ZSubmitValidationError } from './contract.ts';
-import { seedTenantWithKey, startTestApi, type TTestApi } from './testing/test-api.ts';
-import { simplifiedE31 } from './testing/submissions.ts';
+import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
+import { simplifiedE31 } from '../test/submissions.ts';
 
 let api: TTestApi;
 let key: string;

@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { loadXsdValidators } from '@ecf/services';
+import { loadXsdValidators } from '@ecf/config';
 import type { TSimContext } from './context.ts';
 import { registerFaults } from './faults.ts';
 import {

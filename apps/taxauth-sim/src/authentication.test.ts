@@ -10,7 +10,7 @@ import {
   signedEcf,
   type TSimulatorHarness,
   jsonOf,
-} from './test-support.ts';
+} from '../test/simulator-harness.ts';
 
 let harness: TSimulatorHarness;
 let clock = new Date('2026-04-01T14:00:00Z');

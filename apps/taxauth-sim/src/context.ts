@@ -1,7 +1,7 @@
 /** What every route of the simulator shares: configuration, store, validators, clock and the token check. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TXsdValidators } from '@ecf/fiscal-core';
-import { bearerOf, type TEnvironment } from './http.ts';
+import { bearerOf, isEnvironment, type TEnvironment } from './http.ts';
 import type { TDirectoryEntry } from './options.ts';
 import type { TStore } from './store.ts';
 import { verifyToken, type TTokenClaims } from './tokens.ts';
@@ -39,4 +39,37 @@ export async function authorize(
     .header('www-authenticate', token === undefined ? 'Bearer' : 'Bearer error="invalid_token"')
     .send();
   return undefined;
+}
+
+/**
+ * The environment of a tax-authority route (`/:environment/...`, any letter case), or undefined
+ * after answering 404 (`callNotFound`) for an unknown one or one outside `environments` (a service
+ * the tax authority publishes in some environments only).
+ */
+export function environmentOf(
+  request: FastifyRequest<{ Params: { environment: string } }>,
+  reply: FastifyReply,
+  environments?: readonly TEnvironment[],
+): TEnvironment | undefined {
+  const environment = request.params.environment.toLowerCase();
+  if (isEnvironment(environment) && (environments === undefined || environments.includes(environment)))
+    return environment;
+  reply.callNotFound();
+  return undefined;
+}
+
+/**
+ * The guard of every authenticated service: the route's environment (404 when unknown), then the
+ * caller's token for it (ASP.NET's bare 401, see {@link authorize}). Undefined when the reply was sent.
+ */
+export async function authorizedCaller(
+  context: TSimContext,
+  request: FastifyRequest<{ Params: { environment: string } }>,
+  reply: FastifyReply,
+  environments?: readonly TEnvironment[],
+): Promise<{ environment: TEnvironment; claims: TTokenClaims } | undefined> {
+  const environment = environmentOf(request, reply, environments);
+  if (environment === undefined) return undefined;
+  const claims = await authorize(context, request, reply, environment);
+  return claims === undefined ? undefined : { environment, claims };
 }

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { BaseUrl, ECF, ENVIRONMENT, Signature, restClient } from 'dgii-ecf';
-import { buildEcf, issuerFor, openSimulator, type TSimulatorHarness } from './test-support.ts';
+import { buildEcf, issuerFor, openSimulator, type TSimulatorHarness } from '../test/simulator-harness.ts';
 
 let harness: TSimulatorHarness;
 const issuer = issuerFor('131880738');

@@ -13,7 +13,7 @@ import {
   waitForResult,
   type TSimulatorHarness,
   jsonOf,
-} from './test-support.ts';
+} from '../test/simulator-harness.ts';
 
 let harness: TSimulatorHarness;
 const issuer = issuerFor('131880738');

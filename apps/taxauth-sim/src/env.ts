@@ -1,10 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { resolve } from 'node:path';
 import { z } from 'zod';
-import { readEnvironment } from '@ecf/services';
-
-/** The repository root; relative paths in the environment are resolved from it. */
-export const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+import { readEnvironment, resolveFromRepository, ZLogLevel } from '@ecf/config';
 
 const ZEnv = z.object({
   SIM_HOST: z.string().min(1).default('127.0.0.1'),
@@ -26,7 +21,7 @@ const ZEnv = z.object({
     .transform((value) => value === 'true'),
   /** JSON file with the directory of receivers: [{ rnc, name?, receptionUrl, commercialApprovalUrl?, authenticationUrl? }]. */
   SIM_DIRECTORY_FILE: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: ZLogLevel,
 });
 export type TEnv = z.infer<typeof ZEnv> & {
   databaseUrl: string;
@@ -40,8 +35,8 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): TEnv {
   return {
     ...env,
     databaseUrl: env.SIM_DATABASE_URL ?? env.DATABASE_URL,
-    xsdDirectory: resolve(REPOSITORY_ROOT, env.XSD_DIRECTORY),
+    xsdDirectory: resolveFromRepository(env.XSD_DIRECTORY),
     directoryFile:
-      env.SIM_DIRECTORY_FILE === undefined ? undefined : resolve(REPOSITORY_ROOT, env.SIM_DIRECTORY_FILE),
+      env.SIM_DIRECTORY_FILE === undefined ? undefined : resolveFromRepository(env.SIM_DIRECTORY_FILE),
   };
 }

@@ -11,7 +11,7 @@ import {
   waitForResult,
   type TSimulatorHarness,
   jsonOf,
-} from './test-support.ts';
+} from '../test/simulator-harness.ts';
 
 let harness: TSimulatorHarness;
 const issuer = issuerFor('131880738');
@@ -23,7 +23,7 @@ after(async () => {
   await harness.close();
 });
 
-test('the schema is created in the configured database and schema name', async () => {
+test('the schema is created in the configured database and schema name, by its migrations', async () => {
   const client = new pg.Client({ connectionString: harness.database.url });
   await client.connect();
   try {
@@ -32,8 +32,19 @@ test('the schema is created in the configured database and schema name', async (
     );
     assert.deepEqual(
       tables.rows.map((row) => row.table_name),
-      ['annulled_ranges', 'approvals', 'faults', 'meta', 'tracks', 'used_encf'],
+      ['_ecf_migrations', 'annulled_ranges', 'approvals', 'faults', 'meta', 'tracks', 'used_encf'],
     );
+    const applied = await client.query<{ id: string }>(
+      'SELECT id FROM sim_persisted._ecf_migrations ORDER BY id',
+    );
+    assert.deepEqual(
+      applied.rows.map((row) => row.id),
+      ['0001_init'],
+    );
+    const publicTables = await client.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
+    );
+    assert.equal(publicTables.rowCount, 0, 'nothing of the simulator lands in the public schema');
   } finally {
     await client.end();
   }

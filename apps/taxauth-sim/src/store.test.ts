@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
 import { createTestDatabase, type TTestDatabase } from '@ecf/db/testing';
 import { openStore, type TTrack } from './store.ts';
 
@@ -121,4 +123,39 @@ test('receptions arriving together: each e-NCF burned once (a repeat in the same
     'a track is found only in its environment',
   );
   assert.equal(await store.isEncfUsed('testecf', '131880738', 'E310000009003'), true);
+});
+
+test('a schema created before migrations (tables, no ledger) is adopted as it is, its rows kept', async () => {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    // What earlier versions created at start: the tables of 0001, and a reception in them.
+    const sql = readFileSync(new URL('../migrations/0001_init/migration.sql', import.meta.url), 'utf8');
+    await client.query('CREATE SCHEMA sim_legacy');
+    await client.query(`SET search_path TO sim_legacy; ${sql}`);
+    await client.query(
+      `INSERT INTO sim_legacy.used_encf (environment, rnc_emisor, encf, track_id, used_at) VALUES ('testecf', '131880738', 'E310000000909', $1, now())`,
+      [randomUUID()],
+    );
+  } finally {
+    await client.end();
+  }
+  const legacy = await openStore({ databaseUrl: database.url, schema: 'sim_legacy' });
+  try {
+    assert.equal(await legacy.isEncfUsed('testecf', '131880738', 'E310000000909'), true, 'rows kept');
+    assert.equal(await legacy.tokenEpoch(), 0);
+  } finally {
+    await legacy.close();
+  }
+  const check = new pg.Client({ connectionString: database.url });
+  await check.connect();
+  try {
+    const { rows } = await check.query<{ id: string }>('SELECT id FROM sim_legacy._ecf_migrations');
+    assert.deepEqual(
+      rows.map((row) => row.id),
+      ['0001_init'],
+    );
+  } finally {
+    await check.end();
+  }
 });

@@ -1,5 +1,6 @@
 /**
- * The simulator's persistence: its own PostgreSQL schema, created at start. Everything that must
+ * The simulator's persistence: its own PostgreSQL schema, migrated at start from
+ * `apps/taxauth-sim/migrations` by the shared migrator. Everything that must
  * survive a restart or be shared by two simulator processes lives here: received documents
  * (trackIds), used and annulled e-NCF, commercial approvals, injected faults and the reset epoch
  * that invalidates earlier tokens. Uniqueness of a used e-NCF is enforced by the primary key, and
@@ -8,8 +9,9 @@
  * e-NCF of its ranges is burned while it decides).
  */
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { batchOrEach, createCoalescer, inPoolTransaction, type TSql } from '@ecf/db';
+import { batchOrEach, createCoalescer, inPoolTransaction, migrate, type TSql } from '@ecf/db';
 import type { TMessage, TStateCode } from './messages.ts';
 
 export const FAULT_KINDS = [
@@ -62,6 +64,9 @@ export type TTrack = {
 export type TBurnOutcome = 'burned' | 'used' | 'annulled';
 
 export type TAnnulRangeOutcome = 'annulled' | 'used';
+
+/** The simulator's own migrations (its schema's tables). */
+const MIGRATIONS_DIRECTORY = fileURLToPath(new URL('../migrations/', import.meta.url));
 
 const EPOCH_CACHE_MS = 1000;
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -117,73 +122,6 @@ function trackValues(track: TTrack): unknown[] {
 
 /** How long "no fault is active" is believed without asking again (a fault added by this process applies at once). */
 const NO_FAULTS_CACHE_MS = 1000;
-
-function ddl(schema: string): string {
-  const s = `"${schema}"`;
-  return `
-    CREATE SCHEMA IF NOT EXISTS ${s};
-    CREATE TABLE IF NOT EXISTS ${s}.meta (key text PRIMARY KEY, value text NOT NULL);
-    INSERT INTO ${s}.meta (key, value) VALUES ('token_epoch', '0') ON CONFLICT (key) DO NOTHING;
-    CREATE TABLE IF NOT EXISTS ${s}.tracks (
-      track_id uuid PRIMARY KEY,
-      environment text NOT NULL,
-      kind text NOT NULL,
-      submitter_rnc text,
-      rnc_emisor text,
-      encf text,
-      rnc_comprador text,
-      id_extranjero text,
-      monto_total text,
-      total_itbis text,
-      fecha_emision text,
-      fecha_firma text,
-      codigo_seguridad text,
-      codigo integer NOT NULL,
-      estado text NOT NULL,
-      secuencia_utilizada boolean NOT NULL,
-      mensajes jsonb NOT NULL,
-      received_at timestamptz NOT NULL,
-      final_at timestamptz
-    );
-    CREATE INDEX IF NOT EXISTS tracks_by_encf ON ${s}.tracks (environment, rnc_emisor, encf, received_at);
-    CREATE TABLE IF NOT EXISTS ${s}.used_encf (
-      environment text NOT NULL,
-      rnc_emisor text NOT NULL,
-      encf text NOT NULL,
-      track_id uuid NOT NULL,
-      used_at timestamptz NOT NULL,
-      PRIMARY KEY (environment, rnc_emisor, encf)
-    );
-    CREATE TABLE IF NOT EXISTS ${s}.annulled_ranges (
-      id bigserial PRIMARY KEY,
-      environment text NOT NULL,
-      rnc_emisor text NOT NULL,
-      encf_from text NOT NULL,
-      encf_to text NOT NULL,
-      annulled_at timestamptz NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS annulled_by_issuer ON ${s}.annulled_ranges (environment, rnc_emisor);
-    CREATE TABLE IF NOT EXISTS ${s}.approvals (
-      environment text NOT NULL,
-      rnc_emisor text NOT NULL,
-      encf text NOT NULL,
-      rnc_comprador text NOT NULL,
-      estado text NOT NULL,
-      received_at timestamptz NOT NULL,
-      PRIMARY KEY (environment, rnc_emisor, encf)
-    );
-    CREATE TABLE IF NOT EXISTS ${s}.faults (
-      id uuid PRIMARY KEY,
-      seq bigserial,
-      environment text NOT NULL,
-      service text NOT NULL,
-      fault text NOT NULL,
-      delay_ms integer,
-      remaining integer,
-      created_at timestamptz NOT NULL DEFAULT now()
-    );
-  `;
-}
 
 type TTrackRow = {
   track_id: string;
@@ -255,7 +193,7 @@ function faultOf(row: TFaultRow): TFault {
 
 export type TStore = Awaited<ReturnType<typeof openStore>>;
 
-/** Connects, creates the schema and its tables when missing, and returns the queries. */
+/** Connects, applies the schema's pending migrations, and returns the queries. */
 export async function openStore(options: { databaseUrl: string; schema: string }) {
   if (!SCHEMA_NAME.test(options.schema))
     throw new TypeError(`invalid simulator schema name: ${options.schema}`);
@@ -264,17 +202,17 @@ export async function openStore(options: { databaseUrl: string; schema: string }
   // An idle client losing its connection must not crash the simulator; the next query reconnects.
   pool.on('error', () => undefined);
 
-  const setup = await pool.connect();
+  // The schema comes from the simulator's own migrations (apps/taxauth-sim/migrations), applied by
+  // the shared migrator into `schema`: two processes starting together serialize on its lock.
   try {
-    // Two processes starting together would race on CREATE SCHEMA IF NOT EXISTS.
-    await setup.query('SELECT pg_advisory_lock(hashtext($1))', [`taxauth-sim:${options.schema}`]);
-    try {
-      await setup.query(ddl(options.schema));
-    } finally {
-      await setup.query('SELECT pg_advisory_unlock(hashtext($1))', [`taxauth-sim:${options.schema}`]);
-    }
-  } finally {
-    setup.release();
+    await migrate({
+      databaseUrl: options.databaseUrl,
+      directory: MIGRATIONS_DIRECTORY,
+      schema: options.schema,
+    });
+  } catch (error) {
+    await pool.end();
+    throw error;
   }
 
   let epochCache: { value: number; readAt: number } | undefined;

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readDirectoryFile } from './directory.ts';
-import { REPOSITORY_ROOT, readEnv } from './env.ts';
+import { REPOSITORY_ROOT } from '@ecf/config';
+import { readEnv } from './env.ts';
 import { formatReceptionDate, formatSeedDate, targetOf } from './http.ts';
 import { checkEcfSquaring } from './squaring.ts';
 import { isSeedValueValid, createSeedValue, issueToken, verifyToken } from './tokens.ts';
-import { buildEcf } from './test-support.ts';
+import { buildEcf } from '../test/simulator-harness.ts';
 import { decodeText, leafText, rootNameOf, toXml } from './xml.ts';
 
 test('environment: defaults, SIM_DATABASE_URL over DATABASE_URL, paths from the repository root, errors name the variable', () => {

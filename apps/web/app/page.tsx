@@ -1,6 +1,7 @@
 import { StatusPanel } from '@ecf/ui';
+import { env } from '../env.ts';
 
-const API_URL = process.env.NEXT_PUBLIC_API_URL ?? 'http://127.0.0.1:3000';
+const API_URL = env.apiUrl;
 
 /** Placeholder home page: the portal arrives in its own issue. */
 export default function HomePage() {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { readEnvironment } from '@ecf/services';
+import { readEnvironment, resolveFromRepository, ZLogLevel } from '@ecf/config';
 
 const ZEnv = z
   .object({
     DATABASE_URL: z.url().default('postgresql://postgres@127.0.0.1:5432/ecf'),
     WORKER_HEALTH_HOST: z.string().min(1).default('127.0.0.1'),
     WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: ZLogLevel,
     /** How long SIGTERM waits for running jobs before giving up on them (they are retried later). */
     WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
     /**
@@ -23,7 +23,7 @@ const ZEnv = z
     /** Timeout of each HTTP exchange with the tax authority; no answer within it is a contingency. */
     TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     /** Official XSDs (relative paths from the repository root); signed XML is checked against them. */
-    XSD_DIRECTORY: z.string().min(1).default('config/xsd'),
+    XSD_DIRECTORY: z.string().min(1).default('config/xsd').transform(resolveFromRepository),
     /** Jobs per fetch of each document queue (sign, transmit, poll); two fetches run at once, so up to twice this many per queue. Scheduled maintenance runs one at a time. */
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(32),
     /**

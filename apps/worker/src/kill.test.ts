@@ -13,22 +13,17 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { JOB_QUEUE_SCHEMA, seedTenant } from '@ecf/db';
+import { createEnqueue } from '@ecf/db/job-queue';
 import { createTestDatabase, openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate } from '@ecf/fiscal-core';
-import {
-  createCertificateKeyring,
-  issueDocument,
-  loadXsdValidators,
-  storeTenantCertificate,
-  type TEnqueueJob,
-} from '@ecf/services';
+import { createCertificateKeyring, issueDocument, storeTenantCertificate } from '@ecf/services';
 import { startSimulator } from '@ecf/taxauth-sim';
+import { loadXsdValidators, OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
 
-const XSD_DIRECTORY = fileURLToPath(new URL('../../../../shared/taxauth/xsd/', import.meta.url));
+const XSD_DIRECTORY = OFFICIAL_XSD_DIRECTORY;
 const DOCUMENTS = 36;
 const KILLS = 6;
 
@@ -145,11 +140,13 @@ test(
     const tenantRow = await seedTenant(context.database);
     const keyring = createCertificateKeyring({ currentKey: masterKey });
     const certificate = createTestCertificate({ rnc: tenantRow.rnc, commonName: 'Firmante de prueba' });
-    await storeTenantCertificate(
-      context.database,
-      { tenantId: tenantRow.id, p12: certificate.p12, password: certificate.password },
+    await storeTenantCertificate({
+      database: context.database,
       keyring,
-    );
+      tenantId: tenantRow.id,
+      p12: certificate.p12,
+      password: certificate.password,
+    });
     const tenant = await context.database.tenant.findUniqueOrThrow({ where: { id: tenantRow.id } });
 
     // Every reception answers slowly: a kill lands while requests are on their way.
@@ -179,9 +176,7 @@ test(
 
     // Issued as the API issues them: stored and enqueued for signing in one transaction.
     const xsd = await loadXsdValidators(XSD_DIRECTORY);
-    const enqueue: TEnqueueJob = async (name, payload, executor) => {
-      await boss.send(name, payload, { db: executor });
-    };
+    const enqueue = createEnqueue(() => boss);
     const encfs: string[] = [];
     const base = randomInt(1, 1_000_000_000);
     for (let index = 0; index < DOCUMENTS; index += 1) {

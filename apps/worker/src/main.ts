@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { createDatabaseClient } from '@ecf/db';
-import { createCertificateKeyring, loadXsdValidators, resolveXsdDirectory } from '@ecf/services';
+import { loadXsdValidators } from '@ecf/config';
+import { createCertificateKeyring } from '@ecf/services';
 import { readEnv } from './env.ts';
 import { createWorker } from './worker.ts';
 
@@ -15,7 +16,7 @@ const certificateKeyring = env.CERTIFICATE_MASTER_KEY
   : undefined;
 if (!certificateKeyring)
   log.warn('CERTIFICATE_MASTER_KEY is not set: document.sign jobs fail until it is configured');
-const xsdValidators = await loadXsdValidators(resolveXsdDirectory(env.XSD_DIRECTORY));
+const xsdValidators = await loadXsdValidators(env.XSD_DIRECTORY);
 // Jobs hold a connection only per statement or short transaction: 20 serve 32 jobs per queue without queueing much.
 const database = createDatabaseClient({ databaseUrl: env.DATABASE_URL, maxConnections: 20 });
 const worker = createWorker({

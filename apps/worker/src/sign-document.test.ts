@@ -69,11 +69,12 @@ test('a document.sign job signs a queued e-CF end to end; a redelivered job chan
     rnc: '131880738',
     legalName: 'Distribuidora Caribe Digital SRL',
   });
-  await storeTenantCertificate(
-    context.database,
-    { tenantId: tenant.id, ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante' }) },
+  await storeTenantCertificate({
+    database: context.database,
     keyring,
-  );
+    tenantId: tenant.id,
+    ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante' }),
+  });
   const document = await seedQueued(context.database, tenant, 'E310000000501');
 
   const id = await worker.boss.send('document.sign', { documentId: document.id });

@@ -1,14 +1,14 @@
 import http from 'node:http';
 import { PgBoss, type JobResult } from 'pg-boss';
 import type { Logger } from 'pino';
-import { randomUUID } from 'node:crypto';
-import { createCoalescer, JOB_QUEUE_SCHEMA, type TCoalesced, type TDatabase } from '@ecf/db';
-import type { TCertificateKeyring, TEnqueueJob, TEnqueueJobs } from '@ecf/services';
+import { JOB_QUEUE_SCHEMA, type TDatabase } from '@ecf/db';
+import { createEnqueue } from '@ecf/db/job-queue';
+import type { TCertificateKeyring } from '@ecf/services';
 import type { TXsdValidators } from '@ecf/fiscal-core';
-import { JOB_REGISTRY, type TAnyJobDefinition, type TJobContext } from './jobs/registry.ts';
-import type { TBuyerEmailSettings } from './jobs/email-buyer.ts';
+import type { TBuyerEmailSettings, TJobContext } from './jobs/context.ts';
+import { JOB_REGISTRY, type TAnyJobDefinition } from './jobs/registry.ts';
 import {
-  createTaxauthClient,
+  createTaxauthClients,
   type TTaxauthBaseUrls,
   type TTaxauthClient,
   type TTaxauthEnvironment,
@@ -55,32 +55,6 @@ const FETCHES_PER_QUEUE = 2;
 const DEFAULT_POLLING_INTERVAL_SECONDS = 0.5;
 
 /**
- * `send(name, data, { startAfter })` for one queue, coalesced (see `createCoalescer`): concurrent
- * sends become one `insert` of all their jobs. Ids are chosen here, so each caller gets its own
- * (null if its row was not inserted, as `send` answers).
- */
-function coalescedSends(
-  boss: PgBoss,
-): (name: string) => TCoalesced<{ data: object; startAfter: number }, string | null> {
-  const perQueue = new Map<string, TCoalesced<{ data: object; startAfter: number }, string | null>>();
-  return (name) => {
-    let coalesced = perQueue.get(name);
-    if (coalesced === undefined) {
-      coalesced = createCoalescer(async (jobs) => {
-        const withIds = jobs.map((job) => ({ id: randomUUID(), data: job.data, startAfter: job.startAfter }));
-        const inserted = new Set((await boss.insert(name, withIds, { returnId: true })) ?? []);
-        return withIds.map((job) => ({
-          status: 'fulfilled' as const,
-          value: inserted.has(job.id) ? job.id : null,
-        }));
-      });
-      perQueue.set(name, coalesced);
-    }
-    return coalesced;
-  };
-}
-
-/**
  * The background worker: pg-boss on the application database, one queue per registered job,
  * payloads parsed before handlers run, and a graceful stop that lets running jobs finish.
  */
@@ -101,43 +75,19 @@ export function createWorker(options: TWorkerOptions) {
   const processed = new Map<string, { completed: number; failed: number }>();
 
   boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
-  // Follow-up jobs of concurrent handlers (a step's next poll or retry) go in as one insert per queue.
-  const sendCoalesced = coalescedSends(boss);
-  const send: NonNullable<TJobContext['send']> = (name, data, sendOptions) => {
-    const startAfter = sendOptions?.startAfter ?? 0;
-    if (Object.keys(sendOptions ?? {}).every((key) => key === 'startAfter') && typeof startAfter === 'number')
-      return sendCoalesced(name)({ data, startAfter });
-    return boss.send(name, data, sendOptions ?? {});
-  };
-  const enqueue: TEnqueueJob = async (name, payload, executor) => {
-    await boss.send(name, payload, { db: executor });
-  };
-  const enqueueJobs: TEnqueueJobs = async (name, payloads, executor) => {
-    await boss.insert(
-      name,
-      payloads.map((data) => ({ data })),
-      { db: executor },
-    );
-  };
+  // The process's one enqueue function: in a use-case's transaction, or at once (a step's next
+  // job; the follow-ups of concurrent handlers go in as one insert per queue).
+  const enqueue = createEnqueue(() => boss);
   // One client per environment for the process: each holds its tenants' tokens until they expire.
-  const taxauthClients = new Map<TTaxauthEnvironment, TTaxauthClient>();
   const taxauth = options.taxauth;
   const taxauthClientFor =
     options.taxauthClientFor ??
     (taxauth === undefined
       ? undefined
-      : (environment: TTaxauthEnvironment): TTaxauthClient => {
-          let client = taxauthClients.get(environment);
-          if (!client) {
-            client = createTaxauthClient({
-              environment,
-              baseUrls: taxauth.baseUrls,
-              ...(taxauth.timeoutMs === undefined ? {} : { timeoutMs: taxauth.timeoutMs }),
-            });
-            taxauthClients.set(environment, client);
-          }
-          return client;
-        });
+      : createTaxauthClients({
+          baseUrls: taxauth.baseUrls,
+          ...(taxauth.timeoutMs === undefined ? {} : { timeoutMs: taxauth.timeoutMs }),
+        }));
 
   async function start(): Promise<void> {
     await boss.start();
@@ -188,10 +138,7 @@ export function createWorker(options: TWorkerOptions) {
             log,
             now,
             ...(options.certificateKeyring ? { certificateKeyring: options.certificateKeyring } : {}),
-            send,
             enqueue,
-            // One function for the process: a batch of writes groups its jobs by enqueuer.
-            enqueueJobs,
             ...(options.xsdValidators ? { xsdValidators: options.xsdValidators } : {}),
             ...(taxauthClientFor ? { taxauthClientFor } : {}),
             ...(options.sweepStaleAfterSeconds === undefined

@@ -1,14 +1,10 @@
 /**
- * @ecf/db: the Prisma schema and client, SQL migrations and the migrator, named Prisma error
- * codes, and the seed helpers shared by tests and the demo setup.
+ * @ecf/db: the Prisma schema and client, plain SQL helpers (pool, transactions, prepared
+ * statements, group commit), SQL migrations and the migrator, named Prisma error codes, the job
+ * contracts (and, at `@ecf/db/job-queue`, the one enqueue function), and the seed helpers shared
+ * by tests and the demo setup.
  */
 export { createDatabaseClient, sqlPoolOf, type TDatabase } from './client.ts';
-export {
-  DOCUMENT_STATE_COLUMNS,
-  documentStateOf,
-  type TDocumentState,
-  type TDocumentStateRow,
-} from './rows.ts';
 export {
   inPoolTransaction,
   inSqlTransaction,
@@ -61,6 +57,7 @@ export {
   type TMigrationStatus,
   type TMigrationFile,
 } from './migrate.ts';
+export type { TAnyJobRequest, TEnqueue, TJobRequest } from './job-queue.ts';
 export {
   JOB_CONTRACTS,
   JOB_NAMES,

@@ -153,3 +153,76 @@ test('two migrators started together apply each migration once', async () => {
   const files = await readMigrationFiles();
   assert.equal(one.applied.length + two.applied.length, files.length);
 });
+
+/** A folder of migrations written without a schema name, as a schema's own migrations are. */
+async function schemaMigrations(): Promise<string> {
+  const directory = await mkdtemp(path.join(tmpdir(), 'ecf-schema-migrations-'));
+  cleanups.push(() => rm(directory, { recursive: true, force: true }));
+  await mkdir(path.join(directory, '0001_init'));
+  await writeFile(
+    path.join(directory, '0001_init', 'migration.sql'),
+    "CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL);\nINSERT INTO items VALUES (1, 'first');\n",
+  );
+  await mkdir(path.join(directory, '0002_more'));
+  await writeFile(
+    path.join(directory, '0002_more', 'migration.sql'),
+    'ALTER TABLE items ADD COLUMN note text;\n',
+  );
+  return directory;
+}
+
+test('with a schema: unqualified migrations land in it, its ledger is its own, a second run is a no-op', async () => {
+  const database = await emptyDatabase();
+  const directory = await schemaMigrations();
+  const first = await migrate({ databaseUrl: database.url, directory, schema: 'sim_a' });
+  assert.deepEqual(first.applied, ['0001_init', '0002_more']);
+  assert.deepEqual((await migrate({ databaseUrl: database.url, directory, schema: 'sim_a' })).applied, []);
+  const rows = await query<{ id: number; name: string; note: string | null }>(
+    database.url,
+    'SELECT * FROM sim_a.items',
+  );
+  assert.deepEqual(rows, [{ id: 1, name: 'first', note: null }]);
+  const ledger = await query<{ id: string }>(
+    database.url,
+    'SELECT id FROM sim_a._ecf_migrations ORDER BY id',
+  );
+  assert.deepEqual(
+    ledger.map((row) => row.id),
+    ['0001_init', '0002_more'],
+  );
+  // Nothing in the public schema: no table, no ledger.
+  const stray = await query<{ present: boolean }>(
+    database.url,
+    `SELECT to_regclass('public.items') IS NOT NULL OR to_regclass('public._ecf_migrations') IS NOT NULL AS present`,
+  );
+  assert.deepEqual(stray, [{ present: false }]);
+});
+
+test('with a schema: two schemas in one database are independent, and an edited applied migration is refused', async () => {
+  const database = await emptyDatabase();
+  const directory = await schemaMigrations();
+  // Started together: each schema's own lock, each gets its tables.
+  await Promise.all([
+    migrate({ databaseUrl: database.url, directory, schema: 'sim_a' }),
+    migrate({ databaseUrl: database.url, directory, schema: 'sim_b' }),
+    migrate({ databaseUrl: database.url, directory, schema: 'sim_b' }),
+  ]);
+  for (const schema of ['sim_a', 'sim_b']) {
+    const count = await query<{ count: number }>(
+      database.url,
+      `SELECT count(*)::int AS count FROM ${schema}.items`,
+    );
+    assert.deepEqual(count, [{ count: 1 }], schema);
+  }
+  // The application's own migrations beside them are unaffected.
+  assert.ok((await migrate({ databaseUrl: database.url })).applied.length > 0);
+  await appendFile(path.join(directory, '0001_init', 'migration.sql'), '-- edited\n');
+  await assert.rejects(
+    migrate({ databaseUrl: database.url, directory, schema: 'sim_a' }),
+    (error: Error) => error instanceof MigrationHistoryError && /0001_init/.test(error.message),
+  );
+  await assert.rejects(
+    migrate({ databaseUrl: database.url, directory, schema: 'bad"name' }),
+    /invalid schema name/,
+  );
+});

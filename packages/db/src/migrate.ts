@@ -8,8 +8,15 @@ export const MIGRATIONS_DIRECTORY = path.join(import.meta.dirname, '..', 'migrat
 
 /** Table where applied migrations are recorded (not part of the Prisma schema on purpose). */
 const LEDGER = '_ecf_migrations';
-/** Arbitrary constant: one migrator at a time per database. */
+/** Arbitrary constant: one migrator at a time per database (for the public schema). */
 const ADVISORY_LOCK_KEY = 7_314_159_265;
+/** A schema name the migrator accepts (it is quoted, never interpolated raw). */
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** The ledger's qualified name: in `schema` when given, else the public one (search path). */
+function ledgerOf(schema: string | undefined): string {
+  return schema === undefined ? `"${LEDGER}"` : `"${schema}"."${LEDGER}"`;
+}
 
 export type TMigrationFile = { id: string; sql: string; checksum: string };
 export type TMigrationStatus = {
@@ -42,8 +49,9 @@ function checksumOf(sql: string): string {
 
 type TQueryable = Pick<pg.ClientBase, 'query'>;
 
-async function ensureLedger(client: TQueryable): Promise<void> {
-  await client.query(`CREATE TABLE IF NOT EXISTS "${LEDGER}" (
+async function ensureLedger(client: TQueryable, schema: string | undefined): Promise<void> {
+  if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  await client.query(`CREATE TABLE IF NOT EXISTS ${ledgerOf(schema)} (
     id text PRIMARY KEY,
     checksum char(64) NOT NULL,
     applied_at timestamptz NOT NULL DEFAULT now(),
@@ -51,22 +59,25 @@ async function ensureLedger(client: TQueryable): Promise<void> {
   )`);
 }
 
-async function readLedger(client: TQueryable): Promise<Map<string, string>> {
+async function readLedger(client: TQueryable, schema: string | undefined): Promise<Map<string, string>> {
   const exists = await client.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [
-    `"${LEDGER}"`,
+    ledgerOf(schema),
   ]);
   if (!exists.rows[0]?.present) return new Map();
-  const rows = await client.query<{ id: string; checksum: string }>(`SELECT id, checksum FROM "${LEDGER}"`);
+  const rows = await client.query<{ id: string; checksum: string }>(
+    `SELECT id, checksum FROM ${ledgerOf(schema)}`,
+  );
   return new Map(rows.rows.map((row) => [row.id, row.checksum]));
 }
 
-/** Compares the migration files with what the database recorded. Read-only. */
+/** Compares the migration files with what the database (or `schema`) recorded. Read-only. */
 export async function getMigrationStatus(
   client: TQueryable,
   files?: TMigrationFile[],
+  schema?: string,
 ): Promise<TMigrationStatus> {
   const migrationFiles = files ?? (await readMigrationFiles());
-  const ledger = await readLedger(client);
+  const ledger = await readLedger(client, schema);
   const onDisk = new Set(migrationFiles.map((file) => file.id));
   return {
     applied: migrationFiles.filter((file) => ledger.has(file.id)).map((file) => file.id),
@@ -87,20 +98,40 @@ export class MigrationHistoryError extends Error {
  * Applies pending migrations in order, each in its own transaction, recording its checksum.
  * Refuses to run when an applied migration was edited or deleted: history is never rewritten.
  * Concurrent callers serialize on an advisory lock, so two processes starting together are safe.
+ *
+ * With `schema`, the migrations of `directory` belong to that schema: it is created when absent,
+ * its ledger lives in it, each migration runs with `search_path` set to it (so the files name no
+ * schema and work under any configured name), and the lock is the schema's own.
  */
 export async function migrate(options: {
   databaseUrl: string;
   directory?: string;
+  schema?: string;
   log?: (message: string) => void;
 }): Promise<{ applied: string[] }> {
   const log = options.log ?? (() => {});
+  const { schema } = options;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema))
+    throw new TypeError(`invalid schema name: ${schema}`);
   const files = await readMigrationFiles(options.directory);
   const client = new pg.Client({ connectionString: options.databaseUrl });
   await client.connect();
+  const lock =
+    schema === undefined
+      ? {
+          text: 'SELECT pg_advisory_lock($1)',
+          unlock: 'SELECT pg_advisory_unlock($1)',
+          key: ADVISORY_LOCK_KEY,
+        }
+      : {
+          text: 'SELECT pg_advisory_lock(hashtext($1))',
+          unlock: 'SELECT pg_advisory_unlock(hashtext($1))',
+          key: `ecf-migrate:${schema}`,
+        };
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCK_KEY]);
-    await ensureLedger(client);
-    const status = await getMigrationStatus(client, files);
+    await client.query(lock.text, [lock.key]);
+    await ensureLedger(client, schema);
+    const status = await getMigrationStatus(client, files, schema);
     if (status.modified.length > 0) {
       throw new MigrationHistoryError(
         `applied migrations were edited after being applied: ${status.modified.join(', ')}. ` +
@@ -117,12 +148,12 @@ export async function migrate(options: {
       const started = performance.now();
       await client.query('BEGIN');
       try {
+        if (schema !== undefined) await client.query(`SET LOCAL search_path TO "${schema}"`);
         await client.query(file.sql);
-        await client.query(`INSERT INTO "${LEDGER}" (id, checksum, duration_ms) VALUES ($1, $2, $3)`, [
-          file.id,
-          file.checksum,
-          Math.round(performance.now() - started),
-        ]);
+        await client.query(
+          `INSERT INTO ${ledgerOf(schema)} (id, checksum, duration_ms) VALUES ($1, $2, $3)`,
+          [file.id, file.checksum, Math.round(performance.now() - started)],
+        );
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
@@ -135,7 +166,7 @@ export async function migrate(options: {
     }
     return { applied };
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]).catch(() => {});
+    await client.query(lock.unlock, [lock.key]).catch(() => {});
     await client.end();
   }
 }

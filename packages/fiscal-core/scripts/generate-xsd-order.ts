@@ -195,8 +195,8 @@ export function generateXsdOrderSource(xsdDirectory: string): string {
 }
 
 const scriptDirectory = path.dirname(fileURLToPath(import.meta.url));
-/** The tests' copy of the published schemas: the repository root's parent holds `shared/`. */
-export const DEFAULT_XSD_DIRECTORY = path.resolve(scriptDirectory, '../../../../shared/taxauth/xsd');
+/** The repository's copy of the published schemas (checked against their digests by @ecf/config's tests). */
+export const DEFAULT_XSD_DIRECTORY = path.resolve(scriptDirectory, '../../../config/xsd');
 /** Where the generated module is committed. */
 export const GENERATED_MODULE_PATH = path.resolve(scriptDirectory, '../src/xml/xsd-order.generated.ts');
 

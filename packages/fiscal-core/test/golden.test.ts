@@ -1,7 +1,7 @@
 /**
  * Golden documents: every e-CF type, the RFCE, ACECF, ARECF and ANECF are rebuilt from fixed fixtures,
  * signed with the committed test certificate and compared byte for byte with `test/golden/*.xml`; each
- * one is validated against its official XSD (the tests' copy in `shared/taxauth/xsd`, beside the repo)
+ * one is validated against its official XSD (the repository's copy in `config/xsd`)
  * and its signature is verified independently. Regenerate after an intended change with
  * `node --import tsx scripts/generate-goldens.ts` and review the diff.
  */

@@ -10,13 +10,7 @@ import { buildRfceXml } from '../src/documents/rfce-document.ts';
 import { signEcfDocument, timbreUrlOf } from '../src/issuance/sign-ecf.ts';
 import { signXml, verifyXmlSignature } from '../src/signing/index.ts';
 import { ANONYMOUS_CONSUMER_NAME } from '../src/validation/validate-submission.ts';
-import {
-  SIMPLIFIED_EXAMPLES,
-  TEST_NOW,
-  example,
-  taxauthExample,
-  validate,
-} from '../src/validation/test-support.ts';
+import { SIMPLIFIED_EXAMPLES, TEST_NOW, example, taxauthExample, validate } from './validation-support.ts';
 import type { TXsdDocumentKind, TXsdValidators } from '../src/xsd/index.ts';
 import { loadReferenceXsdValidators } from './reference-xsd.ts';
 import { loadGoldenCertificate } from './golden/golden-documents.ts';

@@ -1,11 +1,11 @@
 /**
- * The reference copy of the official schemas, beside the repository (`../shared/taxauth/xsd/`):
- * tests read it, never the runtime copy in `config/xsd/`, so a drifted runtime copy cannot hide.
+ * The official schemas as this repository keeps them (`config/xsd/`, byte-identical to the published
+ * set: @ecf/config's tests check every file against `SHA256SUMS`), so a drifted copy cannot hide.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createXsdValidators, type TXsdValidators } from '../src/xsd/index.ts';
 
-export const REFERENCE_XSD_DIRECTORY = new URL('../../../../shared/taxauth/xsd/', import.meta.url);
+export const REFERENCE_XSD_DIRECTORY = new URL('../../../config/xsd/', import.meta.url);
 
 /** Compiles every reference schema once; the caller disposes the validators. */
 export function loadReferenceXsdValidators(): TXsdValidators {

@@ -1,6 +1,6 @@
 /**
  * The committed element-order tables must be exactly what the generator makes of the official XSDs
- * (the tests' copy in `shared/taxauth/xsd`, beside the repository).
+ * (the repository's copy in `config/xsd`, checked against the published digests by @ecf/config's tests).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { generateXsdOrderSource } from '../scripts/generate-xsd-order.ts';
 import { XSD_ORDER_TABLES } from '../src/xml/xsd-order.generated.ts';
 
-const XSD_DIRECTORY = fileURLToPath(new URL('../../../../shared/taxauth/xsd/', import.meta.url));
+const XSD_DIRECTORY = fileURLToPath(new URL('../../../config/xsd/', import.meta.url));
 const GENERATED_MODULE = new URL('../src/xml/xsd-order.generated.ts', import.meta.url);
 
 test('src/xml/xsd-order.generated.ts is current (regenerate with scripts/generate-xsd-order.ts)', () => {

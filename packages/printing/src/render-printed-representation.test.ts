@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { renderPrintedRepresentation } from './render-printed-representation.ts';
-import { PRINT_EXAMPLES, creditInvoiceBody, signedFixture } from './testing/fixtures.ts';
-import type { TSignedFixture } from './testing/fixtures.ts';
+import { PRINT_EXAMPLES, creditInvoiceBody, signedFixture } from '../test/fixtures.ts';
+import type { TSignedFixture } from '../test/fixtures.ts';
 
 let directory: string;
 

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
+import { OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
 import { createTestDatabase, type TTestDatabase } from '@ecf/db/testing';
 import {
   buildAcecfXml,
@@ -25,7 +26,7 @@ import {
   type TTaxpayerClient,
 } from './index.ts';
 
-const XSD_DIRECTORY = new URL('../../../../shared/taxauth/xsd/', import.meta.url);
+const XSD_DIRECTORY = OFFICIAL_XSD_DIRECTORY;
 const ISSUER_RNC = '131880738';
 const BUYER_RNC = '101672919';
 const OTHER_RNC = '130862346';

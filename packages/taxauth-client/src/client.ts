@@ -3,7 +3,7 @@
  * set of base URLs; credentials are bound per taxpayer with `forTaxpayer`, and each taxpayer's
  * token lives in this client's cache only.
  */
-import { signForeignXml, type TSigningCertificate } from '@ecf/fiscal-core';
+import type { TSigningCertificate } from '@ecf/fiscal-core';
 import type { z } from 'zod';
 import {
   DEFAULT_TIMEOUT_MS,
@@ -28,6 +28,7 @@ import {
   type THttpRequest,
 } from './http.ts';
 import { buildXmlMultipart } from './multipart.ts';
+import { SEED_FILE_NAME, signSeed } from './seed-authentication.ts';
 import {
   isFinalStatus,
   resultStatusOf,
@@ -256,22 +257,17 @@ export function createTaxauthClient(options: TTaxauthClientOptions): TTaxauthCli
     const seedRequest = requestOf(seedPlan, call, undefined);
     const seedAnswer = await authenticationExchange(seedRequest);
     if (!isSuccessStatus(seedAnswer.status)) throw authenticationFailure(seedRequest, seedAnswer);
-    const signed = signForeignXml(seedAnswer.body, certificate);
-    if (!signed.success) {
+    const signed = signSeed(seedAnswer.body, certificate);
+    if (!signed.ok) {
       throw asAuthUnavailable(
-        malformed(
-          seedRequest,
-          seedAnswer,
-          'The seed is not well-formed XML',
-          signed.issues.map((issue) => issue.message).join('; '),
-        ),
+        malformed(seedRequest, seedAnswer, 'The seed is not well-formed XML', signed.message),
       );
     }
     const validatePlan: TPlan = {
       service: 'autenticacion',
       method: 'POST',
       url: ecfUrl(SERVICE_PATHS.validateSeed),
-      upload: { xml: signed.data.xml, fileName: 'semilla.xml' },
+      upload: { xml: signed.xml, fileName: SEED_FILE_NAME },
     };
     const validateRequest = requestOf(validatePlan, call, undefined);
     const tokenAnswer = await authenticationExchange(validateRequest);
@@ -639,4 +635,22 @@ export function fileNameOf(xml: string, service: TTaxauthService, elements: read
     name += match[1];
   }
   return `${name}.xml`;
+}
+
+/**
+ * One client per environment, created on first use and kept: each holds its taxpayers' tokens, so
+ * a process keeps one per environment (the worker; tests against the simulator).
+ */
+export function createTaxauthClients(
+  options: Omit<TTaxauthClientOptions, 'environment'>,
+): (environment: TTaxauthEnvironment) => TTaxauthClient {
+  const clients = new Map<TTaxauthEnvironment, TTaxauthClient>();
+  return (environment) => {
+    let client = clients.get(environment);
+    if (client === undefined) {
+      client = createTaxauthClient({ ...options, environment });
+      clients.set(environment, client);
+    }
+    return client;
+  };
 }

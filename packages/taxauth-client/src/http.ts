@@ -86,7 +86,7 @@ function networkFailure(
 }
 
 /** The first `code` along the `cause` chain (fetch wraps socket errors in `TypeError: fetch failed`). */
-function errorCode(error: unknown): string | undefined {
+export function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth += 1) {
     const code = (current as { code?: unknown }).code;

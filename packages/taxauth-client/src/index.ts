@@ -1,6 +1,7 @@
 /** @ecf/taxauth-client: typed client of the tax authority's (DGII) e-CF web services. */
 export {
   createTaxauthClient,
+  createTaxauthClients,
   fileNameOf,
   type TCallOptions,
   type TTaxauthClient,
@@ -37,6 +38,22 @@ export {
   type TTransientReason,
 } from './errors.ts';
 export { buildXmlMultipart, type TMultipartBody } from './multipart.ts';
+export {
+  createReceiverClient,
+  excerpt,
+  KEPT_BODY_BYTES,
+  type TReceiverAuthentication,
+  type TReceiverClient,
+  type TReceiverExchange,
+  type TReceiverFailure,
+} from './receiver-client.ts';
+export { authenticationBaseOf, commercialApprovalUrlOf, receptionUrlOf } from './receiver-urls.ts';
+export {
+  SEED_FILE_NAME,
+  signSeed,
+  signedSeedUpload,
+  tokenOfValidationAnswer,
+} from './seed-authentication.ts';
 export {
   RESULT_CODES,
   isFinalStatus,

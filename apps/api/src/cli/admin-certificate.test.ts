@@ -91,11 +91,11 @@ test('an operator uploads a certificate with the password in a named variable, a
   assert.ok(rows.every((row) => !('encryptedP12' in row) && !('encryptedPassword' in row)));
 
   const tenant = await context.database.tenant.findUniqueOrThrow({ where: { rnc: '130000001' } });
-  const loaded = await loadActiveCertificate(
-    context.database,
-    tenant.id,
-    createCertificateKeyring({ currentKey: MASTER_KEY }),
-  );
+  const loaded = await loadActiveCertificate({
+    database: context.database,
+    tenantId: tenant.id,
+    keyring: createCertificateKeyring({ currentKey: MASTER_KEY }),
+  });
   assert.equal(loaded.holderId, '130000001');
 });
 
@@ -160,10 +160,10 @@ test('demo gives the demo tenant a generated certificate once, and works without
   };
   assert.equal(first.certificate.holderId, first.tenant.rnc);
   assert.equal(second.certificate.id, first.certificate.id, 'an existing certificate is kept');
-  const loaded = await loadActiveCertificate(
-    context.database,
-    first.tenant.id,
-    createCertificateKeyring({ currentKey: MASTER_KEY }),
-  );
+  const loaded = await loadActiveCertificate({
+    database: context.database,
+    tenantId: first.tenant.id,
+    keyring: createCertificateKeyring({ currentKey: MASTER_KEY }),
+  });
   assert.equal(loaded.holderId, first.tenant.rnc);
 });

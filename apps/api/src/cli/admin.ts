@@ -6,7 +6,6 @@ import {
   ALL_SCOPES,
   createDatabaseClient,
   ENVIRONMENTS,
-  hashApiKey,
   type Environment,
   type TDatabase,
   type TScope,
@@ -14,9 +13,11 @@ import {
 import { createTestCertificate } from '@ecf/fiscal-core';
 import {
   AppError,
+  authenticateApiRequest,
   createApiKey,
   createCertificateKeyring,
   createTenant,
+  enableBuyerEmail,
   findApiKeys,
   findTenantCertificates,
   findTenants,
@@ -117,26 +118,24 @@ function readP12(file: string): Buffer {
  */
 async function seedDemo(database: TDatabase, keysFile: string, keyring: TCertificateKeyring | undefined) {
   const existing =
-    (await database.tenant.findUnique({ where: { rnc: DEMO_TENANT.rnc } })) ??
-    (await createTenant({ database, input: DEMO_TENANT }));
+    (await getTenant({ database, reference: DEMO_TENANT.rnc }).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return undefined;
+      throw error;
+    })) ?? (await createTenant({ database, input: DEMO_TENANT }));
   // Buyer e-mail on in TesteCF: accepted demo e-CF with a buyer e-mail reach the local mail catcher.
-  const tenant = existing.buyerEmailEnvironments.includes('TesteCF')
-    ? existing
-    : await database.tenant.update({
-        where: { id: existing.id },
-        data: { buyerEmailEnvironments: { push: 'TesteCF' } },
-      });
+  const tenant = await enableBuyerEmail({ database, tenantId: existing.id, environment: 'TesteCF' });
   const saved: Record<string, string> = existsSync(keysFile)
     ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Record<string, string>)
     : {};
   const keys: Record<string, string> = {};
   for (const environment of ['TesteCF', 'CerteCF'] as const) {
     const previous = saved[environment];
-    const stillValid = previous
-      ? await database.apiKey.findFirst({
-          where: { hash: hashApiKey(previous), tenantId: tenant.id, revokedAt: null },
-        })
-      : null;
+    const stillValid =
+      previous !== undefined &&
+      (await authenticateApiRequest({ database, key: previous, environment, requiredScopes: [] }).then(
+        (principal) => principal.tenantId === tenant.id,
+        () => false,
+      ));
     keys[environment] =
       stillValid && previous
         ? previous
@@ -153,17 +152,20 @@ async function seedDemo(database: TDatabase, keysFile: string, keyring: TCertifi
   mkdirSync(path.dirname(keysFile), { recursive: true });
   writeFileSync(keysFile, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
 
-  let certificate = (await findTenantCertificates(database, tenant.id)).find((row) => row.active) ?? null;
+  let certificate =
+    (await findTenantCertificates({ database, tenantId: tenant.id })).find((row) => row.active) ?? null;
   if (!certificate && keyring) {
     const generated = createTestCertificate({
       rnc: tenant.rnc,
       commonName: `${tenant.legalName} (certificado de prueba)`,
     });
-    certificate = await storeTenantCertificate(
+    certificate = await storeTenantCertificate({
       database,
-      { tenantId: tenant.id, p12: generated.p12, password: generated.password },
       keyring,
-    );
+      tenantId: tenant.id,
+      p12: generated.p12,
+      password: generated.password,
+    });
   }
   if (!certificate && !keyring)
     console.error('admin: CERTIFICATE_MASTER_KEY is not set; the demo tenant gets no signing certificate.');
@@ -237,19 +239,26 @@ async function run(database: TDatabase, argv: string[], env: TEnv): Promise<unkn
       const password = readNamedVariable(variable);
       if (password === undefined)
         throw new AppError('INVALID_REQUEST', `--password-env: the variable ${variable} is not set.`);
-      return storeTenantCertificate(
+      return storeTenantCertificate({
         database,
-        { tenantId: tenant.id, p12, password, allowDelegatedHolder: values.delegated === true },
-        keyringOf(env),
-      );
+        keyring: keyringOf(env),
+        tenantId: tenant.id,
+        p12,
+        password,
+        allowDelegatedHolder: values.delegated === true,
+      });
     }
     case 'certificate list': {
       const tenant = await getTenant({ database, reference: required(values, 'tenant') });
-      return findTenantCertificates(database, tenant.id);
+      return findTenantCertificates({ database, tenantId: tenant.id });
     }
     case 'certificate reencrypt': {
       const tenant = values.tenant ? await getTenant({ database, reference: values.tenant }) : undefined;
-      return reencryptTenantCertificates(database, keyringOf(env), tenant ? { tenantId: tenant.id } : {});
+      return reencryptTenantCertificates({
+        database,
+        keyring: keyringOf(env),
+        ...(tenant ? { tenantId: tenant.id } : {}),
+      });
     }
     case 'demo':
       return seedDemo(

@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Document } from '@ecf/db';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Document, Environment, TDatabase, TEnqueue } from '@ecf/db';
 import type { TXsdValidators } from '@ecf/fiscal-core';
 import {
   AppError,
+  assertProductionActive,
   findDocumentStatuses,
   findIssuedDocuments,
+  getDocument,
   getDocumentPdf,
   getSignedDocumentXml,
   isPrintable,
@@ -12,8 +14,6 @@ import {
   preflightDocument,
   printingOf,
   printingStatusOf,
-  type TEnqueueJob,
-  type TEnqueueJobs,
   type TSubmissionIssue,
 } from '@ecf/services';
 import { PREFER_WAIT_MAX_SECONDS, ROUTES, SUBMIT_RETRY_AFTER_SECONDS } from '../contract.ts';
@@ -24,9 +24,8 @@ export { STATUS_BATCH_MAX, ZStatusBatchRequest } from '../contract.ts';
 
 export type TDocumentRoutesOptions = TAuthenticationContext & {
   xsd: TXsdValidators;
-  enqueue: TEnqueueJob;
-  /** Several `document.sign` jobs at once (pg-boss `insert`): emissions committed together enqueue in one statement. */
-  enqueueJobs?: TEnqueueJobs;
+  /** The API's enqueue function (emissions committed together enqueue their jobs in one statement). */
+  enqueue: TEnqueue;
   waiter: ReturnType<typeof createDocumentWaiter>;
   cursorSecret: string;
 };
@@ -73,28 +72,20 @@ function submitResponse(document: Document, warnings: TSubmissionIssue[]) {
  * major type with a wildcard subtype, nor the full wildcard (with a q above 0) is refused with 400
  * NOT_ACCEPTABLE (406 is not in the spec's status set); no header at all is served.
  */
-export function assertAccepts(header: string | undefined, type: string): void {
+export function assertAccepts(header: string | undefined, types: readonly [string, ...string[]]): void {
   if (header === undefined || header.trim() === '') return;
-  const major = `${type.split('/')[0] ?? ''}/*`;
+  const [type] = types;
+  const majors = types.map((candidate) => `${candidate.split('/')[0] ?? ''}/*`);
   const ranges = header.split(',').map((range) => {
     const [mediaRange = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
     const q = parameters.find((parameter) => parameter.startsWith('q='));
     return { mediaRange, q: q === undefined ? 1 : Number(q.slice(2)) };
   });
-  if (ranges.some((range) => [type, major, '*/*'].includes(range.mediaRange) && !(range.q <= 0))) return;
-  throw new AppError('NOT_ACCEPTABLE', `This download is ${type}; send Accept: ${type} or */*.`, {
-    details: { accepted: [type, '*/*'] },
+  if (ranges.some((range) => [...types, ...majors, '*/*'].includes(range.mediaRange) && !(range.q <= 0)))
+    return;
+  throw new AppError('NOT_ACCEPTABLE', `This download is ${type}; send Accept: ${types.join(', ')} or */*.`, {
+    details: { accepted: [...types, '*/*'] },
   });
-}
-
-function productionRequired(environment: string, productionState: string): void {
-  if (environment === 'eCF' && productionState !== 'active') {
-    throw new AppError(
-      'PRODUCTION_NOT_ACTIVE',
-      'eCF needs an active production authorization for this account.',
-      { details: { productionState } },
-    );
-  }
 }
 
 export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentRoutesOptions): void {
@@ -141,7 +132,10 @@ export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentR
         );
       }
       const { cursor, limit, ...filters } = parsed.data;
-      productionRequired(principal.environment, principal.tenant.productionState);
+      assertProductionActive({
+        environment: principal.environment,
+        productionState: principal.tenant.productionState,
+      });
       const page = await findIssuedDocuments({
         database,
         tenantId: principal.tenantId,
@@ -198,14 +192,19 @@ export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentR
         rawBody: request.rawBody,
         body: request.body,
         enqueue: options.enqueue,
-        ...(options.enqueueJobs ? { enqueueJobs: options.enqueueJobs } : {}),
       });
       let document = issued.document;
       if (!isPrintable(document) && wait !== null) {
         document = await options.waiter.waitFor(
           document.id,
           wait * 1000,
-          () => database.document.findUniqueOrThrow({ where: { id: issued.document.id } }),
+          () =>
+            getDocument({
+              database,
+              tenantId: principal.tenantId,
+              environment: principal.environment,
+              reference: issued.document.id,
+            }),
           isPrintable,
         );
       }
@@ -213,46 +212,44 @@ export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentR
     },
   });
 
-  app.get(
-    ROUTES.documentXml.path,
-    { preHandler: requireApiKey(options, ['ecf:read']) },
-    async (request, reply) => {
-      const principal = principalOf(request);
-      const params = ROUTES.documentXml.params.parse(request.params);
-      const xml = await getSignedDocumentXml({
-        database,
-        tenantId: principal.tenantId,
-        environment: principal.environment,
-        reference: params.documentReference,
-      });
-      return reply
-        .code(200)
-        .type('application/xml')
-        .header('content-disposition', `attachment; filename="${xml.fileName}"`)
-        .send(xml.content);
-    },
-  );
+  // Downloads (clarification 17): the Accept check, the use-case, the file as an attachment.
+  registerDownload(app, options, ROUTES.documentXml, ['application/xml', 'text/xml'], getSignedDocumentXml);
+  registerDownload(app, options, ROUTES.documentPdf, ['application/pdf'], getDocumentPdf);
+}
 
-  app.get(
-    ROUTES.documentPdf.path,
-    { preHandler: requireApiKey(options, ['ecf:read']) },
-    async (request: FastifyRequest, reply) => {
-      const principal = principalOf(request);
-      const params = ROUTES.documentPdf.params.parse(request.params);
-      assertAccepts(request.headers.accept, 'application/pdf');
-      const pdf = await getDocumentPdf({
-        database,
-        tenantId: principal.tenantId,
-        environment: principal.environment,
-        reference: params.documentReference,
-      });
-      return reply
-        .code(200)
-        .type('application/pdf')
-        .header('content-disposition', `attachment; filename="${pdf.fileName}"`)
-        .send(pdf.content);
-    },
-  );
+/**
+ * A download route: `GET .../{documentReference}/xml|pdf` with `ecf:read`; `Accept` must allow one
+ * of `types` (the first is what is served) or their wildcards; the file comes as an attachment
+ * named as the tax authority names it.
+ */
+function registerDownload(
+  app: FastifyInstance,
+  options: TDocumentRoutesOptions,
+  route: typeof ROUTES.documentXml | typeof ROUTES.documentPdf,
+  types: [string, ...string[]],
+  load: (input: {
+    database: TDatabase;
+    tenantId: string;
+    environment: Environment;
+    reference: string;
+  }) => Promise<{ content: Buffer; fileName: string }>,
+): void {
+  app.get(route.path, { preHandler: requireApiKey(options, ['ecf:read']) }, async (request, reply) => {
+    const principal = principalOf(request);
+    const params = route.params.parse(request.params);
+    assertAccepts(request.headers.accept, types);
+    const file = await load({
+      database: options.database,
+      tenantId: principal.tenantId,
+      environment: principal.environment,
+      reference: params.documentReference,
+    });
+    return reply
+      .code(200)
+      .type(types[0])
+      .header('content-disposition', `attachment; filename="${file.fileName}"`)
+      .send(file.content);
+  });
 }
 
 function sendSubmitted(

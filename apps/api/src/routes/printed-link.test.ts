@@ -7,8 +7,8 @@ import {
   sendBuyerEmail,
   type TBuyerEmailOptions,
 } from '@ecf/services';
-import { seedTenantWithKey, startTestApi, type TTestApi } from '../testing/test-api.ts';
-import { pdfText, seedPrintableDocument } from './printed-test-support.ts';
+import { seedTenantWithKey, startTestApi, type TTestApi } from '../../test/test-api.ts';
+import { pdfText, seedPrintableDocument } from '../../test/printed-documents.ts';
 
 const LINK_SECRET = 'test-ri-link-secret-0123456789abcdef-0123456789';
 const PUBLIC_BASE_URL = 'http://ecf.test';
@@ -71,7 +71,11 @@ test('an accepted e-CF with a buyer e-mail: the message reaches a real SMTP serv
     status: 'accepted',
     buyerEmail: 'compras@lospinos.com.do',
   });
-  const report = await sendBuyerEmail(api.database, printable.document.id, emailOptions());
+  const report = await sendBuyerEmail({
+    database: api.database,
+    documentId: printable.document.id,
+    ...emailOptions(),
+  });
   assert.deepEqual(report, { documentId: printable.document.id, outcome: 'sent', attempt: 1 });
 
   const message = await catcher.waitForMessage(
@@ -108,7 +112,8 @@ test('an accepted e-CF with a buyer e-mail: the message reaches a real SMTP serv
   // Once: a redelivered job does not e-mail twice.
   const before = catcher.messages().length;
   assert.equal(
-    (await sendBuyerEmail(api.database, printable.document.id, emailOptions())).outcome,
+    (await sendBuyerEmail({ database: api.database, documentId: printable.document.id, ...emailOptions() }))
+      .outcome,
     'already_sent',
   );
   assert.equal(catcher.messages().length, before);
@@ -119,11 +124,11 @@ test('the link: 410 RI_LINK_EXPIRED after 30 days (injected clock), 404 RI_LINK_
   const printable = await seedPrintableDocument(api.database, tenant.id, { status: 'accepted_conditional' });
   const day = 24 * 3600_000;
   // Sent 30 days and a minute ago: expired now.
-  await sendBuyerEmail(
-    api.database,
-    printable.document.id,
-    emailOptions({ now: () => new Date(Date.now() - 30 * day - 60_000) }),
-  );
+  await sendBuyerEmail({
+    database: api.database,
+    documentId: printable.document.id,
+    ...emailOptions({ now: () => new Date(Date.now() - 30 * day - 60_000) }),
+  });
   const message = await catcher.waitForMessage(
     (candidate) => candidate.subject.includes(printable.document.encf),
     5000,
@@ -208,8 +213,14 @@ test('SMTP down: the attempt fails and is logged (no credentials), the document 
     },
   });
   const before = await api.database.document.findUniqueOrThrow({ where: { id: printable.document.id } });
-  await assert.rejects(sendBuyerEmail(api.database, printable.document.id, options), /attempt 1\) failed/);
-  await assert.rejects(sendBuyerEmail(api.database, printable.document.id, options), /attempt 2\) failed/);
+  await assert.rejects(
+    sendBuyerEmail({ database: api.database, documentId: printable.document.id, ...options }),
+    /attempt 1\) failed/,
+  );
+  await assert.rejects(
+    sendBuyerEmail({ database: api.database, documentId: printable.document.id, ...options }),
+    /attempt 2\) failed/,
+  );
   const after = await api.database.document.findUniqueOrThrow({ where: { id: printable.document.id } });
   assert.equal(after.status, 'accepted');
   assert.deepEqual(after.updatedAt, before.updatedAt);
@@ -229,11 +240,11 @@ test('SMTP down: the attempt fails and is logged (no credentials), the document 
 
   const up = await startMailCatcher({ smtpPort: port, httpPort: 0 });
   try {
-    const sent = await sendBuyerEmail(
-      api.database,
-      printable.document.id,
-      emailOptions({ transport: { host: '127.0.0.1', port, secure: false, ignoreTLS: true } }),
-    );
+    const sent = await sendBuyerEmail({
+      database: api.database,
+      documentId: printable.document.id,
+      ...emailOptions({ transport: { host: '127.0.0.1', port, secure: false, ignoreTLS: true } }),
+    });
     assert.deepEqual(sent, { documentId: printable.document.id, outcome: 'sent', attempt: 3 });
     await up.waitForMessage((message) => message.subject.includes(printable.document.encf), 5000);
   } finally {
@@ -256,7 +267,8 @@ test('nothing is sent when the account did not enable the environment, without a
   const before = catcher.messages().length;
   for (const [printable, outcome] of cases) {
     assert.equal(
-      (await sendBuyerEmail(api.database, printable.document.id, emailOptions())).outcome,
+      (await sendBuyerEmail({ database: api.database, documentId: printable.document.id, ...emailOptions() }))
+        .outcome,
       outcome,
     );
     assert.equal(

@@ -2,8 +2,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedApiKey, seedDocument } from '@ecf/db';
 import { ZErrorResponse, ZStatusBatchResponse } from '../contract.ts';
-import { seedTenantWithKey, startTestApi, type TTestApi } from '../testing/test-api.ts';
-import { pdfText, randomEncf, seedPrintableDocument } from './printed-test-support.ts';
+import { seedTenantWithKey, startTestApi, type TTestApi } from '../../test/test-api.ts';
+import { pdfText, randomEncf, seedPrintableDocument } from '../../test/printed-documents.ts';
 
 let api: TTestApi;
 before(async () => {

@@ -9,8 +9,8 @@ import {
   signXml,
   type TSigningCertificate,
 } from '@ecf/fiscal-core';
-import { seedTenantWithKey, startTestApi, type TTestApi } from '../testing/test-api.ts';
-import { nextEncf, storeSignedXml } from '../testing/submissions.ts';
+import { seedTenantWithKey, startTestApi, type TTestApi } from '../../test/test-api.ts';
+import { nextEncf, storeSignedXml } from '../../test/submissions.ts';
 
 const BUYER_RNC = '201000201';
 let api: TTestApi;

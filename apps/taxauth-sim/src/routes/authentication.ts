@@ -2,8 +2,8 @@
 import { X509Certificate } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { verifyXmlSignature } from '@ecf/fiscal-core';
-import type { TSimContext } from '../context.ts';
-import { answer, formatSeedDate, isEnvironment, readXmlPart } from '../http.ts';
+import { environmentOf, type TSimContext } from '../context.ts';
+import { answer, formatSeedDate, readXmlPart } from '../http.ts';
 import { AUTH_MESSAGES, fill } from '../messages.ts';
 import { createSeedValue, formatTokenDate, isSeedValueValid, issueToken } from '../tokens.ts';
 import { leafText, rootNameOf } from '../xml.ts';
@@ -40,8 +40,8 @@ export function registerAuthenticationRoutes(app: FastifyInstance, context: TSim
   app.get<{ Params: TEnvParams }>(
     '/:environment/autenticacion/api/autenticacion/semilla',
     async (request, reply) => {
-      const environment = request.params.environment.toLowerCase();
-      if (!isEnvironment(environment)) return reply.callNotFound();
+      const environment = environmentOf(request, reply);
+      if (environment === undefined) return reply;
       const now = context.now();
       const xml =
         '<?xml version="1.0" encoding="utf-8"?>' +
@@ -54,8 +54,8 @@ export function registerAuthenticationRoutes(app: FastifyInstance, context: TSim
   app.post<{ Params: TEnvParams }>(
     '/:environment/autenticacion/api/autenticacion/validarsemilla',
     async (request: FastifyRequest<{ Params: TEnvParams }>, reply) => {
-      const environment = request.params.environment.toLowerCase();
-      if (!isEnvironment(environment)) return reply.callNotFound();
+      const environment = environmentOf(request, reply);
+      if (environment === undefined) return reply;
       const part = await readXmlPart(request);
       if (!part.ok || rootNameOf(part.xml) === undefined) return refuse(reply, AUTH_MESSAGES.fileTypeInvalid);
       const xml = part.xml;

@@ -3,15 +3,8 @@
  * host (§1.12), whose availability reflects the injected faults.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authorize, type TSimContext } from '../context.ts';
-import {
-  ENVIRONMENTS,
-  answer,
-  isEnvironment,
-  queryValue,
-  validationProblem,
-  type TEnvironment,
-} from '../http.ts';
+import { authorizedCaller, type TSimContext } from '../context.ts';
+import { ENVIRONMENTS, answer, queryValue, validationProblem, type TEnvironment } from '../http.ts';
 import type { TDirectoryEntry } from '../options.ts';
 import type { TFaultKind } from '../store.ts';
 
@@ -61,9 +54,7 @@ export function registerDirectoryAndStatusRoutes(app: FastifyInstance, context: 
   app.get<{ Params: TEnvParams }>(
     '/:environment/consultadirectorio/api/consultas/listado',
     async (request, reply) => {
-      const environment = request.params.environment.toLowerCase();
-      if (!isEnvironment(environment)) return reply.callNotFound();
-      if ((await authorize(context, request, reply, environment)) === undefined) return reply;
+      if ((await authorizedCaller(context, request, reply)) === undefined) return reply;
       const rnc = queryValue(request, 'rnc');
       const entries = context.directory.filter((entry) => rnc === undefined || entry.rnc === rnc);
       return answer(request, reply, 200, 'DirectorioModel', entries.map(entryOf));
@@ -73,9 +64,7 @@ export function registerDirectoryAndStatusRoutes(app: FastifyInstance, context: 
   app.get<{ Params: TEnvParams }>(
     '/:environment/consultadirectorio/api/consultas/obtenerdirectorioporrnc',
     async (request, reply) => {
-      const environment = request.params.environment.toLowerCase();
-      if (!isEnvironment(environment)) return reply.callNotFound();
-      if ((await authorize(context, request, reply, environment)) === undefined) return reply;
+      if ((await authorizedCaller(context, request, reply)) === undefined) return reply;
       const rnc = queryValue(request, 'rnc');
       if (rnc === undefined) return validationProblem(reply, { RNC: ['El campo RNC es requerido.'] });
       return answer(

@@ -4,8 +4,8 @@
  */
 import { verifyXmlSignature } from '@ecf/fiscal-core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authorize, type TSimContext } from '../context.ts';
-import { answer, isEnvironment, parseDayMonthYear, readXmlPart } from '../http.ts';
+import { authorizedCaller, type TSimContext } from '../context.ts';
+import { answer, parseDayMonthYear, readXmlPart } from '../http.ts';
 import { ANNULMENT_MESSAGES, APPROVAL_MESSAGES, STATES, fill } from '../messages.ts';
 import { blocksOf, leafText, rootNameOf } from '../xml.ts';
 import { visibleState } from './queries.ts';
@@ -50,10 +50,9 @@ export function registerDocumentRoutes(app: FastifyInstance, context: TSimContex
   app.post<{ Params: TEnvParams }>(
     '/:environment/aprobacioncomercial/api/aprobacioncomercial',
     async (request, reply) => {
-      const environment = request.params.environment.toLowerCase();
-      if (!isEnvironment(environment)) return reply.callNotFound();
-      const claims = await authorize(context, request, reply, environment);
-      if (claims === undefined) return reply;
+      const caller = await authorizedCaller(context, request, reply);
+      if (caller === undefined) return reply;
+      const { environment, claims } = caller;
       const refuse = (text: string): FastifyReply =>
         answer(request, reply, 400, 'RespuestaAprobacionComercial', {
           mensaje: [text],
@@ -117,10 +116,9 @@ export function registerDocumentRoutes(app: FastifyInstance, context: TSimContex
   app.post<{ Params: TEnvParams }>(
     '/:environment/anulacionrangos/api/operaciones/anularrango',
     async (request, reply) => {
-      const environment = request.params.environment.toLowerCase();
-      if (!isEnvironment(environment)) return reply.callNotFound();
-      const claims = await authorize(context, request, reply, environment);
-      if (claims === undefined) return reply;
+      const caller = await authorizedCaller(context, request, reply);
+      if (caller === undefined) return reply;
+      const { environment, claims } = caller;
       let rnc: string = claims.rnc;
       const refuse = (mensajes: string[]): FastifyReply =>
         answer(request, reply, 400, 'RespuestaAnulacionRango', {

@@ -4,15 +4,8 @@
  * the document is "En Proceso".
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { authorize, type TSimContext } from '../context.ts';
-import {
-  answer,
-  formatReceptionDate,
-  isEnvironment,
-  queryValue,
-  validationProblem,
-  type TEnvironment,
-} from '../http.ts';
+import { authorizedCaller, type TSimContext } from '../context.ts';
+import { answer, formatReceptionDate, queryValue, validationProblem, type TEnvironment } from '../http.ts';
 import { ECF_MESSAGES, STATES, TRACK_IDS_MESSAGES } from '../messages.ts';
 import type { TTrack } from '../store.ts';
 
@@ -44,10 +37,9 @@ export function registerQueryRoutes(app: FastifyInstance, context: TSimContext):
   app.get<{ Params: TEnvParams }>(
     '/:environment/consultaresultado/api/consultas/estado',
     async (request, reply) => {
-      const environment = request.params.environment.toLowerCase();
-      if (!isEnvironment(environment)) return reply.callNotFound();
-      const claims = await authorize(context, request, reply, environment);
-      if (claims === undefined) return reply;
+      const caller = await authorizedCaller(context, request, reply);
+      if (caller === undefined) return reply;
+      const { environment, claims } = caller;
       const trackId = queryValue(request, 'trackid');
       if (trackId === undefined)
         return validationProblem(reply, { trackId: ['The trackId field is required.'] });
@@ -86,10 +78,9 @@ export function registerQueryRoutes(app: FastifyInstance, context: TSimContext):
   app.get<{ Params: TEnvParams }>(
     '/:environment/consultatrackids/api/trackids/consulta',
     async (request, reply) => {
-      const environment = request.params.environment.toLowerCase();
-      if (!isEnvironment(environment)) return reply.callNotFound();
-      const claims = await authorize(context, request, reply, environment);
-      if (claims === undefined) return reply;
+      const caller = await authorizedCaller(context, request, reply);
+      if (caller === undefined) return reply;
+      const { environment, claims } = caller;
       const rnc = queryValue(request, 'rncemisor');
       const encf = queryValue(request, 'encf');
       const errors: Record<string, string[]> = {};
@@ -120,10 +111,9 @@ export function registerQueryRoutes(app: FastifyInstance, context: TSimContext):
   app.get<{ Params: TEnvParams }>(
     '/:environment/consultaestado/api/consultas/estado',
     async (request, reply) => {
-      const environment = request.params.environment.toLowerCase();
-      if (!isEnvironment(environment)) return reply.callNotFound();
-      const claims = await authorize(context, request, reply, environment);
-      if (claims === undefined) return reply;
+      const caller = await authorizedCaller(context, request, reply);
+      if (caller === undefined) return reply;
+      const { environment, claims } = caller;
       const rnc = queryValue(request, 'rncemisor');
       const encf = queryValue(request, 'ncfelectronico');
       const buyer = queryValue(request, 'rnccomprador');
@@ -188,11 +178,9 @@ export function registerQueryRoutes(app: FastifyInstance, context: TSimContext):
   app.get<{ Params: TEnvParams }>(
     '/:environment/consultarfce/api/consultas/consulta',
     async (request, reply) => {
-      const environment = request.params.environment.toLowerCase();
-      if (!isEnvironment(environment) || !SUMMARY_QUERY_ENVIRONMENTS.includes(environment))
-        return reply.callNotFound();
-      const claims = await authorize(context, request, reply, environment);
-      if (claims === undefined) return reply;
+      const caller = await authorizedCaller(context, request, reply, SUMMARY_QUERY_ENVIRONMENTS);
+      if (caller === undefined) return reply;
+      const { environment, claims } = caller;
       const rnc = queryValue(request, 'rnc_emisor', 'rncemisor');
       const encf = queryValue(request, 'encf');
       const code = queryValue(request, 'cod_seguridad_ecf', 'codigoseguridad');

@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authorize, type TSimContext } from '../context.ts';
-import { answer, isEnvironment, readXmlPart, type TEnvironment } from '../http.ts';
+import { authorizedCaller, type TSimContext } from '../context.ts';
+import { answer, readXmlPart, type TEnvironment } from '../http.ts';
 import { judgeDocument, message, type TJudgement } from '../judge.ts';
 import { STATES, type TMessage } from '../messages.ts';
 import type { TTrack } from '../store.ts';
@@ -91,16 +91,14 @@ async function receive(
   reply: FastifyReply,
   kind: 'ECF' | 'RFCE',
 ): Promise<{ track: TTrack } | { answered: FastifyReply }> {
-  const environment = request.params.environment.toLowerCase();
-  if (
-    !isEnvironment(environment) ||
-    (kind === 'RFCE' && !CONSUMER_RECEPTION_ENVIRONMENTS.includes(environment))
-  ) {
-    reply.callNotFound();
-    return { answered: reply };
-  }
-  const claims = await authorize(context, request, reply, environment);
-  if (claims === undefined) return { answered: reply };
+  const caller = await authorizedCaller(
+    context,
+    request,
+    reply,
+    kind === 'RFCE' ? CONSUMER_RECEPTION_ENVIRONMENTS : undefined,
+  );
+  if (caller === undefined) return { answered: reply };
+  const { environment, claims } = caller;
   const part = await readXmlPart(request);
   if (!part.ok) {
     const body = {

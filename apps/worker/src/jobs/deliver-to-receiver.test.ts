@@ -9,7 +9,7 @@ import {
   signXml,
   verifyXmlSignature,
 } from '@ecf/fiscal-core';
-import { openPipelineHarness, type TPipelineHarness } from '../testing/pipeline-harness.ts';
+import { openPipelineHarness, type TPipelineHarness } from '../../test/pipeline-harness.ts';
 
 const BUYER_RNC = '201000101';
 

@@ -1,6 +1,6 @@
 import type { TJobPayload } from '@ecf/db';
 import { deliverToReceiver, type TReceiverDeliveryReport } from '@ecf/services';
-import type { TJobContext } from './registry.ts';
+import type { TJobContext } from './context.ts';
 
 /**
  * Delivers an accepted e-CF to its buyer (thin: the use-case decides, this schedules). A retry is
@@ -15,7 +15,9 @@ export async function deliverToReceiverJob(
     throw new Error('the worker has no tax authority client (taxauth options not given to createWorker)');
   if (!context.xsdValidators)
     throw new Error('the worker has no XSD validators: receiver acknowledgements (ARECF) cannot be checked');
-  const report = await deliverToReceiver(context.database, payload.documentId, {
+  const report = await deliverToReceiver({
+    database: context.database,
+    documentId: payload.documentId,
     clientFor: context.taxauthClientFor,
     ...(context.certificateKeyring ? { keyring: context.certificateKeyring } : {}),
     xsdValidators: context.xsdValidators,
@@ -42,11 +44,11 @@ async function scheduleDelivery(report: TReceiverDeliveryReport, context: TJobCo
       'receiver delivery uncertain: reconcile with POST .../entrega-receptor/reconciliar',
     );
   if (report.next === 'done') return;
-  if (!context.send) throw new Error('the job context cannot enqueue follow-up jobs (send missing)');
-  const id = await context.send(
-    'document.deliver-to-receiver',
-    { documentId: report.documentId },
-    { startAfter: report.afterSeconds },
-  );
-  if (id === null) throw new Error(`document.deliver-to-receiver for ${report.documentId} was not enqueued`);
+  await context.enqueue([
+    {
+      name: 'document.deliver-to-receiver',
+      payload: { documentId: report.documentId },
+      startAfterSeconds: report.afterSeconds,
+    },
+  ]);
 }

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMailCatcher, type TMailCatcher } from '@ecf/mail-catcher';
 import { BUYER_EMAIL_EVENT_TYPES, checkRiLinkToken } from '@ecf/services';
-import { openPipelineHarness, waitFor, type TPipelineHarness } from '../testing/pipeline-harness.ts';
+import { openPipelineHarness, waitFor, type TPipelineHarness } from '../../test/pipeline-harness.ts';
 
 const LINK_SECRET = 'worker-test-ri-link-secret-0123456789abcdef';
 

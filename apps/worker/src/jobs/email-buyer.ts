@@ -1,9 +1,6 @@
 import type { TJobPayload } from '@ecf/db';
-import { sendBuyerEmail, type TBuyerEmailOptions } from '@ecf/services';
-import type { TJobContext } from './registry.ts';
-
-/** SMTP and link settings of the buyer e-mail (from SMTP_*, MAIL_FROM, PUBLIC_BASE_URL, RI_LINK_SECRET). */
-export type TBuyerEmailSettings = Omit<TBuyerEmailOptions, 'now'>;
+import { sendBuyerEmail } from '@ecf/services';
+import type { TJobContext } from './context.ts';
 
 /**
  * E-mails the buyer a signed link to the printed representation (thin: the use-case decides and
@@ -16,8 +13,10 @@ export async function emailBuyerJob(
 ): Promise<void> {
   if (!context.buyerEmail)
     throw new Error('the worker has no buyer e-mail settings (buyerEmail not given to createWorker)');
-  const report = await sendBuyerEmail(context.database, payload.documentId, {
+  const report = await sendBuyerEmail({
     ...context.buyerEmail,
+    database: context.database,
+    documentId: payload.documentId,
     now: context.now,
   });
   const log = context.log.child({ documentId: report.documentId });

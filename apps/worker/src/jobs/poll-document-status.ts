@@ -1,7 +1,7 @@
 import type { TJobPayload } from '@ecf/db';
 import { pollDocumentStatus } from '@ecf/services';
-import type { TJobContext } from './registry.ts';
-import { scheduleNext, transmissionOptionsOf } from './transmit-document.ts';
+import type { TJobContext } from './context.ts';
+import { scheduleTransmissionStep, transmissionOptionsOf } from './transmission-step.ts';
 
 /** Asks the tax authority once for a sent document's result and schedules the next question until it is final. */
 export async function pollDocumentStatusJob(
@@ -9,10 +9,10 @@ export async function pollDocumentStatusJob(
   context: TJobContext,
 ) {
   // An acceptance enqueues the delivery to the buyer (and the buyer e-mail) in its own transaction.
-  const report = await pollDocumentStatus(context.database, payload.documentId, {
+  const report = await pollDocumentStatus({
     ...transmissionOptionsOf(context),
-    ...(context.enqueue ? { enqueue: context.enqueue } : {}),
-    ...(context.enqueueJobs ? { enqueueJobs: context.enqueueJobs } : {}),
+    database: context.database,
+    documentId: payload.documentId,
   });
-  await scheduleNext(report, context);
+  await scheduleTransmissionStep(report, context);
 }

@@ -1,7 +1,7 @@
 import type { TJobPayload } from '@ecf/db';
 import { signQueuedDocument, transmitSignedDocument } from '@ecf/services';
-import type { TJobContext } from './registry.ts';
-import { scheduleNext, transmissionOptionsOf } from './transmit-document.ts';
+import type { TJobContext } from './context.ts';
+import { scheduleTransmissionStep, transmissionOptionsOf } from './transmission-step.ts';
 
 /**
  * Signs a queued e-CF and, when the worker talks to the tax authority, sends it at once in the
@@ -20,11 +20,13 @@ export async function signDocument(payload: TJobPayload<'document.sign'>, contex
   if (!context.certificateKeyring)
     throw new Error('CERTIFICATE_MASTER_KEY is not configured: the worker cannot sign documents');
   const sendsInline = context.taxauthClientFor !== undefined;
-  const result = await signQueuedDocument(context.database, payload.documentId, {
+  const result = await signQueuedDocument({
+    database: context.database,
+    documentId: payload.documentId,
     keyring: context.certificateKeyring,
     now: context.now(),
     ...(context.xsdValidators ? { xsdValidators: context.xsdValidators } : {}),
-    ...(context.enqueue && !sendsInline ? { enqueue: context.enqueue } : {}),
+    ...(sendsInline ? {} : { enqueue: context.enqueue }),
     // Sent at once below: the signature records the transmission claim too (one write less).
     ...(sendsInline ? { claimTransmission: true } : {}),
   });
@@ -59,11 +61,13 @@ export async function signDocument(payload: TJobPayload<'document.sign'>, contex
 async function transmit(
   documentId: string,
   context: TJobContext,
-  known: Parameters<typeof transmitSignedDocument>[3],
+  signed: Parameters<typeof transmitSignedDocument>[0]['signed'],
 ): Promise<void> {
-  const options = {
+  const report = await transmitSignedDocument({
     ...transmissionOptionsOf(context),
-    ...(context.enqueue ? { enqueue: context.enqueue } : {}),
-  };
-  await scheduleNext(await transmitSignedDocument(context.database, documentId, options, known), context);
+    database: context.database,
+    documentId,
+    ...(signed === undefined ? {} : { signed }),
+  });
+  await scheduleTransmissionStep(report, context);
 }

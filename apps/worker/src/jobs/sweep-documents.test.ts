@@ -4,6 +4,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { PgBoss } from 'pg-boss';
 import { pino } from 'pino';
 import { JOB_QUEUE_SCHEMA, seedDocument, seedTenant, type DocumentStatus, type Prisma } from '@ecf/db';
+import { createEnqueue } from '@ecf/db/job-queue';
 import { openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate } from '@ecf/fiscal-core';
 import {
@@ -11,7 +12,6 @@ import {
   storeTenantCertificate,
   sweepDocuments,
   SWEEP_EVENT_TYPE,
-  type TEnqueueJob,
 } from '@ecf/services';
 import { createWorker } from '../worker.ts';
 import { JOB_REGISTRY } from './registry.ts';
@@ -40,9 +40,7 @@ after(async () => {
   await context.close();
 });
 
-const enqueue: TEnqueueJob = async (name, payload, executor) => {
-  await boss.send(name, payload, { db: executor });
-};
+const enqueue = createEnqueue(() => boss);
 
 function newEncf(): string {
   return `E31${String(randomInt(1, 2_000_000_000)).padStart(10, '0')}`;
@@ -78,7 +76,7 @@ async function sweepEvents(documentId: string) {
 
 /** Sweeps and returns what it did to the given documents only (other tests' documents may be swept too). */
 async function sweep(...documentIds: string[]) {
-  const { requeued } = await sweepDocuments(context.database, { enqueue, staleAfterSeconds: 120 });
+  const { requeued } = await sweepDocuments({ database: context.database, enqueue, staleAfterSeconds: 120 });
   return requeued.filter((document) => documentIds.includes(document.documentId));
 }
 
@@ -210,11 +208,13 @@ test('a certificate installed after signing was deferred: the queued documents a
   assert.deepEqual(await sweep(deferred.id), [], 'nothing to do before a certificate exists');
   const keyring = createCertificateKeyring({ currentKey: randomBytes(32).toString('base64') });
   const certificate = createTestCertificate({ rnc: other.rnc, commonName: 'Firmante' });
-  await storeTenantCertificate(
-    context.database,
-    { tenantId: other.id, p12: certificate.p12, password: certificate.password },
+  await storeTenantCertificate({
+    database: context.database,
     keyring,
-  );
+    tenantId: other.id,
+    p12: certificate.p12,
+    password: certificate.password,
+  });
   assert.deepEqual(
     (await sweep(deferred.id)).map((document) => [document.job, document.reason]),
     [['document.sign', 'certificate_installed']],

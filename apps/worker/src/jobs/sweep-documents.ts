@@ -1,6 +1,6 @@
 import type { TJobPayload } from '@ecf/db';
 import { sweepDocuments } from '@ecf/services';
-import type { TJobContext } from './registry.ts';
+import type { TJobContext } from './context.ts';
 
 /**
  * Every minute: enqueues the next step of documents no job is moving (the use-case says which).
@@ -10,8 +10,8 @@ export async function sweepDocumentsJob(
   _payload: TJobPayload<'maintenance.sweep-documents'>,
   context: TJobContext,
 ) {
-  if (!context.enqueue) throw new Error('the job context cannot enqueue jobs (enqueue missing)');
-  const { requeued } = await sweepDocuments(context.database, {
+  const { requeued } = await sweepDocuments({
+    database: context.database,
     enqueue: context.enqueue,
     now: context.now(),
     ...(context.sweepStaleAfterSeconds === undefined

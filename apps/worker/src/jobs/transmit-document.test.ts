@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPipelineHarness, type TPipelineHarness } from '../testing/pipeline-harness.ts';
+import { openPipelineHarness, type TPipelineHarness } from '../../test/pipeline-harness.ts';
 
 let harness: TPipelineHarness;
 let tenant: { id: string; rnc: string };

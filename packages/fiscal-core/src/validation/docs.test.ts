@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { ECF_TYPES } from '../model/ecf-tree.ts';
-import { issuesOf, SIMPLIFIED_EXAMPLES, validate } from './test-support.ts';
+import { issuesOf, SIMPLIFIED_EXAMPLES, validate } from '../../test/validation-support.ts';
 
 // The contract's documentation must never drift from what the service accepts.
 test('every example of docs/simplified-contract.md validates, one per type', async () => {

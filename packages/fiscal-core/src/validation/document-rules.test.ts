@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { TReferencedDocument } from './context.ts';
-import { example, getPath, issuesOf, setPath, taxauthExample, validate } from './test-support.ts';
+import {
+  example,
+  getPath,
+  issuesOf,
+  setPath,
+  taxauthExample,
+  validate,
+} from '../../test/validation-support.ts';
 
 /** Asserts the result has the error `code@path` (and therefore failed). */
 async function expectError(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { compare, decimal, sum } from '../decimal/decimal.ts';
-import { getPath, issuesOf, setPath, taxauthExample, validate } from './test-support.ts';
+import { getPath, issuesOf, setPath, taxauthExample, validate } from '../../test/validation-support.ts';
 
 describe('rule 3: SQUARING_ABOVE_TAXAUTH_TOLERANCE', () => {
   test('a line amount off by more than RD$1 warns on that line with declared, expected and tolerance', async () => {

@@ -11,7 +11,7 @@ import {
   taxauthExample,
   TEST_ACCOUNT,
   validate,
-} from './test-support.ts';
+} from '../../test/validation-support.ts';
 
 describe('validateSubmission: simplified contract, one realistic document per type', () => {
   for (const type of ECF_TYPES) {

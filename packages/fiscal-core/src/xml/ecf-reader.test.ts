@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { signEcfDocument } from '../issuance/sign-ecf.ts';
 import { createTestCertificate, loadCertificate } from '../signing/index.ts';
 import type { TSigningCertificate } from '../signing/index.ts';
-import { SIMPLIFIED_EXAMPLES, TEST_NOW, example, validate } from '../validation/test-support.ts';
+import { SIMPLIFIED_EXAMPLES, TEST_NOW, example, validate } from '../../test/validation-support.ts';
 import type { TEcfDocument, TEcfTree } from '../model/ecf-tree.ts';
 import { readEcfXml } from './ecf-reader.ts';
 import { buildEcfXml } from './ecf-writer.ts';

@@ -8,8 +8,8 @@ import { buildSampleEcf31 } from './sample-ecf-31.ts';
 import { createXsdValidators, repairSchema, XSD_FILE_NAMES } from './xsd-validators.ts';
 import type { TXsdValidators } from './xsd-validators.ts';
 
-// The shared folder sits beside the repository: /work/main/packages/fiscal-core/src/xsd → /work/shared.
-const XSD_DIRECTORY = new URL('../../../../../shared/taxauth/xsd/', import.meta.url);
+// The repository's copy of the published schemas (its digests are checked by @ecf/config's tests).
+const XSD_DIRECTORY = new URL('../../../../config/xsd/', import.meta.url);
 const schemas: Record<string, Uint8Array> = {};
 for (const name of readdirSync(XSD_DIRECTORY))
   if (name.endsWith('.xsd')) schemas[name] = readFileSync(new URL(encodeURIComponent(name), XSD_DIRECTORY));

@@ -1,0 +1,60 @@
+/**
+ * What every job handler gets (`TJobContext`) and how a job is declared (`defineJob`): the queue
+ * name and payload contract from `@ecf/db`, the handler, and the queue's retry policy.
+ */
+import { JOB_CONTRACTS, type TDatabase, type TEnqueue, type TJobName, type TJobPayload } from '@ecf/db';
+import type { TXsdValidators } from '@ecf/fiscal-core';
+import type { TBuyerEmailOptions, TCertificateKeyring } from '@ecf/services';
+import type { TTaxauthClient, TTaxauthEnvironment } from '@ecf/taxauth-client';
+import type { QueueOptions } from 'pg-boss';
+import type { Logger } from 'pino';
+
+/** SMTP and link settings of the buyer e-mail (from SMTP_*, MAIL_FROM, PUBLIC_BASE_URL, RI_LINK_SECRET). */
+export type TBuyerEmailSettings = Omit<TBuyerEmailOptions, 'now'>;
+
+export type TJobContext = {
+  database: TDatabase;
+  log: Logger;
+  now: () => Date;
+  /**
+   * The process's one enqueue function: with `executor`, jobs commit with a use-case's transaction;
+   * without, a step's next job is inserted at once (the concurrent jobs of a fetch share one insert).
+   */
+  enqueue: TEnqueue;
+  /** Master keys of the tenant certificates; absent when CERTIFICATE_MASTER_KEY is not configured. */
+  certificateKeyring?: TCertificateKeyring;
+  /** The tax authority client of an environment (one per environment for the process: it caches tokens). */
+  taxauthClientFor?: (environment: TTaxauthEnvironment) => TTaxauthClient;
+  /** Official XSDs (from XSD_DIRECTORY): signed XML is checked before it is stored. */
+  xsdValidators?: TXsdValidators;
+  /** Age after which the sweep re-enqueues a document no job is moving (WORKER_SWEEP_STALE_SECONDS). */
+  sweepStaleAfterSeconds?: number;
+  /** How long an attempt without outcome may still be running elsewhere (WORKER_TRANSMIT_IN_FLIGHT_MS). */
+  transmitInFlightMs?: number;
+  /** SMTP and link settings of `document.email-buyer`. */
+  buyerEmail?: TBuyerEmailSettings;
+};
+
+/** A job: its queue name, the payload contract, and the handler that runs a parsed payload. */
+export type TJobDefinition<TName extends TJobName = TJobName> = {
+  name: TName;
+  schema: (typeof JOB_CONTRACTS)[TName];
+  handle: (payload: TJobPayload<TName>, context: TJobContext) => Promise<void>;
+  /** Cron schedule (UTC), for jobs that run periodically. */
+  schedule?: string;
+  /** Retry policy of the queue, inherited by every job sent to it (pg-boss defaults otherwise). */
+  queue?: Pick<
+    QueueOptions,
+    'retryLimit' | 'retryDelay' | 'retryBackoff' | 'retryDelayMax' | 'expireInSeconds'
+  >;
+};
+
+/** Any registered job, whatever its name. */
+export type TAnyJobDefinition = { [TName in TJobName]: TJobDefinition<TName> }[TJobName];
+
+/** A job declared with its queue's payload contract. */
+export function defineJob<TName extends TJobName>(
+  definition: Omit<TJobDefinition<TName>, 'schema'>,
+): TJobDefinition<TName> {
+  return { ...definition, schema: JOB_CONTRACTS[definition.name] };
+}

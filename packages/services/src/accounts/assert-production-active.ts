@@ -1,0 +1,20 @@
+import type { Environment, ProductionState } from '@ecf/db';
+import { AppError } from '../shared/errors.ts';
+
+/**
+ * Production (`eCF`) is open to an account only once its production authorization is active: 423
+ * `PRODUCTION_NOT_ACTIVE` otherwise (emission and the issued list). The test environments are
+ * always open.
+ */
+export function assertProductionActive(input: {
+  environment: Environment;
+  productionState: ProductionState;
+}): void {
+  if (input.environment === 'eCF' && input.productionState !== 'active') {
+    throw new AppError(
+      'PRODUCTION_NOT_ACTIVE',
+      'eCF needs an active production authorization for this account (emission and the issued list).',
+      { details: { productionState: input.productionState } },
+    );
+  }
+}

@@ -1,0 +1,362 @@
+// Longer than ~300 lines on purpose: the certificate life cycle (upload checks, encryption at rest,
+// the cache, key rotation) shares one database and one keyring, scenario after scenario.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { inspect } from 'node:util';
+import { seedTenant } from '@ecf/db';
+import { openTestDatabase } from '@ecf/db/testing';
+import { createTestCertificate } from '@ecf/fiscal-core';
+import {
+  createCertificateKeyring,
+  findTenantCertificates,
+  loadActiveCertificate,
+  masterKeyIdOf,
+  reencryptTenantCertificates,
+  storeTenantCertificate,
+} from './index.ts';
+import { AppError } from '../shared/errors.ts';
+
+let context: Awaited<ReturnType<typeof openTestDatabase>>;
+before(async () => {
+  context = await openTestDatabase();
+});
+after(async () => {
+  await context.close();
+});
+
+const newKey = () => randomBytes(32).toString('base64');
+
+function assertAppError(code: string, check?: (error: AppError) => void) {
+  return (error: unknown) => {
+    assert.ok(error instanceof AppError, String(error));
+    assert.equal(error.code, code);
+    check?.(error);
+    return true;
+  };
+}
+
+/** True when any `window`-byte slice of `needle` appears in `haystack`. */
+function containsSlice(haystack: Uint8Array, needle: Uint8Array, window = 16): boolean {
+  const hay = Buffer.from(haystack);
+  for (let start = 0; start + window <= needle.length; start += 1) {
+    if (hay.includes(Buffer.from(needle.subarray(start, start + window)))) return true;
+  }
+  return false;
+}
+
+test('a stored certificate is encrypted: no plaintext in the row, and it loads back ready to sign', async () => {
+  const tenant = await seedTenant(context.database);
+  const certificate = createTestCertificate({
+    rnc: tenant.rnc,
+    commonName: 'Firmante Uno',
+    password: 'clave-secreta-de-prueba-123',
+  });
+  const masterKey = newKey();
+  const keyring = createCertificateKeyring({ currentKey: masterKey });
+
+  const stored = await storeTenantCertificate({
+    database: context.database,
+    keyring,
+    tenantId: tenant.id,
+    p12: certificate.p12,
+    password: certificate.password,
+  });
+  assert.equal(stored.holderId, tenant.rnc);
+  assert.equal(stored.keyId, masterKeyIdOf(Buffer.from(masterKey, 'base64')));
+  assert.equal(stored.active, true);
+  assert.match(stored.subject, /serialNumber=IDCDO-/);
+  assert.ok(!('encryptedP12' in stored), 'metadata never carries the sealed file');
+
+  const row = await context.database.tenantCertificate.findUniqueOrThrow({ where: { id: stored.id } });
+  assert.ok(!Buffer.from(row.encryptedP12).equals(certificate.p12));
+  assert.equal(
+    containsSlice(row.encryptedP12, certificate.p12),
+    false,
+    'no 16-byte run of the PKCS#12 survives',
+  );
+  for (const column of [row.encryptedP12, row.encryptedPassword]) {
+    assert.equal(
+      Buffer.from(column).includes(Buffer.from(certificate.password)),
+      false,
+      'the password never appears in clear',
+    );
+  }
+  assert.equal(Buffer.from(row.encryptedPassword).includes(Buffer.from('clave-secreta')), false);
+
+  // A fresh keyring (empty cache) really decrypts from the database.
+  const loaded = await loadActiveCertificate({
+    database: context.database,
+    tenantId: tenant.id,
+    keyring: createCertificateKeyring({ currentKey: masterKey }),
+  });
+  assert.equal(loaded.holderId, tenant.rnc);
+  assert.equal(loaded.certificateSerialNumber, stored.serialNumber);
+  assert.equal(
+    loaded.certificatePem.replace(/\r\n/g, '\n').trim(),
+    certificate.certificatePem.replace(/\r\n/g, '\n').trim(),
+  );
+  // Cached per keyring: the same object comes back.
+  assert.equal(
+    await loadActiveCertificate({ database: context.database, tenantId: tenant.id, keyring }),
+    await loadActiveCertificate({ database: context.database, tenantId: tenant.id, keyring }),
+  );
+});
+
+test('the wrong master key, or altered ciphertext, fails clearly without revealing anything', async () => {
+  const tenant = await seedTenant(context.database);
+  const certificate = createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante Dos' });
+  const rightKey = newKey();
+  const stored = await storeTenantCertificate({
+    database: context.database,
+    keyring: createCertificateKeyring({ currentKey: rightKey }),
+    tenantId: tenant.id,
+    ...certificate,
+  });
+
+  const wrongKey = newKey();
+  await assert.rejects(
+    loadActiveCertificate({
+      database: context.database,
+      tenantId: tenant.id,
+      keyring: createCertificateKeyring({ currentKey: wrongKey }),
+    }),
+    assertAppError('CERTIFICATE_DECRYPTION_FAILED', (error) => {
+      assert.match(error.message, new RegExp(stored.keyId));
+      assert.match(error.message, /not configured/);
+      for (const secret of [rightKey, wrongKey, certificate.password])
+        assert.ok(!error.message.includes(secret) && !JSON.stringify(error.details).includes(secret));
+    }),
+  );
+
+  const row = await context.database.tenantCertificate.findUniqueOrThrow({ where: { id: stored.id } });
+  const tampered = Buffer.from(row.encryptedP12);
+  tampered[tampered.length - 1] = (tampered[tampered.length - 1] ?? 0) ^ 0xff;
+  await context.database.tenantCertificate.update({
+    where: { id: stored.id },
+    data: { encryptedP12: new Uint8Array(tampered) },
+  });
+  await assert.rejects(
+    loadActiveCertificate({
+      database: context.database,
+      tenantId: tenant.id,
+      keyring: createCertificateKeyring({ currentKey: rightKey }),
+    }),
+    assertAppError('CERTIFICATE_DECRYPTION_FAILED', (error) =>
+      assert.match(error.message, /wrong key or altered data/),
+    ),
+  );
+
+  // Sealed values are bound to their row: another row's password does not open here.
+  const other = await storeTenantCertificate({
+    database: context.database,
+    keyring: createCertificateKeyring({ currentKey: rightKey }),
+    tenantId: tenant.id,
+    ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante Tres' }),
+  });
+  const otherRow = await context.database.tenantCertificate.findUniqueOrThrow({ where: { id: other.id } });
+  await context.database.tenantCertificate.update({
+    where: { id: other.id },
+    data: { encryptedPassword: new Uint8Array(row.encryptedPassword) },
+  });
+  await assert.rejects(
+    loadActiveCertificate({
+      database: context.database,
+      tenantId: tenant.id,
+      keyring: createCertificateKeyring({ currentKey: rightKey }),
+    }),
+    assertAppError('CERTIFICATE_DECRYPTION_FAILED'),
+  );
+  await context.database.tenantCertificate.update({
+    where: { id: other.id },
+    data: { encryptedPassword: otherRow.encryptedPassword },
+  });
+});
+
+test('master-key rotation: old rows stay readable through the keyring, re-encryption moves them to the new key', async () => {
+  const tenant = await seedTenant(context.database);
+  const oldKey = newKey();
+  const newMasterKey = newKey();
+  const oldKeyring = createCertificateKeyring({ currentKey: oldKey });
+  const first = await storeTenantCertificate({
+    database: context.database,
+    keyring: oldKeyring,
+    tenantId: tenant.id,
+    ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Antes' }),
+  });
+
+  const rotated = createCertificateKeyring({ currentKey: newMasterKey, previousKeys: `${oldKey}, ` });
+  assert.deepEqual(rotated.keyIds, [rotated.currentKeyId, first.keyId]);
+  assert.equal(
+    (await loadActiveCertificate({ database: context.database, tenantId: tenant.id, keyring: rotated }))
+      .certificateSerialNumber,
+    first.serialNumber,
+  );
+  await assert.rejects(
+    loadActiveCertificate({
+      database: context.database,
+      tenantId: tenant.id,
+      keyring: createCertificateKeyring({ currentKey: newMasterKey }),
+    }),
+    assertAppError('CERTIFICATE_DECRYPTION_FAILED'),
+  );
+
+  const moved = await reencryptTenantCertificates({
+    database: context.database,
+    keyring: rotated,
+    tenantId: tenant.id,
+  });
+  assert.deepEqual(moved, { reencrypted: 1, skipped: [] });
+  assert.deepEqual(
+    await reencryptTenantCertificates({ database: context.database, keyring: rotated, tenantId: tenant.id }),
+    { reencrypted: 0, skipped: [] },
+    'a second run has nothing left to do',
+  );
+  // Across all tenants, rows under keys this keyring lacks are listed, not fatal.
+  const everywhere = await reencryptTenantCertificates({ database: context.database, keyring: rotated });
+  assert.ok(everywhere.skipped.every((row) => row.keyId !== first.keyId));
+  const onlyNewKey = createCertificateKeyring({ currentKey: newMasterKey });
+  assert.equal(
+    (await loadActiveCertificate({ database: context.database, tenantId: tenant.id, keyring: onlyNewKey }))
+      .certificateSerialNumber,
+    first.serialNumber,
+  );
+  const listed = await findTenantCertificates({ database: context.database, tenantId: tenant.id });
+  assert.ok(listed.every((row) => row.keyId === onlyNewKey.currentKeyId));
+});
+
+test('a new certificate replaces the active one in the same transaction, also under concurrent uploads', async () => {
+  const tenant = await seedTenant(context.database);
+  const keyring = createCertificateKeyring({ currentKey: newKey() });
+  const first = await storeTenantCertificate({
+    database: context.database,
+    keyring,
+    tenantId: tenant.id,
+    ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Primero' }),
+  });
+  const second = await storeTenantCertificate({
+    database: context.database,
+    keyring,
+    tenantId: tenant.id,
+    ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Segundo' }),
+  });
+  const listed = await findTenantCertificates({ database: context.database, tenantId: tenant.id });
+  assert.deepEqual(
+    listed.map((row) => [row.id, row.active]),
+    [
+      [second.id, true],
+      [first.id, false],
+    ],
+  );
+  assert.equal(
+    (await loadActiveCertificate({ database: context.database, tenantId: tenant.id, keyring }))
+      .certificateSerialNumber,
+    second.serialNumber,
+  );
+
+  const uploads = [1, 2, 3, 4].map((index) =>
+    createTestCertificate({ rnc: tenant.rnc, commonName: `Concurrente ${index}` }),
+  );
+  await Promise.all(
+    uploads.map((upload) =>
+      storeTenantCertificate({ database: context.database, keyring, tenantId: tenant.id, ...upload }),
+    ),
+  );
+  assert.equal(
+    await context.database.tenantCertificate.count({ where: { tenantId: tenant.id, active: true } }),
+    1,
+  );
+});
+
+test('uploads are checked first: holder RNC, password, file, validity; nothing is stored', async () => {
+  const tenant = await seedTenant(context.database);
+  const keyring = createCertificateKeyring({ currentKey: newKey() });
+  const foreign = createTestCertificate({ rnc: '00112345678', commonName: 'Otra Persona' });
+  await assert.rejects(
+    storeTenantCertificate({ database: context.database, keyring, tenantId: tenant.id, ...foreign }),
+    assertAppError('CERTIFICATE_RNC_MISMATCH', (error) => {
+      assert.equal(error.status, 422);
+      assert.deepEqual(error.details, { holderId: '00112345678', tenantRnc: tenant.rnc });
+    }),
+  );
+  await assert.rejects(
+    storeTenantCertificate({
+      database: context.database,
+      keyring,
+      tenantId: tenant.id,
+      p12: foreign.p12,
+      password: 'no-es-esta-clave',
+    }),
+    assertAppError('CERTIFICATE_PASSWORD_INVALID', (error) =>
+      assert.ok(!error.message.includes('no-es-esta-clave')),
+    ),
+  );
+  await assert.rejects(
+    storeTenantCertificate({
+      database: context.database,
+      keyring,
+      tenantId: tenant.id,
+      p12: Buffer.from('not a pkcs12 file'),
+      password: 'x',
+    }),
+    assertAppError('CERTIFICATE_FILE_INVALID'),
+  );
+  const expired = createTestCertificate({
+    rnc: tenant.rnc,
+    commonName: 'Vencido',
+    validFrom: new Date('2020-01-01'),
+    validTo: new Date('2021-01-01'),
+  });
+  await assert.rejects(
+    storeTenantCertificate({ database: context.database, keyring, tenantId: tenant.id, ...expired }),
+    assertAppError('CERTIFICATE_EXPIRED'),
+  );
+  await assert.rejects(
+    storeTenantCertificate({
+      database: context.database,
+      keyring,
+      tenantId: '00000000-0000-4000-8000-000000000000',
+      ...foreign,
+    }),
+    assertAppError('NOT_FOUND'),
+  );
+  assert.equal(await context.database.tenantCertificate.count({ where: { tenantId: tenant.id } }), 0);
+  await assert.rejects(
+    loadActiveCertificate({ database: context.database, tenantId: tenant.id, keyring }),
+    assertAppError('CERTIFICATE_NOT_ACTIVE', (error) => assert.equal(error.status, 409)),
+  );
+
+  // A person's certificate delegated for the RNC is accepted only when the operator says so.
+  const delegated = await storeTenantCertificate({
+    database: context.database,
+    keyring,
+    tenantId: tenant.id,
+    ...foreign,
+    allowDelegatedHolder: true,
+  });
+  assert.equal(delegated.holderId, '00112345678');
+});
+
+test('the keyring never shows its keys, and bad key configuration names the variable only', () => {
+  const key = newKey();
+  const previous = newKey();
+  const keyring = createCertificateKeyring({ currentKey: key, previousKeys: [previous] });
+  for (const shown of [JSON.stringify(keyring), inspect(keyring), String(JSON.stringify({ keyring }))]) {
+    assert.ok(!shown.includes(key) && !shown.includes(previous), shown);
+    assert.ok(!shown.includes(Buffer.from(key, 'base64').toString('hex')));
+  }
+  assert.match(JSON.stringify(keyring), new RegExp(keyring.currentKeyId));
+  const short = randomBytes(16).toString('base64');
+  assert.throws(
+    () => createCertificateKeyring({ currentKey: short }),
+    (error: Error) => {
+      assert.match(error.message, /CERTIFICATE_MASTER_KEY must be 32 random bytes in base64/);
+      assert.ok(!error.message.includes(short));
+      return true;
+    },
+  );
+  assert.throws(
+    () => createCertificateKeyring({ currentKey: key, previousKeys: 'not base64 at all!' }),
+    /CERTIFICATE_MASTER_KEYS must be/,
+  );
+});

@@ -1,0 +1,31 @@
+/**
+ * Accounts: tenants (taxpayer accounts), their API keys and the authentication of a request, and
+ * their signing certificates (encrypted at rest under a rotating master keyring).
+ */
+export { accountDataOf } from './account-data.ts';
+export { assertProductionActive } from './assert-production-active.ts';
+export { createTenant, ZCreateTenantInput, type TCreateTenantInput } from './create-tenant.ts';
+export { findTenants } from './find-tenants.ts';
+export { getTenant } from './get-tenant.ts';
+export { enableBuyerEmail } from './enable-buyer-email.ts';
+export { createApiKey } from './create-api-key.ts';
+export { revokeApiKey } from './revoke-api-key.ts';
+export { findApiKeys } from './find-api-keys.ts';
+export {
+  authenticateApiRequest,
+  RATE_LIMIT_WINDOW_SECONDS,
+  type TApiKeyPrincipal,
+  type TApiRequestPrincipal,
+  type TTenantProfile,
+} from './authenticate-api-request.ts';
+export { createCertificateKeyring, masterKeyIdOf, type TCertificateKeyring } from './certificate-keyring.ts';
+export { storeTenantCertificate } from './store-tenant-certificate.ts';
+export { loadActiveCertificate } from './load-active-certificate.ts';
+export { findTenantCertificates } from './find-tenant-certificates.ts';
+export { reencryptTenantCertificates } from './reencrypt-tenant-certificates.ts';
+export {
+  resolveDocumentCertificate,
+  type TCertificateSource,
+  type TDocumentCertificate,
+} from './resolve-document-certificate.ts';
+export type { TTenantCertificateMetadata } from '../persistence/index.ts';

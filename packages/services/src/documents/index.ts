@@ -1,0 +1,33 @@
+/**
+ * Issued documents as clients read them: one by reference, status batches, the issued list, the
+ * contingency list, the signed XML and the printed representation (PDF), and the buyer's signed
+ * link to it (`GET /ri/{token}`).
+ */
+export { getDocument } from './get-document.ts';
+export { findDocumentStatuses, toStatusResult } from './find-document-statuses.ts';
+export {
+  findIssuedDocuments,
+  toIssuedDocument,
+  type TIssuedDocumentFilters,
+} from './find-issued-documents.ts';
+export { findContingencyDocuments } from './find-contingency-documents.ts';
+export { getSignedDocumentXml } from './get-signed-document-xml.ts';
+export { getDocumentPdf } from './get-document-pdf.ts';
+export { getPdfByRiLink } from './get-pdf-by-ri-link.ts';
+export {
+  assertPrintable,
+  BUYER_DELIVERABLE_STATUSES,
+  isPrintable,
+  printingOf,
+  printingStatusOf,
+} from './printing-status.ts';
+export {
+  checkRiLinkToken,
+  createRiLinkToken,
+  RI_LINK_MAX_LENGTH,
+  RI_LINK_VALIDITY_SECONDS,
+  type TRiLinkCheck,
+  type TRiLinkPayload,
+} from './ri-link.ts';
+export { loadSignedTree, textOf, type TPrintedPdf } from './render-document-pdf.ts';
+export { loadPrinting, type TPrintingModule } from './printing-module.ts';

@@ -1,0 +1,11 @@
+/**
+ * Emission: a submission validated (fiscal-core and the official XSD) and either answered
+ * (preflight) or stored with its `document.sign` job (202), replays and eNCF conflicts included.
+ */
+export { preflightDocument } from './preflight-document.ts';
+export { issueDocument, type TIssueOutcome } from './issue-document.ts';
+export type {
+  TSubmissionContext,
+  TSubmissionIssue,
+  TSubmissionValidation,
+} from './validate-document-submission.ts';

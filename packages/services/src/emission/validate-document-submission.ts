@@ -1,0 +1,120 @@
+import type { Environment, TDatabase } from '@ecf/db';
+import { accountDataOf, type TTenantProfile } from '../accounts/index.ts';
+import { findReferencedDocument } from '../persistence/index.ts';
+import {
+  buildEcfXml,
+  formatDominicanDateTime,
+  formatTaxauthDate,
+  validateSubmission,
+  type TReferencedDocument,
+  type TValidSubmission,
+  type TXsdValidators,
+} from '@ecf/fiscal-core';
+
+/** A field error or warning as the SubmitResponse lists it (clarifications 2 and 3). */
+export type TSubmissionIssue = {
+  path: string;
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+};
+
+export type TSubmissionValidation =
+  | { success: true; data: TValidSubmission; warnings: TSubmissionIssue[] }
+  | { success: false; errors: TSubmissionIssue[]; warnings: TSubmissionIssue[] };
+
+/** What the submission use-cases need besides the body: the database, the tenant and the compiled XSDs. */
+export type TSubmissionContext = {
+  database: TDatabase;
+  tenant: TTenantProfile;
+  environment: Environment;
+  xsd: TXsdValidators;
+  now: Date;
+};
+
+const copy = (issues: readonly TSubmissionIssue[]): TSubmissionIssue[] =>
+  issues.map((issue) => ({ ...issue, details: { ...issue.details } }));
+
+/**
+ * Rule 2: the one validation of preflight and emission. fiscal-core checks structure, calculations,
+ * squaring and the notes' references (backed by this tenant's documents); then the unsigned XML
+ * built from the result must meet the official XSD of its type (`XSD_VALIDATION_FAILED` on `ECF`).
+ */
+export async function validateDocumentSubmission(
+  options: TSubmissionContext & { rawBody: string },
+): Promise<TSubmissionValidation> {
+  const { database, tenant, environment } = options;
+  const result = await validateSubmission(options.rawBody, {
+    now: options.now,
+    // The signer rebuilds the same account data from the same function (signing/sign-queued-document.ts).
+    account: accountDataOf(tenant),
+    lookupReferencedDocument: (encf) => lookupReferencedDocument(database, tenant.id, environment, encf),
+    // Range registration (`POST secuencias`) is not built: no range, no SEQUENCE_EXPIRATION_RANGE_MISMATCH.
+  });
+  if (!result.success)
+    return { success: false, errors: copy(result.errors), warnings: copy(result.warnings) };
+
+  const warnings = copy(result.data.warnings);
+  const { document } = result.data;
+  // FechaHoraFirma is set when signing (clarification 15); the schema requires it, so the check
+  // uses the current time where the client sent none.
+  const withSignatureTime =
+    document.ECF['FechaHoraFirma'] === undefined
+      ? { ECF: { ...document.ECF, FechaHoraFirma: formatDominicanDateTime(options.now.getTime()) } }
+      : document;
+  const xml = buildEcfXml(withSignatureTime);
+  if (!xml.success) {
+    return {
+      success: false,
+      errors: xml.issues.map((issue) => ({
+        path: issue.path,
+        code: issue.code,
+        message: issue.message,
+        details: { ...issue.details, code: issue.code },
+      })),
+      warnings,
+    };
+  }
+  const checked = options.xsd.validateXml(xml.data, `ECF${result.data.type}`, { unsigned: true });
+  if (!checked.success) {
+    return {
+      success: false,
+      errors: checked.issues.map((issue) => ({
+        path: 'ECF',
+        code: 'XSD_VALIDATION_FAILED',
+        message: issue.message,
+        details: {
+          code: 'XSD_VALIDATION_FAILED',
+          ...(issue.details?.line === undefined ? {} : { line: issue.details.line }),
+        },
+      })),
+      warnings,
+    };
+  }
+  return { success: true, data: result.data, warnings };
+}
+
+/** Rule 20 look-up: this tenant's e-CF with that eNCF in the environment, or null (clarification 16). */
+async function lookupReferencedDocument(
+  database: TDatabase,
+  tenantId: string,
+  environment: Environment,
+  encf: string,
+): Promise<TReferencedDocument | null> {
+  const original = await findReferencedDocument(database, { tenantId, environment, encf });
+  if (!original) return null;
+  const issueDate = original.issueDate;
+  return {
+    status: original.status,
+    // ANECF (annulment) is not built yet: nothing is ever annulled.
+    annulled: false,
+    buyerId: original.buyerRnc,
+    issueDate: formatTaxauthDate({
+      year: issueDate.getUTCFullYear(),
+      month: issueDate.getUTCMonth() + 1,
+      day: issueDate.getUTCDate(),
+    }),
+    totalAmount: original.totalAmount,
+    creditNotesTotal: original.creditNotesTotal,
+  };
+}

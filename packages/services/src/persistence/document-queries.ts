@@ -1,0 +1,107 @@
+/**
+ * Reads of issued documents for the API and the portal: one document by id or eNCF, batches of
+ * references, the issued list's pages, the documents in contingency, and the stored signed XML.
+ * Every read is scoped to a tenant and an environment unless its name says otherwise.
+ */
+import type { Document, DocumentStatus, Environment, Prisma, TDatabase } from '@ecf/db';
+
+type TScope = { tenantId: string; environment: Environment };
+
+/** A tenant's document in one environment by id or eNCF; null when there is none. */
+export async function findScopedDocument(
+  database: TDatabase,
+  input: TScope & ({ id: string } | { encf: string }),
+): Promise<Document | null> {
+  const scope = { tenantId: input.tenantId, environment: input.environment };
+  return database.document.findFirst({
+    where: 'id' in input ? { ...scope, id: input.id.toLowerCase() } : { ...scope, encf: input.encf },
+  });
+}
+
+/** A document by id, whatever its tenant (a buyer link or a waiter already knows it is theirs); null when absent. */
+export async function findDocumentById(database: TDatabase, documentId: string): Promise<Document | null> {
+  return database.document.findUnique({ where: { id: documentId } });
+}
+
+/** A tenant's documents in one environment whose eNCF or id is among those given. */
+export async function findDocumentsByReferences(
+  database: TDatabase,
+  input: TScope & { encfs: string[]; ids: string[] },
+): Promise<Document[]> {
+  if (input.encfs.length + input.ids.length === 0) return [];
+  return database.document.findMany({
+    where: {
+      tenantId: input.tenantId,
+      environment: input.environment,
+      OR: [{ encf: { in: input.encfs } }, { id: { in: input.ids } }],
+    },
+  });
+}
+
+/** Filters of the issued list (dates `YYYY-MM-DD`, the type as its two digits). */
+export type TIssuedFilters = {
+  issueDateFrom?: string | undefined;
+  issueDateTo?: string | undefined;
+  type?: number | undefined;
+  status?: DocumentStatus | undefined;
+};
+
+/**
+ * Up to `take` documents of the issued list, newest submission first, by keyset on
+ * (submittedAt, id), starting after `after` when given.
+ */
+export async function findIssuedDocumentsPage(
+  database: TDatabase,
+  input: TScope & { filters: TIssuedFilters; after?: { submittedAt: Date; id: string }; take: number },
+): Promise<Document[]> {
+  const { filters, after } = input;
+  const where: Prisma.DocumentWhereInput = {
+    tenantId: input.tenantId,
+    environment: input.environment,
+    ...(filters.type === undefined ? {} : { type: filters.type }),
+    ...(filters.status === undefined ? {} : { status: filters.status }),
+    ...(filters.issueDateFrom || filters.issueDateTo
+      ? {
+          issueDate: {
+            ...(filters.issueDateFrom ? { gte: new Date(`${filters.issueDateFrom}T00:00:00Z`) } : {}),
+            ...(filters.issueDateTo ? { lte: new Date(`${filters.issueDateTo}T00:00:00Z`) } : {}),
+          },
+        }
+      : {}),
+    ...(after
+      ? {
+          OR: [
+            { submittedAt: { lt: after.submittedAt } },
+            { submittedAt: after.submittedAt, id: { lt: after.id } },
+          ],
+        }
+      : {}),
+  };
+  return database.document.findMany({
+    where,
+    orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }],
+    take: input.take,
+  });
+}
+
+/** A tenant's documents in contingency in one environment, longest waiting first (at most 1,000). */
+export async function findDocumentsInContingency(database: TDatabase, input: TScope): Promise<Document[]> {
+  return database.document.findMany({
+    where: { tenantId: input.tenantId, environment: input.environment, status: 'contingency' },
+    orderBy: [{ contingencySince: 'asc' }, { id: 'asc' }],
+    take: 1000,
+  });
+}
+
+/** The newest signed XML artifact of a tenant's document (its id and bytes); null when it was never signed. */
+export async function findSignedXmlArtifact(
+  database: TDatabase,
+  input: { tenantId: string; documentId: string },
+): Promise<{ id: string; content: Buffer } | null> {
+  const artifact = await database.artifact.findFirst({
+    where: { documentId: input.documentId, tenantId: input.tenantId, kind: 'signed_xml' },
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, content: true },
+  });
+  return artifact === null ? null : { id: artifact.id, content: Buffer.from(artifact.content) };
+}

@@ -1,0 +1,119 @@
+/**
+ * The one write style of the services: a guarded update as ONE SQL statement of data-modifying
+ * CTEs (the update, and only when it matched, what goes with it), group-committed on the pool.
+ *
+ * One round trip and atomic on its own, where the same change through Prisma took an interactive
+ * transaction of four to six queries (about 1 ms of CPU each): this is the worker's hot path
+ * (apps/worker/README.md, "Throughput"). On the pool (autocommit), the writes of concurrent callers
+ * go to PostgreSQL as one statement (each still all or nothing, guarded on its own; a row written
+ * twice never shares a statement). On a connection (a caller's transaction) a write runs alone, in
+ * that transaction.
+ */
+import {
+  batchOrEach,
+  coalescerPerKey,
+  createCoalescer,
+  inPoolTransaction,
+  isSqlPool,
+  jobExecutorOfSql,
+  prepared,
+  type Environment,
+  type TAnyJobRequest,
+  type TEnqueue,
+  type TSql,
+  type TSqlPool,
+} from '@ecf/db';
+import { closeEpisodePart, parameters, type TParameter } from './statements.ts';
+
+/** Jobs enqueued with a write, only when its guard matched, in the write's transaction. */
+export type TFollowUpJobs = { jobs: TAnyJobRequest[]; enqueue: TEnqueue };
+
+/**
+ * A guarded write as CTEs: `parts(suffix)` names its guarded update `moved${suffix}` (its rows
+ * return `id` and `tenant_id`). `key` names the row it guards: two writes of one key never share a
+ * statement.
+ */
+export type TGuardedWrite = {
+  key: string;
+  parts: (suffix: string, parameter: TParameter) => string[];
+  /** Closes the environment's open outage episode in the same statement, whether or not the guard matched. */
+  closeEpisode?: { environment: Environment; at: Date };
+  followUp?: TFollowUpJobs;
+};
+
+export type TWriteResult = { moved: boolean; restored: boolean };
+
+/** Coalesced on the pool; alone (with its follow-up) on a connection, in the caller's transaction. */
+export async function applyWrite(sql: TSql, write: TGuardedWrite): Promise<TWriteResult> {
+  if (isSqlPool(sql)) return coalescedWrites(sql)(write);
+  const results = await writeMany(sql, [write]);
+  await enqueueFollowUps(sql, [write], results);
+  return results[0] ?? { moved: false, restored: false };
+}
+
+/**
+ * Writes of distinct rows as one statement: prepared when alone (a few dozen shapes), not when
+ * several (the shape varies with the batch). An environment's episode is closed once, and
+ * `restored` goes to the first write that asked.
+ */
+async function writeMany(sql: TSql, writes: TGuardedWrite[]): Promise<TWriteResult[]> {
+  const { values, parameter } = parameters();
+  const single = writes.length === 1;
+  const suffixOf = (index: number) => (single ? '' : `_${index}`);
+  const parts: string[] = [];
+  writes.forEach((write, index) => parts.push(...write.parts(suffixOf(index), parameter)));
+  const closers = new Map<string, number>();
+  writes.forEach((write, index) => {
+    if (write.closeEpisode === undefined || closers.has(write.closeEpisode.environment)) return;
+    closers.set(write.closeEpisode.environment, index);
+    parts.push(closeEpisodePart(`closed${suffixOf(index)}`, write.closeEpisode, parameter));
+  });
+  const closing = new Set(closers.values());
+  const moved = writes.map((_, index) => `EXISTS (SELECT 1 FROM moved${suffixOf(index)})`);
+  const restored = writes.map((_, index) =>
+    closing.has(index) ? `EXISTS (SELECT 1 FROM closed${suffixOf(index)})` : 'false',
+  );
+  const text = `WITH ${parts.join(',\n')} SELECT ARRAY[${moved.join(', ')}] AS moved, ARRAY[${restored.join(', ')}] AS restored`;
+  const result = await sql.query<{ moved: boolean[]; restored: boolean[] }>(
+    single ? prepared(text, values) : { text, values },
+  );
+  const row = result.rows[0];
+  return writes.map((_, index) => ({
+    moved: row?.moved[index] === true,
+    restored: row?.restored[index] === true,
+  }));
+}
+
+// A row written twice in one statement would see both guards pass: a write's key keeps them apart.
+const coalescedWrites = coalescerPerKey((pool: TSqlPool) =>
+  createCoalescer(
+    batchOrEach(
+      (writes: TGuardedWrite[]) => writeBatch(pool, writes),
+      (write) => write.key,
+    ),
+  ),
+);
+
+/** Writes of distinct rows on the pool: one statement, in a transaction with their jobs when any has some. */
+async function writeBatch(pool: TSqlPool, writes: TGuardedWrite[]): Promise<TWriteResult[]> {
+  if (!writes.some((write) => write.followUp !== undefined)) return writeMany(pool, writes);
+  return inPoolTransaction(pool, async (transaction) => {
+    const results = await writeMany(transaction, writes);
+    await enqueueFollowUps(transaction, writes, results);
+    return results;
+  });
+}
+
+/** The jobs of the writes that moved, one `enqueue` call per enqueuer (which inserts one statement per queue). */
+async function enqueueFollowUps(sql: TSql, writes: TGuardedWrite[], results: TWriteResult[]): Promise<void> {
+  const groups = new Map<TEnqueue, TAnyJobRequest[]>();
+  writes.forEach((write, index) => {
+    if (!results[index]?.moved || write.followUp === undefined) return;
+    groups.set(write.followUp.enqueue, [
+      ...(groups.get(write.followUp.enqueue) ?? []),
+      ...write.followUp.jobs,
+    ]);
+  });
+  const executor = jobExecutorOfSql(sql);
+  for (const [enqueue, jobs] of groups) if (jobs.length > 0) await enqueue(jobs, { executor });
+}

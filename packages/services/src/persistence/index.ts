@@ -1,0 +1,98 @@
+/**
+ * The persistence seam of the services: EVERY statement the use-cases run lives in this folder, in
+ * one write style (a guarded update as one statement of data-modifying CTEs, group-committed on the
+ * pool: `guarded-write.ts`) with typed rows in and out. Use-cases hold no SQL and no Prisma query of
+ * their own (a lint rule keeps it so: eslint.config.js, "persistence seam").
+ */
+export {
+  DOCUMENT_STATE_COLUMNS,
+  documentStateOf,
+  transmissionDocumentOf,
+  type TActiveCertificateRef,
+  type TDocumentState,
+  type TDocumentStateRow,
+  type TTransmissionDocument,
+} from './document-rows.ts';
+export { artifactInput, type TArtifactInput, type TEventInput } from './statements.ts';
+export type { TFollowUpJobs, TWriteResult } from './guarded-write.ts';
+export {
+  appendDocumentEvents,
+  changeDocument,
+  type TDocumentChange,
+  type TDocumentColumns,
+} from './change-document.ts';
+export {
+  changeDelivery,
+  ensureReceiverDelivery,
+  findDocumentWithDelivery,
+  getReceiverDelivery,
+  type TDeliveryChange,
+  type TDeliveryColumns,
+  type TDeliveryRow,
+  type TReceiverDelivery,
+} from './receiver-deliveries.ts';
+export {
+  findLastEventsOfTypes,
+  loadDeliveryDocument,
+  loadQueuedDocument,
+  loadTransmissionDocument,
+  readSignedXml,
+  readSubmittedPayloadText,
+  type TDeliveryDocument,
+} from './step-reads.ts';
+export {
+  findReferencedDocument,
+  findStoredSubmission,
+  insertSubmittedDocument,
+  isEncfTaken,
+  isUniqueViolation,
+  type TSubmittedDocument,
+} from './submissions.ts';
+export {
+  findDocumentById,
+  findDocumentsByReferences,
+  findDocumentsInContingency,
+  findIssuedDocumentsPage,
+  findScopedDocument,
+  findSignedXmlArtifact,
+  type TIssuedFilters,
+} from './document-queries.ts';
+export { closeEpisode, openEpisode } from './episodes.ts';
+export {
+  findUnsentOperatorNotification,
+  markOperatorNotificationSent,
+  recordOperatorNotification,
+  type TOperatorNotification,
+} from './operator-notifications.ts';
+export {
+  inSweepTransaction,
+  type TStalledDocument,
+  type TSweepReason,
+  type TSweepTransaction,
+} from './sweep.ts';
+export {
+  addBuyerEmailEnvironment,
+  findAllTenants,
+  findTenant,
+  findTenantApiKey,
+  findTenantApiKeys,
+  insertApiKey,
+  insertTenant,
+  lookUpAndCountApiKey,
+  markApiKeyRevoked,
+  touchApiKey,
+  type TKeyLookup,
+  type TKeyLookupRow,
+} from './accounts.ts';
+export {
+  findActiveCertificateRow,
+  findCertificatesOfTenant,
+  findCertificatesSealedWithOtherKeys,
+  insertActiveCertificate,
+  readSealedCertificate,
+  resealCertificate,
+  type TSealedCertificate,
+  type TTenantCertificateMetadata,
+} from './certificates.ts';
+export { loadBuyerEmailDocument, type TBuyerEmailDocument } from './buyer-email.ts';
+export { deleteExpiredRecords } from './maintenance.ts';

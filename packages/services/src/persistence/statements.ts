@@ -1,0 +1,105 @@
+/**
+ * Builders of the SQL text the guarded writes are made of: typed parameters, column assignments
+ * and the data-modifying CTEs (artifacts, events, an episode's close) that go with a guarded update.
+ * Pure: they return text and collect values; `guarded-write.ts` runs them.
+ */
+import { randomUUID } from 'node:crypto';
+import { artifactData, type DocumentStatus, type Environment } from '@ecf/db';
+
+/** Appends a value to the statement and returns its typed placeholder (`$n::type`). */
+export type TParameter = (value: unknown, type: string) => string;
+
+/** The values of a statement and the function that appends one and returns its placeholder. */
+export function parameters(): { values: unknown[]; parameter: TParameter } {
+  const values: unknown[] = [];
+  return {
+    values,
+    parameter: (value, type) => {
+      values.push(value);
+      return `$${values.length}::${type}`;
+    },
+  };
+}
+
+/** `column = $n::type` for each column set; jsonb values are sent as JSON text, null as SQL NULL. */
+export function assignmentsOf(
+  set: Record<string, unknown>,
+  types: Readonly<Record<string, string>>,
+  parameter: TParameter,
+  caller: string,
+): string[] {
+  return Object.entries(set).map(([column, value]) => {
+    const type = types[column];
+    if (type === undefined) throw new TypeError(`${caller}: column ${column} cannot be set`);
+    const stored =
+      type === 'jsonb' && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null);
+    return `${column} = ${parameter(stored, type)}`;
+  });
+}
+
+/** An event of the document's log; events of one change get ids in the order given. */
+export type TEventInput = {
+  type: string;
+  fromStatus?: DocumentStatus | null;
+  toStatus?: DocumentStatus | null;
+  data: Record<string, unknown>;
+  at: Date;
+};
+
+/** An artifact row (see `artifactData`) with its id chosen beforehand, so events can name it. */
+export type TArtifactInput = ReturnType<typeof artifactData> & { id: string };
+
+/** Builds an artifact row for a guarded write with a fresh id (the digest is computed here, once). */
+export function artifactInput(input: Parameters<typeof artifactData>[0]): TArtifactInput {
+  return { ...artifactData(input), id: randomUUID() };
+}
+
+/**
+ * A CTE `name` inserting `events` for the row of CTE `target` (its `id`, `tenant_id`: the
+ * document), in the order given. `when`: an extra condition on `target`'s row.
+ */
+export function eventsInsert(
+  events: readonly TEventInput[],
+  parameter: TParameter,
+  target: string,
+  name: string,
+  when?: string,
+): string | undefined {
+  if (events.length === 0) return undefined;
+  const rows = events.map(
+    (event, index) =>
+      `(${index}, ${parameter(event.type, 'text')}, ${parameter(event.fromStatus ?? null, '"DocumentStatus"')}, ${parameter(event.toStatus ?? null, '"DocumentStatus"')}, ${parameter(JSON.stringify(event.data), 'jsonb')}, ${parameter(event.at, 'timestamptz')})`,
+  );
+  return `${name} AS (INSERT INTO document_events (document_id, tenant_id, type, from_status, to_status, data, created_at)
+    SELECT ${target}.id, ${target}.tenant_id, e.type, e.from_status, e.to_status, e.data, e.created_at
+    FROM ${target} CROSS JOIN (VALUES ${rows.join(', ')}) AS e(ord, type, from_status, to_status, data, created_at)
+    ${when === undefined ? '' : `WHERE ${when}`}
+    ORDER BY e.ord)`;
+}
+
+/** CTEs inserting `artifacts` for the row of CTE `target` (its `id`, `tenant_id`: the document). */
+export function artifactsInsert(
+  artifacts: readonly TArtifactInput[],
+  parameter: TParameter,
+  target: string,
+  prefix: string,
+): string[] {
+  return artifacts.map(
+    (artifact, index) =>
+      `${prefix}_${index} AS (INSERT INTO artifacts (id, tenant_id, document_id, kind, content_type, content, sha256, size_bytes, created_at)
+        SELECT ${parameter(artifact.id, 'uuid')}, ${target}.tenant_id, ${target}.id, ${parameter(artifact.kind, '"ArtifactKind"')}, ${parameter(artifact.contentType, 'text')},
+          ${parameter(artifact.content, 'bytea')}, ${parameter(artifact.sha256, 'text')}, ${parameter(artifact.sizeBytes, 'int')}, ${parameter(artifact.createdAt ?? new Date(), 'timestamptz')}
+        FROM ${target})`,
+  );
+}
+
+/** A CTE closing the environment's open outage episode at `at` (never before it opened). */
+export function closeEpisodePart(
+  name: string,
+  close: { environment: Environment; at: Date },
+  parameter: TParameter,
+): string {
+  const at = parameter(close.at, 'timestamptz');
+  return `${name} AS (UPDATE taxauth_episodes SET restored_at = GREATEST(${at}, degraded_since)
+    WHERE environment = ${parameter(close.environment, '"Environment"')} AND restored_at IS NULL RETURNING id)`;
+}

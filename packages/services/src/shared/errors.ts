@@ -1,0 +1,134 @@
+/**
+ * The one application error: a closed set of codes, each with its HTTP status in one table.
+ * Use-cases return or throw `AppError`; transports turn it into the spec's `ErrorResponse`.
+ */
+export const ERROR_STATUS = {
+  /** The request body is not valid JSON (or is empty where JSON is expected). */
+  INVALID_JSON: 400,
+  /** The request's parameters, query or body do not match the route's contract. */
+  INVALID_REQUEST: 400,
+  /** The body's Content-Type is not one the route accepts (400 rather than 415: the spec's status set). */
+  UNSUPPORTED_CONTENT_TYPE: 400,
+  /** The body exceeds the configured size limit (400 rather than 413: the spec's status set). */
+  BODY_TOO_LARGE: 400,
+  /** A `documentReference` that is neither a documentId (UUID) nor an eNCF (`E` + 12 digits). */
+  INVALID_DOCUMENT_REFERENCE: 400,
+  /** Bad filter, limit or cursor on `GET /{environment}/documentos-ecf` (a cursor of another filter set included). */
+  INVALID_ISSUED_DOCUMENTS_QUERY: 400,
+  /** No `X-API-KEY` header on a private route. */
+  API_KEY_MISSING: 401,
+  /** The `X-API-KEY` is unknown or revoked. */
+  API_KEY_INVALID: 401,
+  /** The key lacks the route's scope, or belongs to another environment (`details.reason`). */
+  INSUFFICIENT_SCOPE: 403,
+  /** No route matches the method and path: an unknown environment segment, or a contract route not built yet. */
+  ROUTE_NOT_FOUND: 404,
+  /** A tenant-scoped resource does not exist for this tenant (other tenants' ids included). */
+  NOT_FOUND: 404,
+  /** The submission's eNCF already belongs to a document with other content (`details.conflicts[]`). */
+  ENCF_CONFLICT: 409,
+  /** The document has no signed XML yet (XML and PDF downloads). */
+  DOCUMENT_NOT_SIGNED: 409,
+  /** Signed, but the tax authority has not answered yet (no TrackID): no printed representation. */
+  RI_AWAITING_TAXAUTH_RESPONSE: 409,
+  /** The tax authority rejected the document (or the RFCE summary of a consumer invoice): no printed representation. */
+  RI_NOT_DELIVERABLE_REJECTED: 409,
+  /** The document is `transmission_failed`: no printed representation. */
+  RI_NOT_DELIVERABLE_NOT_TRANSMITTED: 409,
+  /** The document was cancelled by an accepted ANECF: no printed representation. */
+  RI_NOT_DELIVERABLE_CANCELLED: 409,
+  /** The submission failed validation (fields in `errors`, see SubmitResponse); nothing was stored. */
+  VALIDATION_FAILED: 422,
+  /** `eCF` (emission, the issued list) before the account's production authorization is active. */
+  PRODUCTION_NOT_ACTIVE: 423,
+  /** The API key's rate limit is used up; `Retry-After` says when to retry. */
+  RATE_LIMIT_EXCEEDED: 429,
+  /** The service cannot serve (for example the database is unreachable). */
+  SERVICE_UNAVAILABLE: 503,
+  /** Anything unexpected; the answer reveals nothing but the correlationId. */
+  INTERNAL_ERROR: 500,
+  /** The tenant has no active signing certificate (install one with `certificate upload`). */
+  CERTIFICATE_NOT_ACTIVE: 409,
+  /** The certificate's holder (subject `serialNumber`) is not the tenant's RNC. */
+  CERTIFICATE_RNC_MISMATCH: 422,
+  /** The PKCS#12 integrity check or key decryption failed with the given password. */
+  CERTIFICATE_PASSWORD_INVALID: 422,
+  /** The file is not a readable PKCS#12 certificate, or its key is not RSA (`details.reason`). */
+  CERTIFICATE_FILE_INVALID: 422,
+  /** The PKCS#12 file holds no private key. */
+  CERTIFICATE_PRIVATE_KEY_MISSING: 422,
+  /** The PKCS#12 file holds no certificate belonging to its private key. */
+  CERTIFICATE_KEY_PAIR_NOT_FOUND: 422,
+  /** The certificate subject carries no holder id (`serialNumber` with the RNC, cédula or passport). */
+  CERTIFICATE_HOLDER_ID_MISSING: 422,
+  /** The certificate's validity ended before now. */
+  CERTIFICATE_EXPIRED: 422,
+  /** The certificate's validity starts after now. */
+  CERTIFICATE_NOT_YET_VALID: 422,
+  /**
+   * A stored certificate cannot be decrypted: the master key that encrypted it (its `keyId`) is
+   * not in the configured keyring, or the ciphertext fails authentication. An operator problem.
+   */
+  CERTIFICATE_DECRYPTION_FAILED: 500,
+  /**
+   * Receiver-delivery reconciliation of a delivery that is not `uncertain` (`details.status`: its
+   * current status, null when the document has no receiver delivery). Only `uncertain` is reconciled.
+   */
+  RECEIVER_DELIVERY_NOT_UNCERTAIN: 409,
+  /**
+   * The receiver delivery was already reconciled with another request (`details.reason`:
+   * `outcome_differs`, `evidence_differs` or `note_differs`; `details.reconciliation` the fixed one).
+   */
+  RECEIVER_DELIVERY_OUTCOME_CONFLICT: 409,
+  /**
+   * The evidence does not fit the outcome (`details.reason`): `evidence_required` (`sent` without
+   * `evidence.arecfXml`), `evidence_not_applicable` (evidence with `dispatch_failed`), or the ARECF
+   * fails a check (`signature_invalid`, `xsd_invalid`, `encf_mismatch`, `issuer_mismatch`,
+   * `buyer_mismatch`, `not_received`, `signer_*`), with `details.message`.
+   */
+  RECEIVER_DELIVERY_EVIDENCE_INVALID: 409,
+  /**
+   * The PDF download's `Accept` lists neither `application/pdf`, `application/` + wildcard nor the
+   * full wildcard (clarification 17; 400 rather than 406: the spec's status set). `details.accepted` lists what is served.
+   */
+  NOT_ACCEPTABLE: 400,
+  /** Buyer PDF link (`GET /ri/{token}`, plain text + `X-Error-Code`): malformed, tampered, or naming no document. */
+  RI_LINK_INVALID: 404,
+  /** Buyer PDF link: the document is not accepted or accepted-conditional (any more). */
+  RI_NOT_DELIVERABLE: 404,
+  /** Buyer PDF link: genuine but more than 30 days after sending. */
+  RI_LINK_EXPIRED: 410,
+} as const;
+
+export type TErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  readonly code: TErrorCode;
+  readonly details: Record<string, unknown>;
+  /** Extra response headers, such as `Retry-After`. */
+  readonly headers: Record<string, string>;
+  /** Extra top-level members of the ErrorResponse (a 422 submission also carries `errors` and `warnings`). */
+  readonly body: Record<string, unknown>;
+
+  constructor(
+    code: TErrorCode,
+    message: string,
+    options: {
+      details?: Record<string, unknown>;
+      headers?: Record<string, string>;
+      body?: Record<string, unknown>;
+      cause?: unknown;
+    } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.code = code;
+    this.details = options.details ?? {};
+    this.headers = options.headers ?? {};
+    this.body = options.body ?? {};
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * One attempt at the tax authority: the claim committed before the request leaves (guarded by the
+ * attempts count the run read), the e-CF (or an E32's RFCE summary, built and signed here) sent, and
+ * its answer applied.
+ */
+import { sqlPoolOf, type TDatabase } from '@ecf/db';
+import { buildRfceXml, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
+import { isTaxauthError, type TTaxpayerClient } from '@ecf/taxauth-client';
+import {
+  changeDocument,
+  closeEpisode,
+  readSignedXml,
+  type TDocumentState,
+  type TTransmissionDocument,
+} from '../persistence/index.ts';
+import { readSignedEcfTree } from '../shared/signed-ecf-tree.ts';
+import {
+  applyDefiniteFailure,
+  applyRfceVerdict,
+  isFinalVerdict,
+  markSent,
+  recordAttemptOutcome,
+  rfceUnsettled,
+} from './answer-writes.ts';
+import { enterContingency } from './contingency.ts';
+import { TRANSMISSION_EVENT_TYPES, type TAttemptOutcome } from './transmission-events.ts';
+import {
+  TRANSMITTABLE,
+  withEpisode,
+  type TTransmissionOptions,
+  type TTransmissionReport,
+} from './transmission-options.ts';
+import { definiteOutcomeOf, keptMessages } from './transmission-rules.ts';
+
+/** One attempt: claimed (before the request leaves), sent, and its answer applied. */
+export async function sendToTaxauth(step: {
+  database: TDatabase;
+  document: TTransmissionDocument;
+  taxpayer: TTaxpayerClient;
+  certificate: TSigningCertificate;
+  channel: 'ecf' | 'rfce';
+  /** The earlier attempt the tax authority never received (resolved just before): its outcome is recorded with the claim. */
+  unresolved: { attempt: number; channel: string } | undefined;
+  options: TTransmissionOptions;
+  now: () => Date;
+  /** The signed XML in hand (just signed); read otherwise. */
+  signedXml: string | undefined;
+  /** The attempt the signature already claimed. */
+  claimed: { attempt: number } | undefined;
+}): Promise<TTransmissionReport> {
+  const { database, document, taxpayer, certificate, channel, unresolved, options, now, claimed } = step;
+  const pool = sqlPoolOf(database);
+  const signedXml = step.signedXml ?? (await signedXmlOf(database, document));
+  let xml = signedXml;
+  if (channel === 'rfce') {
+    const tree = readSignedEcfTree(signedXml);
+    if (tree === undefined || document.securityCode === null)
+      throw new Error(`document ${document.id}: the signed E32 cannot be read back for its RFCE`);
+    const rfce = buildRfceXml(tree, { securityCode: document.securityCode });
+    if (!rfce.success)
+      throw new Error(
+        `document ${document.id}: RFCE not buildable: ${rfce.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
+      );
+    xml = signXml(rfce.data, certificate).xml;
+  }
+
+  // The claim: committed before the request leaves (with the signature, or here). Guarded by the attempts count this run read.
+  const attempt = claimed?.attempt ?? document.attempts + 1;
+  const claimedAt = now();
+  const claim =
+    claimed !== undefined
+      ? { moved: true }
+      : await changeDocument(pool, {
+          documentId: document.id,
+          from: TRANSMITTABLE,
+          attempts: document.attempts,
+          set: { attempts: attempt },
+          events: [
+            ...(unresolved === undefined
+              ? []
+              : [
+                  {
+                    type: TRANSMISSION_EVENT_TYPES.OUTCOME,
+                    data: {
+                      attempt: unresolved.attempt,
+                      channel: unresolved.channel,
+                      outcome: 'not_received' satisfies TAttemptOutcome,
+                      resolvedBy: channel === 'ecf' ? 'consultatrackids' : 'consultaestado',
+                      at: claimedAt.toISOString(),
+                    },
+                    at: claimedAt,
+                  },
+                ]),
+            {
+              type: TRANSMISSION_EVENT_TYPES.ATTEMPT,
+              data: { attempt, channel, at: claimedAt.toISOString() },
+              at: claimedAt,
+            },
+          ],
+        });
+  if (!claim.moved) return { documentId: document.id, next: 'retry', afterSeconds: 1, outcome: 'claim_lost' };
+  const current = { ...document, attempts: attempt };
+  const outcomeEvent = { attempt, channel };
+
+  try {
+    if (channel === 'ecf') {
+      const reception = await taxpayer.sendEcf({ xml });
+      return await markSent(pool, current, {
+        trackId: reception.trackId,
+        answer: reception,
+        outcomeEvent,
+        at: now(),
+      });
+    }
+    const answer = await taxpayer.sendRfce({ xml });
+    const restored = await closeEpisode(pool, document.environment, now());
+    const episode = restored ? 'restored' : undefined;
+    if (isFinalVerdict(answer.status)) {
+      const messages = keptMessages(answer.mensajes);
+      const verdict = {
+        status: answer.status,
+        messages,
+        answer,
+        outcomeEvent,
+        enqueue: options.enqueue,
+        at: now(),
+      };
+      return await applyRfceVerdict(database, current, verdict, episode);
+    }
+    // An RFCE answer that is not final: ask again later (Consulta Estado) before any resend.
+    await recordAttemptOutcome(
+      database,
+      current,
+      { ...outcomeEvent, outcome: 'unknown', detail: `RFCE answered ${answer.estado ?? answer.codigo}` },
+      now(),
+    );
+    return rfceUnsettled(document.id, episode);
+  } catch (error) {
+    if (!isTaxauthError(error)) throw error;
+    if (error.isTransient) {
+      return enterContingency({
+        database,
+        document: current,
+        error,
+        outcome: { ...outcomeEvent, outcome: error.isOutcomeUnknown ? 'unknown' : 'not_received' },
+        options,
+        now,
+      });
+    }
+    const { status, lastError } = definiteOutcomeOf(error);
+    await applyDefiniteFailure(database, current, {
+      from: TRANSMITTABLE,
+      status,
+      lastError,
+      outcomeEvent,
+      at: now(),
+    });
+    const restored = error.status !== undefined && (await closeEpisode(pool, document.environment, now()));
+    return withEpisode(
+      { documentId: document.id, next: 'done', status, outcome: status, lastError },
+      restored ? 'restored' : undefined,
+    );
+  }
+}
+
+/** The newest signed XML of the document. */
+async function signedXmlOf(database: TDatabase, document: TDocumentState): Promise<string> {
+  const xml = await readSignedXml(database, document.id);
+  if (xml === undefined)
+    throw new Error(`document ${document.id} is ${document.status} but has no signed_xml artifact`);
+  return xml;
+}

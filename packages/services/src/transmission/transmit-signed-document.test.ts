@@ -1,0 +1,441 @@
+// Longer than ~300 lines on purpose: every transmission outcome (faults, contingency, unknown
+// outcomes, RFCE) runs against the same simulator and clock (test/transmission-harness.ts).
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { pollDocumentStatus } from './poll-document-status.ts';
+import { transmitSignedDocument } from './transmit-signed-document.ts';
+import {
+  certificateFor,
+  newEncf,
+  openTransmissionHarness,
+  type TTransmissionHarness,
+} from '../../test/transmission-harness.ts';
+import { TRANSMISSION_EVENT_TYPES } from './transmission-events.ts';
+import { NOT_DELEGATED_HINT } from './transmission-rules.ts';
+
+let harness: TTransmissionHarness;
+before(async () => {
+  // Long enough for a busy CI machine; the timeout fault hangs, so only that test waits it out.
+  harness = await openTransmissionHarness({ timeoutMs: 3000 });
+});
+after(async () => {
+  await harness.close();
+});
+beforeEach(async () => {
+  await harness.clearFaults();
+  // Each test starts with no open episode so that episode assertions are its own.
+  await harness.database.$executeRawUnsafe(
+    `UPDATE taxauth_episodes SET restored_at = degraded_since WHERE restored_at IS NULL`,
+  );
+  await harness.database.$executeRawUnsafe(`DELETE FROM taxauth_episodes`);
+});
+
+const MINUTE = 60_000;
+
+async function documentOf(id: string) {
+  return harness.database.document.findUniqueOrThrow({ where: { id } });
+}
+
+async function transmit(id: string) {
+  return transmitSignedDocument({ database: harness.database, documentId: id, ...harness.transmission });
+}
+
+async function poll(id: string) {
+  return pollDocumentStatus({ database: harness.database, documentId: id, ...harness.transmission });
+}
+
+test('accepted: sent with a trackId, followed until final, answers kept, lastError null', async () => {
+  const { document } = await harness.seedSignedDocument();
+  const sent = await transmit(document.id);
+  assert.equal(sent.next, 'poll');
+  const afterSend = await documentOf(document.id);
+  assert.equal(afterSend.status, 'sent');
+  assert.match(afterSend.trackId ?? '', /^[0-9a-f-]{36}$/);
+  assert.equal(afterSend.attempts, 1);
+
+  const polled = await poll(document.id);
+  assert.deepEqual({ next: polled.next, outcome: polled.outcome }, { next: 'done', outcome: 'accepted' });
+  const final = await documentOf(document.id);
+  assert.equal(final.status, 'accepted');
+  assert.equal(final.lastError, null);
+  assert.deepEqual(final.taxauthMessages, []);
+
+  const events = await harness.eventsOf(document.id);
+  assert.deepEqual(
+    events.map((event) => event.type),
+    [TRANSMISSION_EVENT_TYPES.ATTEMPT, TRANSMISSION_EVENT_TYPES.OUTCOME, 'sent', 'accepted'],
+  );
+  assert.deepEqual(
+    events.filter((event) => event.toStatus !== null).map((event) => [event.fromStatus, event.toStatus]),
+    [
+      ['signed', 'sent'],
+      ['sent', 'accepted'],
+    ],
+  );
+  const answers = await harness.database.artifact.count({
+    where: { documentId: document.id, kind: 'taxauth_response' },
+  });
+  assert.equal(answers, 2);
+  assert.equal(await harness.receptionsOf(document.encf), 1);
+
+  // A redelivered job changes nothing and sends nothing.
+  assert.equal((await transmit(document.id)).next, 'done');
+  assert.equal((await poll(document.id)).next, 'done');
+  assert.equal(await harness.receptionsOf(document.encf), 1);
+});
+
+test('accepted_conditional and rejected keep the tax authority messages', async () => {
+  await harness.addFault({ service: 'recepcion', fault: 'accept_conditional', count: 1 });
+  const conditional = await harness.seedSignedDocument();
+  await transmit(conditional.document.id);
+  await poll(conditional.document.id);
+  const afterConditional = await documentOf(conditional.document.id);
+  assert.equal(afterConditional.status, 'accepted_conditional');
+  assert.equal(afterConditional.lastError, null);
+  assert.ok(Array.isArray(afterConditional.taxauthMessages) && afterConditional.taxauthMessages.length > 0);
+
+  await harness.addFault({ service: 'recepcion', fault: 'reject', count: 1 });
+  const rejected = await harness.seedSignedDocument();
+  await transmit(rejected.document.id);
+  const report = await poll(rejected.document.id);
+  assert.equal(report.outcome, 'rejected');
+  const afterRejection = await documentOf(rejected.document.id);
+  assert.equal(afterRejection.status, 'rejected');
+  const lastError = afterRejection.lastError as { code: string; taxauthMessages: unknown[] };
+  assert.equal(lastError.code, 'TAXAUTH_RECEPTION_REJECTED');
+  assert.ok(lastError.taxauthMessages.length > 0);
+  assert.deepEqual(afterRejection.taxauthMessages, lastError.taxauthMessages);
+});
+
+test('RFCE: an E32 below RD$250,000 goes as its summary and the immediate answer is final', async () => {
+  const { document } = await harness.seedSignedDocument({ encf: newEncf('32') });
+  const report = await transmit(document.id);
+  assert.deepEqual({ next: report.next, outcome: report.outcome }, { next: 'done', outcome: 'accepted' });
+  const final = await documentOf(document.id);
+  assert.equal(final.status, 'accepted');
+  assert.equal(final.trackId, null);
+  assert.equal(await harness.receptionsOf(document.encf, 'RFCE'), 1);
+  assert.equal(await harness.receptionsOf(document.encf, 'ECF'), 0);
+  const events = await harness.eventsOf(document.id);
+  assert.equal((events[0]?.data as { channel?: string }).channel, 'rfce');
+});
+
+test('contingency: 503, reset and timeout keep the document in contingency with growing waits; it leaves when the tax authority answers', async () => {
+  const { document } = await harness.seedSignedDocument();
+  await harness.addFault({ service: 'recepcion', fault: 'http_503', count: 1 });
+  await harness.addFault({ service: 'recepcion', fault: 'connection_reset', count: 1 });
+  await harness.addFault({ service: 'recepcion', fault: 'timeout', count: 1 });
+
+  const first = await transmit(document.id);
+  assert.deepEqual(
+    {
+      next: first.next,
+      afterSeconds: 'afterSeconds' in first ? first.afterSeconds : null,
+      episode: first.episode,
+    },
+    { next: 'retry', afterSeconds: 300, episode: 'degraded' },
+  );
+  const inContingency = await documentOf(document.id);
+  assert.equal(inContingency.status, 'contingency');
+  assert.deepEqual(inContingency.contingencySince, harness.clock.now());
+  assert.equal((inContingency.lastError as { code: string; retrying: boolean }).code, 'TAXAUTH_UNAVAILABLE');
+  assert.equal((inContingency.lastError as { retrying: boolean }).retrying, true);
+
+  const waits = [300];
+  for (let index = 0; index < 2; index += 1) {
+    harness.clock.advanceSeconds(waits.at(-1) ?? 0);
+    const report = await transmit(document.id);
+    assert.equal(report.next, 'retry');
+    assert.equal(report.episode, undefined, 'one degraded edge per episode');
+    waits.push('afterSeconds' in report ? report.afterSeconds : -1);
+  }
+  assert.deepEqual(waits, [300, 600, 1200]);
+  const since = (await documentOf(document.id)).contingencySince;
+  assert.deepEqual(since, inContingency.contingencySince, 'contingencySince is kept across retries');
+
+  harness.clock.advanceSeconds(1200);
+  const recovered = await transmit(document.id);
+  assert.equal(recovered.next, 'poll');
+  assert.equal(recovered.episode, 'restored');
+  const sent = await documentOf(document.id);
+  assert.equal(sent.status, 'sent');
+  assert.equal(sent.lastError, null);
+  assert.equal(sent.contingencySince, null);
+  assert.equal(
+    await harness.receptionsOf(document.encf),
+    1,
+    'the reset and the timeout happened before the reception ran',
+  );
+
+  const episodes = await harness.database.taxauthEpisode.findMany();
+  assert.equal(episodes.length, 1);
+  assert.equal(episodes[0]?.environment, 'TesteCF');
+  assert.equal(episodes[0]?.code, 'TAXAUTH_UNAVAILABLE');
+  assert.ok(episodes[0]?.restoredAt);
+  await poll(document.id);
+  assert.equal((await documentOf(document.id)).status, 'accepted');
+});
+
+test('episodes: several documents failing in the same outage open one episode, the first answer closes it', async () => {
+  // An episode left open by an earlier test (a transient failure on a busy machine) would hide this one's opening.
+  await harness.database.taxauthEpisode.updateMany({
+    where: { restoredAt: null },
+    data: { restoredAt: harness.clock.now() },
+  });
+  const episodesBefore = await harness.database.taxauthEpisode.count();
+  await harness.addFault({ service: '*', fault: 'auth_down' });
+  await harness.addFault({ service: 'recepcion', fault: 'http_503' });
+  const documents = await Promise.all([
+    harness.seedSignedDocument(),
+    harness.seedSignedDocument(),
+    harness.seedSignedDocument(),
+  ]);
+  const reports = await Promise.all(documents.map(({ document }) => transmit(document.id)));
+  assert.deepEqual(
+    reports.map((report) => report.next),
+    ['retry', 'retry', 'retry'],
+  );
+  assert.equal(reports.filter((report) => report.episode === 'degraded').length, 1);
+  const open = await harness.database.taxauthEpisode.findMany({ where: { restoredAt: null } });
+  assert.equal(open.length, 1);
+
+  await harness.clearFaults();
+  harness.clock.advanceSeconds(300);
+  const recovered = await Promise.all(documents.map(({ document }) => transmit(document.id)));
+  assert.deepEqual(
+    recovered.map((report) => report.next),
+    ['poll', 'poll', 'poll'],
+  );
+  assert.equal(recovered.filter((report) => report.episode === 'restored').length, 1);
+  assert.equal(
+    (await harness.database.taxauthEpisode.count()) - episodesBefore,
+    1,
+    'one episode for the whole outage',
+  );
+  const closed = await harness.database.taxauthEpisode.findUniqueOrThrow({
+    where: { id: open[0]?.id ?? '' },
+  });
+  assert.ok(closed.restoredAt);
+});
+
+test('72 hours without reaching the tax authority: one operator notification, sent, and retries go on', async () => {
+  const before = harness.notifications.length;
+  const { document } = await harness.seedSignedDocument();
+  await harness.addFault({ service: 'recepcion', fault: 'http_503' });
+  await transmit(document.id);
+  harness.clock.advance(72 * 60 * MINUTE - MINUTE);
+  const almost = await transmit(document.id);
+  assert.equal(almost.notification, undefined);
+  assert.equal(await harness.database.operatorNotification.count({ where: { documentId: document.id } }), 0);
+
+  harness.clock.advance(2 * MINUTE);
+  const due = await transmit(document.id);
+  assert.equal(due.next, 'retry');
+  assert.equal(due.notification?.kind, 'taxauth_contingency_72h');
+  harness.clock.advance(30 * MINUTE);
+  const later = await transmit(document.id);
+  assert.equal(later.next, 'retry', 'retries continue after the notification');
+  assert.equal(later.notification, undefined);
+
+  const rows = await harness.database.operatorNotification.findMany({ where: { documentId: document.id } });
+  assert.equal(rows.length, 1);
+  assert.ok(rows[0]?.sentAt);
+  assert.equal(harness.notifications.length - before, 1);
+  assert.equal((await documentOf(document.id)).status, 'contingency');
+  const events = await harness.eventsOf(document.id);
+  assert.equal(events.filter((event) => event.type === TRANSMISSION_EVENT_TYPES.OPERATOR_NOTIFIED).length, 1);
+});
+
+test('transmission_failed on a definite failure (the tax authority refuses the authentication); not retried, XML kept', async () => {
+  const tenant = await harness.database.tenant.create({
+    data: { rnc: '131000777', legalName: 'Vencida SRL' },
+  });
+  const expired = certificateFor(tenant.rnc, {
+    validFrom: new Date('2020-01-01T00:00:00Z'),
+    validTo: new Date('2021-01-01T00:00:00Z'),
+  });
+  const { document } = await harness.seedSignedDocument({
+    tenantId: tenant.id,
+    rnc: tenant.rnc,
+    signer: expired,
+  });
+  const report = await transmitSignedDocument({
+    database: harness.database,
+    documentId: document.id,
+    ...harness.transmission,
+    loadCertificate: async () => expired,
+  });
+  assert.deepEqual(
+    { next: report.next, outcome: report.outcome },
+    { next: 'done', outcome: 'transmission_failed' },
+  );
+  const failed = await documentOf(document.id);
+  assert.equal(failed.status, 'transmission_failed');
+  const lastError = failed.lastError as { code: string; retrying: boolean; reason: string };
+  assert.deepEqual(
+    [lastError.code, lastError.retrying, lastError.reason],
+    ['TAXAUTH_TRANSMISSION_FAILED', false, 'auth_failed'],
+  );
+  assert.equal(
+    await harness.database.artifact.count({ where: { documentId: document.id, kind: 'signed_xml' } }),
+    1,
+  );
+  assert.equal((await transmit(document.id)).next, 'done');
+  assert.equal(await harness.receptionsOf(document.encf), 0);
+});
+
+test('not delegated: TAXAUTH_CERTIFICATE_NOT_DELEGATED with a hint', async () => {
+  await harness.addFault({ service: 'autenticacion', fault: 'not_delegated', count: 1 });
+  // A fresh client: the cached token of the other tests would skip the authentication.
+  const { document } = await harness.seedSignedDocument();
+  const tenantless = {
+    ...harness.transmission,
+    loadCertificate: async () => certificateFor(harness.tenant.rnc),
+  };
+  const other = await openFreshClient();
+  const report = await transmitSignedDocument({
+    database: harness.database,
+    documentId: document.id,
+    ...tenantless,
+    clientFor: other,
+  });
+  assert.equal(report.outcome, 'transmission_failed');
+  const failed = await documentOf(document.id);
+  const lastError = failed.lastError as { code: string; hint: string };
+  assert.equal(failed.status, 'transmission_failed');
+  assert.equal(lastError.code, 'TAXAUTH_CERTIFICATE_NOT_DELEGATED');
+  assert.equal(lastError.hint, NOT_DELEGATED_HINT);
+});
+
+test('a signer not delegated for the issuer is rejected by the tax authority with the hint', async () => {
+  const stranger = certificateFor('402000000011');
+  const { document } = await harness.seedSignedDocument({ signer: stranger });
+  const other = await openFreshClient();
+  await transmitSignedDocument({
+    database: harness.database,
+    documentId: document.id,
+    ...harness.transmission,
+    clientFor: other,
+    loadCertificate: async () => stranger,
+  });
+  await pollDocumentStatus({
+    database: harness.database,
+    documentId: document.id,
+    ...harness.transmission,
+    clientFor: other,
+    loadCertificate: async () => stranger,
+  });
+  const rejected = await documentOf(document.id);
+  assert.equal(rejected.status, 'rejected');
+  assert.equal((rejected.lastError as { code: string }).code, 'TAXAUTH_CERTIFICATE_NOT_DELEGATED');
+  assert.equal((rejected.lastError as { hint: string }).hint, NOT_DELEGATED_HINT);
+});
+
+test('duplicate eNCF at the tax authority: rejected with its message', async () => {
+  const { document, xml } = await harness.seedSignedDocument();
+  // Someone (another system of the taxpayer) already sent this eNCF.
+  const first = await harness
+    .clientFor('TesteCF')
+    .forTaxpayer({ cacheKey: 'elsewhere', certificate: harness.certificate })
+    .sendEcf({ xml });
+  assert.ok(first.trackId);
+  await transmit(document.id);
+  await poll(document.id);
+  const rejected = await documentOf(document.id);
+  assert.equal(rejected.status, 'rejected');
+  const messages = rejected.taxauthMessages as Array<{ valor: string }>;
+  assert.ok(
+    messages.some((message) => message.valor.includes(document.encf)),
+    JSON.stringify(messages),
+  );
+  assert.equal(await harness.receptionsOf(document.encf), 2);
+});
+
+test('lose_answer: the retry finds the trackId by eNCF and does not send again', async () => {
+  const { document } = await harness.seedSignedDocument();
+  await harness.addFault({ service: 'recepcion', fault: 'lose_answer', count: 1 });
+  const lost = await transmit(document.id);
+  assert.equal(lost.next, 'retry');
+  assert.equal(await harness.receptionsOf(document.encf), 1);
+  const afterLoss = await harness.eventsOf(document.id);
+  assert.equal(
+    (afterLoss.find((event) => event.type === TRANSMISSION_EVENT_TYPES.OUTCOME)?.data as { outcome: string })
+      .outcome,
+    'unknown',
+  );
+
+  harness.clock.advanceSeconds('afterSeconds' in lost ? lost.afterSeconds : 300);
+  const resolved = await transmit(document.id);
+  assert.equal(resolved.next, 'poll');
+  const sent = await documentOf(document.id);
+  assert.equal(sent.status, 'sent');
+  assert.equal(sent.attempts, 1, 'no second attempt');
+  assert.equal(await harness.receptionsOf(document.encf), 1, 'the simulator saw one reception');
+  await poll(document.id);
+  assert.equal((await documentOf(document.id)).status, 'accepted');
+});
+
+test('an attempt without outcome (crash) is in flight for a while, then resolved by asking before sending', async () => {
+  // Crash after the attempt was committed but before the request left.
+  const notLeft = await harness.seedSignedDocument();
+  await recordBareAttempt(notLeft.document.id, notLeft.document.tenantId);
+  const early = await transmit(notLeft.document.id);
+  assert.deepEqual([early.next, early.outcome], ['retry', 'attempt_in_flight']);
+  assert.equal(await harness.receptionsOf(notLeft.document.encf), 0);
+  harness.clock.advance(3 * MINUTE);
+  assert.equal((await transmit(notLeft.document.id)).next, 'poll');
+  assert.equal(await harness.receptionsOf(notLeft.document.encf), 1);
+  const outcomes = (await harness.eventsOf(notLeft.document.id))
+    .filter((event) => event.type === TRANSMISSION_EVENT_TYPES.OUTCOME)
+    .map((event) => (event.data as { outcome: string }).outcome);
+  assert.deepEqual(outcomes, ['not_received', 'received']);
+
+  // Crash after the request left: the tax authority has it, the retry adopts its trackId.
+  const left = await harness.seedSignedDocument();
+  await recordBareAttempt(left.document.id, left.document.tenantId);
+  const reception = await harness
+    .clientFor('TesteCF')
+    .forTaxpayer({ cacheKey: left.document.tenantId, certificate: harness.certificate })
+    .sendEcf({ xml: left.xml });
+  harness.clock.advance(3 * MINUTE);
+  assert.equal((await transmit(left.document.id)).next, 'poll');
+  assert.equal((await documentOf(left.document.id)).trackId, reception.trackId);
+  assert.equal(await harness.receptionsOf(left.document.encf), 1);
+});
+
+test('concurrent runs of the same document send it once', async () => {
+  const { document } = await harness.seedSignedDocument();
+  const reports = await Promise.all([transmit(document.id), transmit(document.id), transmit(document.id)]);
+  assert.equal(reports.filter((report) => report.outcome === 'sent').length, 1, JSON.stringify(reports));
+  assert.equal(await harness.receptionsOf(document.encf), 1);
+  assert.equal((await documentOf(document.id)).attempts, 1);
+});
+
+async function recordBareAttempt(documentId: string, tenantId: string) {
+  await harness.database.$transaction([
+    harness.database.document.update({ where: { id: documentId }, data: { attempts: 1 } }),
+    harness.database.documentEvent.create({
+      data: {
+        documentId,
+        tenantId,
+        type: TRANSMISSION_EVENT_TYPES.ATTEMPT,
+        data: { attempt: 1, channel: 'ecf', at: harness.clock.now().toISOString() },
+        createdAt: harness.clock.now(),
+      },
+    }),
+  ]);
+}
+
+async function openFreshClient() {
+  const { createTaxauthClient } = await import('@ecf/taxauth-client');
+  const client = createTaxauthClient({
+    environment: 'TesteCF',
+    baseUrls: {
+      ecf: harness.simulator.baseUrl,
+      fc: harness.simulator.baseUrl,
+      status: harness.simulator.baseUrl,
+    },
+    timeoutMs: 2000,
+  });
+  return () => client;
+}

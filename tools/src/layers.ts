@@ -1,0 +1,39 @@
+/**
+ * The layering rule of the repository (ARCHITECTURE.md, "Which package may import which"): for
+ * each workspace, the internal workspaces its production code may import. Apps are never imported
+ * by production code; tests may also start the apps listed in `TEST_PEERS` as real local servers
+ * and use other packages' `testing` exports.
+ */
+export const LAYERS: Readonly<Record<string, readonly string[]>> = {
+  '@ecf/fiscal-core': [],
+  '@ecf/db': [],
+  '@ecf/ui': [],
+  '@ecf/config': ['@ecf/fiscal-core'],
+  '@ecf/printing': ['@ecf/fiscal-core'],
+  '@ecf/taxauth-client': ['@ecf/fiscal-core'],
+  '@ecf/services': ['@ecf/db', '@ecf/fiscal-core', '@ecf/taxauth-client', '@ecf/printing'],
+  '@ecf/api': ['@ecf/services', '@ecf/db', '@ecf/fiscal-core', '@ecf/config'],
+  '@ecf/worker': ['@ecf/services', '@ecf/db', '@ecf/fiscal-core', '@ecf/taxauth-client', '@ecf/config'],
+  '@ecf/web': ['@ecf/ui', '@ecf/services', '@ecf/db'],
+  '@ecf/taxauth-sim': ['@ecf/fiscal-core', '@ecf/db', '@ecf/config'],
+  '@ecf/mail-catcher': [],
+  '@ecf/tools': [],
+  // Benchmarks and end-to-end specs are test code: they drive everything, apps included.
+  '@ecf/bench': ['*'],
+  '@ecf/e2e': ['*'],
+};
+
+/** Apps a test may start as a real local server (the tax authority simulator, the mail catcher). */
+export const TEST_PEERS: readonly string[] = ['@ecf/taxauth-sim', '@ecf/mail-catcher'];
+
+/**
+ * Test code: tests, their support and a workspace's development scripts (`scripts/`, such as the
+ * golden-file generator), which production code never imports.
+ */
+export function isTestFile(pathInWorkspace: string): boolean {
+  return (
+    /\.(test|spec)\.tsx?$/.test(pathInWorkspace) ||
+    /(^|\/)(test|testing|scripts)(\/|$)/.test(pathInWorkspace) ||
+    /(^|\/)testing\.tsx?$/.test(pathInWorkspace)
+  );
+}
