@@ -3,14 +3,15 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
-import { startServer } from '../support/processes.ts';
+import { freePort, startServer } from '../support/processes.ts';
 
 const webDirectory = path.join(import.meta.dirname, '..', '..', 'apps', 'web');
-const port = 43_000 + Math.floor(Math.random() * 2000);
+let port: number;
 let web: Awaited<ReturnType<typeof startServer>>;
 let browser: Browser;
 
 before(async () => {
+  port = await freePort();
   web = await startServer({
     command: 'npx',
     args: ['next', 'dev', '--port', String(port)],

@@ -85,6 +85,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await worker.start();
+// A port that cannot be bound (taken, refused) stops the worker with exit code 1 and says why,
+// instead of an unhandled 'error' event. WORKER_HEALTH_PORT=0 takes a free port; the log names it.
+healthServer.once('error', (error) => {
+  log.fatal({ err: error, port: env.WORKER_HEALTH_PORT }, 'the health server could not listen');
+  process.exitCode = 1;
+  shutdown('health server error').catch((stopError: unknown) => {
+    log.error({ err: stopError }, 'unclean stop');
+  });
+});
 healthServer.listen(env.WORKER_HEALTH_PORT, env.WORKER_HEALTH_HOST, () => {
-  log.info({ port: env.WORKER_HEALTH_PORT }, 'worker health on /healthz');
+  const address = healthServer.address();
+  const port = typeof address === 'object' && address !== null ? address.port : env.WORKER_HEALTH_PORT;
+  log.info({ port }, 'worker health on /healthz');
 });

@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { pino } from 'pino';
 import { openTestDatabase } from '@ecf/db/testing';
@@ -76,35 +77,76 @@ test('a payload that breaks its contract fails before the handler runs', async (
   assert.equal(await context.database.rateLimitCounter.count({ where: { bucket: 'key:untouched' } }), 1);
 });
 
-test('the worker process serves /healthz and stops cleanly on SIGTERM', async () => {
-  const port = 41_000 + Math.floor(Math.random() * 4000);
+/** Starts `main.ts` as a real process with `env`; its output (pino JSON lines) is collected. */
+function startWorkerProcess(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')], {
-    env: { ...process.env, DATABASE_URL: context.url, WORKER_HEALTH_PORT: String(port), LOG_LEVEL: 'info' },
+    env: { ...process.env, DATABASE_URL: context.url, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exitCodeWithin = (ms: number) =>
+    Promise.race([exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ms))]);
+  return { child, output: () => output, exitCodeWithin };
+}
+
+/** The port the process logged for its health server ("worker health on /healthz"). */
+function loggedHealthPort(output: string): number | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.includes('worker health on /healthz')) continue;
+    const port = (JSON.parse(line) as { port?: unknown }).port;
+    if (typeof port === 'number') return port;
+  }
+  return undefined;
+}
+
+test('the worker process serves /healthz on the port it logs and stops cleanly on SIGTERM', async () => {
+  // Port 0: the system picks a free port (a fixed or random one collides with concurrent tests).
+  const worker = startWorkerProcess({ WORKER_HEALTH_PORT: '0' });
   try {
     const deadline = Date.now() + 20_000;
     let health: { ok: boolean; status: string } | undefined;
     while (!health?.ok) {
-      if (Date.now() > deadline) throw new Error(`worker never became healthy:\n${output}`);
-      health = await fetch(`http://127.0.0.1:${port}/healthz`)
-        .then((response) => response.json() as Promise<{ ok: boolean; status: string }>)
-        .catch(() => undefined);
+      if (Date.now() > deadline) throw new Error(`worker never became healthy:\n${worker.output()}`);
+      const port = loggedHealthPort(worker.output());
+      health =
+        port === undefined
+          ? undefined
+          : await fetch(`http://127.0.0.1:${port}/healthz`)
+              .then((response) => response.json() as Promise<{ ok: boolean; status: string }>)
+              .catch(() => undefined);
       if (!health?.ok) await new Promise((resolve) => setTimeout(resolve, 200));
     }
     assert.equal(health.status, 'running');
-    child.kill('SIGTERM');
-    const code = await Promise.race([
-      exited,
-      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 20_000)),
-    ]);
-    assert.equal(code, 0, `exit code after SIGTERM; output:\n${output}`);
-    assert.match(output, /worker stopped/);
+    assert.notEqual(loggedHealthPort(worker.output()), 0);
+    worker.child.kill('SIGTERM');
+    const code = await worker.exitCodeWithin(20_000);
+    assert.equal(code, 0, `exit code after SIGTERM; output:\n${worker.output()}`);
+    assert.match(worker.output(), /worker stopped/);
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+  }
+});
+
+test('a health port that is taken stops the worker with exit code 1 and says why', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const address = taken.address();
+  assert.ok(typeof address === 'object' && address !== null);
+  const worker = startWorkerProcess({
+    WORKER_HEALTH_PORT: String(address.port),
+    WORKER_HEALTH_HOST: '127.0.0.1',
+  });
+  try {
+    const code = await worker.exitCodeWithin(20_000);
+    assert.equal(code, 1, `exit code with the port taken; output:\n${worker.output()}`);
+    assert.match(worker.output(), /the health server could not listen/);
+    assert.match(worker.output(), /EADDRINUSE/);
+    assert.doesNotMatch(worker.output(), /Unhandled 'error' event/);
+  } finally {
+    if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+    await new Promise<void>((resolve) => taken.close(() => resolve()));
   }
 });
