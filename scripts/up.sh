@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# One command from a fresh clone to a running service: installs what is needed, creates and
-# migrates the database, seeds the demo tenant (printing its API keys) and runs the API, the
-# worker, the portal, the tax authority simulator and a local mail catcher together. Ctrl-C stops them all.
+# One command from a fresh clone to a running service: installs what is needed, makes sure a
+# PostgreSQL answers (bringing its own when the machine has none), creates and migrates the
+# database, seeds the demo tenant (printing its API keys) and runs the API, the worker, the portal,
+# the tax authority simulator and a local mail catcher together. Ctrl-C stops them all.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -14,8 +15,16 @@ export NEXT_PUBLIC_API_URL="${NEXT_PUBLIC_API_URL:-http://127.0.0.1:$API_PORT}" 
 # Buyer e-mail goes to the local mail catcher (nothing leaves the machine) unless SMTP_HOST is configured.
 export MAIL_CATCHER_SMTP_PORT="${MAIL_CATCHER_SMTP_PORT:-1025}" MAIL_CATCHER_HTTP_PORT="${MAIL_CATCHER_HTTP_PORT:-3003}"
 export SMTP_HOST="${SMTP_HOST:-127.0.0.1}" SMTP_PORT="${SMTP_PORT:-$MAIL_CATCHER_SMTP_PORT}" PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://127.0.0.1:$API_PORT}"
+# With the mail catcher, a buyer e-mail whose outcome a crash left unknown is looked up by its
+# Message-ID before any resend (exactly once); against another SMTP server, leave it unset unless
+# the provider has such a lookup (without one: at most once, recorded uncertain).
+if [ "$SMTP_HOST" = "127.0.0.1" ] && [ "$SMTP_PORT" = "$MAIL_CATCHER_SMTP_PORT" ]; then
+  export SMTP_MESSAGE_LOOKUP_URL="${SMTP_MESSAGE_LOOKUP_URL:-http://127.0.0.1:$MAIL_CATCHER_HTTP_PORT/api/messages/by-message-id/{messageId}}"
+fi
 
-if [ -z "${DATABASE_URL:-}" ]; then bash scripts/ensure-postgres.sh; fi
+# A server answering at DATABASE_URL is used as it is; else the Debian cluster or the embedded
+# PostgreSQL (.data/postgres) is started there (scripts/ensure-postgres.sh). It outlives Ctrl-C.
+bash scripts/ensure-postgres.sh
 # Tenant certificates are encrypted under CERTIFICATE_MASTER_KEY: a development key is generated
 # once into .data/ (gitignored) unless one is configured. Production sets its own.
 if [ -z "${CERTIFICATE_MASTER_KEY:-}" ]; then

@@ -1,9 +1,12 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { TDatabase } from '@ecf/db';
 import type { TEnv } from './env.ts';
+import { DEFAULT_BODY_LIMIT_BYTES, registerBodyLimits } from './plugins/body-limits.ts';
+import { answerClientError, answerConnect, answerFrameworkError } from './plugins/client-errors.ts';
 import { correlationIdFor, registerCorrelationId } from './plugins/correlation-id.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { REDACTED, REDACTED_HEADERS, serializeRequest } from './plugins/log-redaction.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { createReadinessProbe } from './readiness.ts';
@@ -12,11 +15,13 @@ import { registerContingencyRoutes } from './routes/contingency.ts';
 import { registerDocumentRoutes } from './routes/documents.ts';
 import { registerReceiverDeliveryRoutes } from './routes/receiver-delivery.ts';
 import { registerPrintedLinkRoutes } from './routes/printed-link.ts';
+import { registerApiReference } from './routes/api-reference.ts';
 import { createDocumentWaiter } from './document-waiter.ts';
 import { createJobQueue } from './job-queue.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { loadXsdValidators } from '@ecf/config';
 import type { TXsdValidators } from '@ecf/fiscal-core';
+import { AppError } from '@ecf/services';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,8 +32,7 @@ declare module 'fastify' {
   }
 }
 
-/** Headers that carry credentials: never written to logs. */
-export const REDACTED_HEADERS = ['x-api-key', 'x-partner-key', 'authorization'] as const;
+export { REDACTED_HEADERS };
 
 export type TAppOptions = {
   env: TEnv;
@@ -45,27 +49,31 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: env.LOG_LEVEL,
-      redact: {
-        paths: REDACTED_HEADERS.map((header) => `req.headers["${header}"]`),
-        censor: '[REDACTED]',
-      },
-      serializers: {
-        req: (request: { method: string; url: string; headers: Record<string, unknown> }) => ({
-          method: request.method,
-          url: request.url,
-          headers: request.headers,
-        }),
-      },
+      // The serializer already replaces them; the paths catch a header object logged any other way.
+      redact: { paths: REDACTED_HEADERS.map((header) => `req.headers["${header}"]`), censor: REDACTED },
+      // The URL without the buyer link's token or credential-like query values (plugins/log-redaction.ts).
+      serializers: { req: serializeRequest },
       ...(options.logDestination ? { stream: options.logDestination } : {}),
     },
     genReqId: correlationIdFor,
-    requestIdLogLabel: 'correlationId',
-    bodyLimit: env.API_BODY_LIMIT_BYTES,
-    return503OnClosing: true,
+    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    // Routes with a body have their own limits (plugins/body-limits.ts); everything else reads none.
+    bodyLimit: Math.min(DEFAULT_BODY_LIMIT_BYTES, env.API_BODY_LIMIT_BYTES),
+    // Refused below with an ErrorResponse 503 (Fastify's own 503 body is not one).
+    return503OnClosing: false,
     // The buyer link's token may be up to 1,300 characters (spec Limits); Fastify's default is 100.
-    // Longer paths still reach the route, whose answer for an overlong token is RI_LINK_INVALID.
-    maxParamLength: 8192,
+    // Longer paths still reach the route, whose answer for an overlong token is RI_LINK_INVALID;
+    // beyond 8192 the router refuses (answerFrameworkError: 400, or RI_LINK_INVALID on /ri).
+    routerOptions: { maxParamLength: 8192 },
+    // Every answer is an ErrorResponse: Node's parser errors, the router's refusals.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
+    // A request without Host reaches the hooks below and is refused as an ErrorResponse, not Node's bare 400.
+    http: { requireHostHeader: false },
   });
+
+  // Without a listener Node closes a CONNECT without a word.
+  app.server.on('connect', answerConnect.bind(app));
 
   const registeredRoutes: Array<{ method: string; url: string }> = [];
   app.decorate('registeredRoutes', registeredRoutes);
@@ -92,7 +100,9 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const authentication = { database, requestsPerMinute };
 
   registerCorrelationId(app);
-  registerErrorHandler(app, { bodyLimitBytes: env.API_BODY_LIMIT_BYTES });
+  registerErrorHandler(app);
+  registerRequestGuards(app);
+  registerBodyLimits(app, { submissionLimitBytes: env.API_BODY_LIMIT_BYTES });
   registerJsonBody(app);
   const metrics = registerMetrics(app);
 
@@ -111,5 +121,31 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   });
   registerReceiverDeliveryRoutes(app, { ...authentication, xsd });
   registerPrintedLinkRoutes(app, { database, linkSecret: env.RI_LINK_SECRET });
+  registerApiReference(app);
   return app;
+}
+
+/**
+ * Refusals every request goes through before its route: HTTP/1.1 without `Host` (RFC 9112 §3.2:
+ * 400), and any request once the server is closing (503 ErrorResponse with `connection: close`,
+ * where Fastify's `return503OnClosing` answers a body of its own).
+ */
+function registerRequestGuards(app: FastifyInstance): void {
+  let isClosing = false;
+  app.addHook('preClose', async () => {
+    isClosing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (isClosing) {
+      reply.header('connection', 'close');
+      throw new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down; retry on another instance.', {
+        details: { reason: 'shutting_down' },
+      });
+    }
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw new AppError('INVALID_REQUEST', 'An HTTP/1.1 request needs a Host header.', {
+        details: { reason: 'host_header_missing' },
+      });
+    }
+  });
 }

@@ -2,7 +2,7 @@
 // status. Handlers parse requests with these schemas and `/openapi.json` is generated from them
 // (openapi.ts), so the document cannot drift from what the API enforces.
 import { z } from 'zod';
-import { ECF_TYPES } from '@ecf/fiscal-core';
+import { ECF_TYPES, SUBMISSION_ERROR_CODES, SUBMISSION_WARNING_CODES } from '@ecf/fiscal-core';
 
 export const ZEnvironment = z.enum(['TesteCF', 'CerteCF', 'eCF']);
 
@@ -101,12 +101,48 @@ export const ZStatusBatchRequest = z
     message: `at most ${STATUS_BATCH_MAX} references per request (50 recommended)`,
   });
 
-const ZIssue = z.object({
-  path: z.string().describe('field path with the names the client sent: dots and [i]'),
-  code: z.string(),
-  message: z.string(),
-  details: z.object({ code: z.string() }).catchall(z.unknown()),
-});
+/** Codes a submission's `errors[]` can carry: fiscal-core's blocking codes and the official XSD check. */
+const SUBMISSION_FIELD_ERROR_CODES = [
+  ...Object.values(SUBMISSION_ERROR_CODES),
+  'XSD_VALIDATION_FAILED',
+  // The cheap size checks that run before any validation (assertSubmissionWithinLimits).
+  'LINE_LIMIT_EXCEEDED',
+  'STRUCTURE_LIMIT_EXCEEDED',
+];
+
+const ZIssuePath = z
+  .string()
+  .describe(
+    'the offending field with the names the client sent: dots for members, [i] for array positions (lines[2].unitPrice, ECF.Encabezado.IdDoc.FechaVencimientoSecuencia); empty for the body as a whole',
+  );
+
+/** FieldError (clarification 2). */
+const ZFieldError = z
+  .object({
+    path: ZIssuePath,
+    code: z.string().describe('mirrors details.code'),
+    message: z.string(),
+    details: z.object({ code: z.string() }).catchall(z.unknown()),
+  })
+  .describe(
+    'FieldError (clarification 2): { path, code, message, details: { code, ... } }, code mirrors details.code. Codes: ' +
+      SUBMISSION_FIELD_ERROR_CODES.join(', ') +
+      '. Among them: ISSUER_RNC_MISMATCH on issuer.rnc or ECF.Encabezado.Emisor.RNCEmisor (clarification 7); REFERENCE_CODE_NOT_APPLICABLE on the reference path (clarification 8); XSD_VALIDATION_FAILED on path ECF with the schema message and details.line when known (clarification 9); SIGNATURE_DATE_IN_FUTURE and SIGNATURE_DATE_INVALID (clarification 10); SEQUENCE_EXPIRATION_DATE_INVALID, which wins over DATE_INVALID (clarification 11).',
+  );
+
+/** Warning (clarification 3). */
+const ZWarning = z
+  .object({
+    path: ZIssuePath,
+    code: z.string().describe('mirrors details.code'),
+    message: z.string(),
+    details: z.object({ code: z.string() }).catchall(z.unknown()),
+  })
+  .describe(
+    'Warning (clarification 3): same shape as FieldError; the document is stored anyway. SQUARING_ABOVE_TAXAUTH_TOLERANCE carries details.declared, details.expected (money as a decimal string with two decimals, "1005.00") and details.toleranceCents. Codes: ' +
+      Object.values(SUBMISSION_WARNING_CODES).join(', ') +
+      '.',
+  );
 
 export const ZPrinting = z
   .object({
@@ -120,34 +156,40 @@ export const ZPrinting = z
   })
   .nullable();
 
-export const ZSubmitResponse = z.object({
-  ok: z.literal(true),
-  documentId: z.uuid().optional().describe('absent in a preflight (200)'),
-  encf: z.string(),
-  environment: ZEnvironment,
-  status: z.union([ZDocumentStatus, z.literal('validated')]).describe('`validated` in a preflight'),
-  warnings: z.array(ZIssue),
-  errors: z.array(ZIssue),
-  result: z.object({
-    securityCode: z.string().nullable(),
-    qrUrl: z.string().nullable(),
-    printing: ZPrinting,
-    printingStatus: z
-      .string()
-      .nullable()
-      .describe(
-        'why printing is null (awaiting_signature, awaiting_taxauth_response, ...) or deliverable; null in a preflight',
-      ),
-    trackId: z.string().nullable(),
-  }),
-  correlationId: z.string().min(1),
-});
+export const ZSubmitResponse = z
+  .object({
+    ok: z.literal(true),
+    documentId: z.uuid().optional().describe('absent in a preflight (200)'),
+    encf: z.string(),
+    environment: ZEnvironment,
+    status: z.union([ZDocumentStatus, z.literal('validated')]).describe('`validated` in a preflight'),
+    warnings: z.array(ZWarning),
+    errors: z.array(ZFieldError).describe('empty: a submission with errors is a 422'),
+    result: z.object({
+      securityCode: z.string().nullable(),
+      qrUrl: z.string().nullable(),
+      printing: ZPrinting,
+      printingStatus: z
+        .string()
+        .nullable()
+        .describe(
+          'why printing is null (awaiting_signature, awaiting_taxauth_response, ...) or deliverable; null in a preflight',
+        ),
+      trackId: z.string().nullable(),
+    }),
+    correlationId: z.string().min(1),
+  })
+  .describe(
+    'SubmitResponse (clarification 4): ok, documentId (absent in a preflight), encf, environment, status (validated in a preflight), warnings, errors, result { securityCode, qrUrl, printing, printingStatus, trackId }; result members are null until known.',
+  );
 
 /** A 422 of the submission: ErrorResponse and SubmitResponse at once (clarification 1). */
 export const ZSubmitValidationError = ZErrorResponse.extend({
-  errors: z.array(ZIssue),
-  warnings: z.array(ZIssue),
-});
+  errors: z.array(ZFieldError),
+  warnings: z.array(ZWarning),
+}).describe(
+  'Clarification 1: ErrorResponse and SubmitResponse at once: { ok: false, error: { code: VALIDATION_FAILED, message, details }, errors: [FieldError...], warnings: [Warning...], correlationId }.',
+);
 
 export const ZSubmitQuery = z.object({
   validate: z
@@ -167,7 +209,11 @@ export const ZSubmitHeaders = z.object({
 
 /** Documentation of the two submission formats; fiscal-core validates the body itself (422 on any field). */
 export const ZSubmissionBody = z.union([
-  z.looseObject({ ECF: z.looseObject({}) }).describe('A. Tax-authority-shaped JSON (root ECF)'),
+  z
+    .looseObject({ ECF: z.looseObject({}) })
+    .describe(
+      'A. Tax-authority-shaped JSON (root ECF), element names of the official XSD of the type. Clarification 14: decimals may be JSON strings or JSON numbers (a number equals its text); a repeated element is an array under its element name (TablaTelefonoEmisor.TelefonoEmisor[]), a single occurrence may also be an object. Clarification 15: ECF.FechaHoraFirma omitted: the service sets the signing time when it signs.',
+    ),
   z
     .looseObject({
       type: z.string(),
@@ -179,7 +225,9 @@ export const ZSubmissionBody = z.union([
       paymentType: z.string().optional(),
       lines: z.array(z.looseObject({})),
     })
-    .describe('B. Simplified contract (packages/fiscal-core/docs/simplified-contract.md)'),
+    .describe(
+      'B. Simplified contract (clarification 18): English camelCase properties, one place per concept (reference.encf for the modified eNCF of a note, per-line withholding amounts for E41, exempt lines for E43/E44/E46/E47); the complete property list with an example per type is packages/fiscal-core/docs/simplified-contract.md. Unknown properties are 422 UNKNOWN_FIELD. signatureDate omitted: the service sets the signing time when it signs (clarification 15).',
+    ),
 ]);
 
 export const ZStatusResult = z.object({
@@ -194,16 +242,28 @@ export const ZStatusResult = z.object({
   lastError: z
     .record(z.string(), z.unknown())
     .nullable()
-    .describe('last send failure; null in final states and cancelled'),
+    .describe(
+      'last send failure { code, message, ... } (TAXAUTH_CERTIFICATE_NOT_DELEGATED with hint, TAXAUTH_RECEPTION_REJECTED with taxauthMessages, TAXAUTH_UNAVAILABLE in contingency, ...); null in final states and cancelled',
+    ),
+  errors: z
+    .array(z.record(z.string(), z.unknown()))
+    .max(1)
+    .describe(
+      'the same error as lastError, as a list: [lastError] while there is one, [] when lastError is null',
+    ),
   updatedAt: z.string(),
 });
 
-export const ZStatusBatchResponse = z.object({
-  ok: z.literal(true),
-  found: z.array(ZStatusResult),
-  unfound: z.array(z.string()).describe('references as sent, in request order'),
-  correlationId: z.string().min(1),
-});
+export const ZStatusBatchResponse = z
+  .object({
+    ok: z.literal(true),
+    found: z.array(ZStatusResult),
+    unfound: z.array(z.string()).describe('references as sent, in request order'),
+    correlationId: z.string().min(1),
+  })
+  .describe(
+    'Clarification 5: { ok, found: [StatusResult...], unfound: [reference as sent...], correlationId }; each StatusResult has documentId, encf, type, status, trackId, securityCode, printing, printingStatus, lastError, errors, updatedAt.',
+  );
 
 const ZIsoDate = z.iso.date().describe('YYYY-MM-DD, a Dominican Republic calendar date');
 const ECF_TYPE_PATTERN = new RegExp(`^E?(${ECF_TYPES.join('|')})$`);
@@ -254,15 +314,33 @@ export const ZIssuedDocument = z.object({
   updatedAt: z.string(),
 });
 
-export const ZIssuedListResponse = z.object({
-  ok: z.literal(true),
-  items: z.array(ZIssuedDocument),
-  nextCursor: z.string().nullable(),
-  correlationId: z.string().min(1),
+export const ZIssuedListResponse = z
+  .object({
+    ok: z.literal(true),
+    items: z.array(ZIssuedDocument),
+    nextCursor: z.string().nullable(),
+    correlationId: z.string().min(1),
+  })
+  .describe('Clarification 6: { ok, items, nextCursor (null on the last page), correlationId }.');
+
+/** `Accept` of the XML download (clarification 17). */
+export const ZXmlDownloadHeaders = z.object({
+  accept: z
+    .string()
+    .optional()
+    .describe(
+      'Clarification 17: application/xml, text/xml, application/*, text/* or */* (or no header) are served; anything else is 400 NOT_ACCEPTABLE. Error answers are JSON ErrorResponse.',
+    ),
 });
 
-export const ZDownloadHeaders = z.object({
-  accept: z.string().optional().describe('application/xml (or application/pdf), */*; error answers are JSON'),
+/** `Accept` of the PDF download (clarification 17). */
+export const ZPdfDownloadHeaders = z.object({
+  accept: z
+    .string()
+    .optional()
+    .describe(
+      'Clarification 17: application/pdf, application/* or */* (or no header) are served; anything else is 400 NOT_ACCEPTABLE. Error answers are JSON ErrorResponse.',
+    ),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -356,7 +434,7 @@ type TResponse = {
 };
 export type TRouteContract = {
   method: 'GET' | 'POST';
-  /** Fastify path syntax (`:param`). */
+  /** Fastify path syntax (`:param`); `/:environment/...` is documented under the environment's server. */
   path: string;
   summary: string;
   description?: string;
@@ -366,6 +444,7 @@ export type TRouteContract = {
   query?: z.ZodType;
   headers?: z.ZodObject;
   body?: z.ZodType;
+  /** By status. */
   responses: Record<number, TResponse>;
 };
 
@@ -373,7 +452,7 @@ const error = (description: string): TResponse => ({ description, schema: ZError
 const AUTH_ERRORS = {
   401: error('X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID)'),
   403: error(
-    'INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (details.reason environment_mismatch)',
+    'INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch)',
   ),
   404: error('ROUTE_NOT_FOUND: unknown environment segment'),
   429: {
@@ -381,6 +460,27 @@ const AUTH_ERRORS = {
     schema: ZErrorResponse,
     headers: { 'Retry-After': 'seconds' },
   },
+  500: error('INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId'),
+  503: error(
+    'SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again',
+  ),
+} satisfies Record<number, TResponse>;
+
+/** How a JSON body can be refused before any route logic (plugins/json-body.ts, body-limits.ts). */
+const JSON_BODY_ERRORS =
+  'INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), ' +
+  'BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), ' +
+  'REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT';
+
+/**
+ * Public operational routes decide no client error themselves; what a client can still get is the
+ * refusal of a request the HTTP server cannot read, answered before any route runs (the API's
+ * clientErrorHandler makes it a 400 ErrorResponse rather than Node's bare 400/408/431).
+ */
+const HTTP_LAYER_ERRORS = {
+  400: error(
+    'refused before any route runs: INVALID_REQUEST (not valid HTTP/1.1, or no Host), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT',
+  ),
 } satisfies Record<number, TResponse>;
 
 export const ROUTES = {
@@ -388,7 +488,7 @@ export const ROUTES = {
     method: 'GET',
     path: '/healthz',
     summary: 'Liveness',
-    responses: { 200: { description: 'alive', schema: ZHealthResponse } },
+    responses: { 200: { description: 'alive', schema: ZHealthResponse }, ...HTTP_LAYER_ERRORS },
   },
   readiness: {
     method: 'GET',
@@ -396,6 +496,7 @@ export const ROUTES = {
     summary: 'Readiness: storage, migrations, rate-limit store',
     responses: {
       200: { description: 'ready', schema: ZReadinessResponse },
+      ...HTTP_LAYER_ERRORS,
       503: { description: 'not ready', schema: ZReadinessResponse },
     },
   },
@@ -403,13 +504,17 @@ export const ROUTES = {
     method: 'GET',
     path: '/metrics',
     summary: 'Prometheus text exposition',
-    responses: { 200: { description: 'metrics', contentType: 'text/plain' } },
+    responses: { 200: { description: 'metrics', contentType: 'text/plain' }, ...HTTP_LAYER_ERRORS },
   },
   openapi: {
     method: 'GET',
     path: '/openapi.json',
     summary: 'This contract (OpenAPI 3.1)',
-    responses: { 200: { description: 'the OpenAPI document', contentType: 'application/json' } },
+    description: 'The same document is rendered as an API reference page at /docs.',
+    responses: {
+      200: { description: 'the OpenAPI document', contentType: 'application/json' },
+      ...HTTP_LAYER_ERRORS,
+    },
   },
   submitDocument: {
     method: 'POST',
@@ -417,7 +522,8 @@ export const ROUTES = {
     summary: 'Preflight (validate=true) or issue an e-CF',
     description:
       'Preflight (200): the full validation, nothing stored or signed. Emission: validated like preflight, then stored with its signing job in one transaction (202, Retry-After), or 201 with printing data when `Prefer: wait=N` sees it deliverable in time (Preference-Applied). ' +
-      'The same eNCF with the same JSON is a replay (the original document; 201 at once when printable); with other content 409 ENCF_CONFLICT (details.conflicts[]). eCF without active production: 423.',
+      'The same eNCF with the same JSON is a replay (the original document; 201 at once when printable); with other content 409 ENCF_CONFLICT (details.conflicts[]). eCF without active production: 423. ' +
+      "Clarification 16: a note that references an eNCF this account never issued through the service is accepted; rule 20's reference checks apply when the referenced e-CF is the account's.",
     scopes: ['ecf:validate', 'ecf:create'],
     params: ZEnvironmentParams,
     query: ZSubmitQuery,
@@ -426,7 +532,8 @@ export const ROUTES = {
     responses: {
       200: { description: 'preflight passed (warnings listed)', schema: ZSubmitResponse },
       201: {
-        description: 'printable: result.securityCode, result.qrUrl, result.printing',
+        description:
+          'printable: result.securityCode, result.qrUrl, result.printing. Clarification 13: a replay of an already printable document answers 201 with its result whether or not Prefer was sent (Preference-Applied only when it was).',
         schema: ZSubmitResponse,
         headers: { 'Preference-Applied': 'wait=N' },
       },
@@ -435,11 +542,15 @@ export const ROUTES = {
         schema: ZSubmitResponse,
         headers: { 'Retry-After': 'seconds' },
       },
-      400: error('INVALID_JSON, INVALID_REQUEST, BODY_TOO_LARGE, UNSUPPORTED_CONTENT_TYPE'),
+      400: error(`INVALID_REQUEST; ${JSON_BODY_ERRORS}`),
       ...AUTH_ERRORS,
-      409: error('ENCF_CONFLICT: the eNCF exists with other content'),
+      409: error(
+        'ENCF_CONFLICT: the eNCF exists with other content; details.conflicts[] { encf, documentId, status, reason: encf_already_used_with_other_content }',
+      ),
       422: {
-        description: 'VALIDATION_FAILED: errors[] and warnings[]; nothing stored',
+        description:
+          'VALIDATION_FAILED (clarification 1): ErrorResponse and SubmitResponse at once, errors[] (FieldError, clarification 2) and warnings[] (Warning, clarification 3); nothing stored, the eNCF stays free. ' +
+          'Codes the specification does not name: ISSUER_RNC_MISMATCH (clarification 7), REFERENCE_CODE_NOT_APPLICABLE (clarification 8), XSD_VALIDATION_FAILED on path ECF (clarification 9), SIGNATURE_DATE_IN_FUTURE / SIGNATURE_DATE_INVALID (clarification 10), SEQUENCE_EXPIRATION_DATE_INVALID over DATE_INVALID (clarification 11).',
         schema: ZSubmitValidationError,
       },
       423: error('PRODUCTION_NOT_ACTIVE'),
@@ -449,6 +560,8 @@ export const ROUTES = {
     method: 'GET',
     path: '/:environment/documentos-ecf',
     summary: 'Issued e-CF, newest submission first',
+    description:
+      'Clarification 6: date filters are ISO dates YYYY-MM-DD (Dominican Republic time, on FechaEmision); type accepts E31 or 31; limit 1 to 100, default 50; follow nextCursor with the same filters until it is null.',
     scopes: ['ecf:read'],
     params: ZEnvironmentParams,
     query: ZIssuedListQuery,
@@ -463,34 +576,40 @@ export const ROUTES = {
     method: 'POST',
     path: '/:environment/documentos-ecf/status/batch',
     summary: 'Status of up to 100 documents (50 recommended)',
+    description:
+      'Clarification 5: found (StatusResult per document, in request order) and unfound (references as sent). lastError is the last send failure and the same error appears in errors ([lastError], or [] when lastError is null); in final states and cancelled lastError is null and errors [].',
     scopes: ['status:read'],
     params: ZEnvironmentParams,
     body: ZStatusBatchRequest,
     responses: {
       200: { description: 'found and unfound', schema: ZStatusBatchResponse },
-      400: error('INVALID_REQUEST: empty or more than 100 references'),
+      400: error(
+        `INVALID_REQUEST: empty or more than 100 references, unknown property, a character JSON text may carry but storage may not (details.reason unsupported_character: U+0000, lone surrogates); ${JSON_BODY_ERRORS}`,
+      ),
       ...AUTH_ERRORS,
     },
   },
   documentXml: {
     method: 'GET',
     path: '/:environment/documentos-ecf/:documentReference/xml',
-    summary: 'Signed XML, byte for byte as stored; file <RNCEmisor><eNCF>.xml',
+    summary: 'Signed XML, byte for byte as stored',
+    description:
+      'File {RNCEmisor}{eNCF}.xml. Checks in this order: the document of this account and environment (else 404, whatever Accept says), Accept (clarification 17, else 400 NOT_ACCEPTABLE), signed (else 409).',
     scopes: ['ecf:read'],
     params: ZDocumentReferenceParams,
-    headers: ZDownloadHeaders,
+    headers: ZXmlDownloadHeaders,
     responses: {
       200: {
         description: 'the signed XML',
         contentType: 'application/xml',
-        headers: { 'Content-Disposition': 'attachment; filename=<RNCEmisor><eNCF>.xml' },
+        headers: { 'Content-Disposition': 'attachment; filename={RNCEmisor}{eNCF}.xml' },
       },
       400: error(
-        'INVALID_DOCUMENT_REFERENCE, NOT_ACCEPTABLE (Accept allows neither application/xml, text/xml nor a wildcard of them)',
+        'INVALID_DOCUMENT_REFERENCE; NOT_ACCEPTABLE (clarification 17: Accept allows neither application/xml, text/xml nor a wildcard of them; details.accepted)',
       ),
       ...AUTH_ERRORS,
       404: error(
-        'NOT_FOUND: no such document in this account and environment (or transmission_failed and never signed)',
+        'NOT_FOUND: no such document in this account and environment (or transmission_failed and never signed), whatever Accept says; ROUTE_NOT_FOUND: unknown environment',
       ),
       409: error('DOCUMENT_NOT_SIGNED'),
     },
@@ -499,21 +618,25 @@ export const ROUTES = {
     method: 'GET',
     path: '/:environment/documentos-ecf/:documentReference/pdf',
     summary: 'Printed representation (PDF)',
+    description:
+      'File {RNCEmisor}{eNCF}.pdf, letter size. Checks in this order: the document of this account and environment (else 404, whatever Accept says), Accept (clarification 17, else 400 NOT_ACCEPTABLE), deliverable (else 409).',
     scopes: ['ecf:read'],
     params: ZDocumentReferenceParams,
-    headers: ZDownloadHeaders,
+    headers: ZPdfDownloadHeaders,
     responses: {
       200: {
         description:
           'the printed representation, letter size, rendered from the stored signed XML (QR, security code, signature date)',
         contentType: 'application/pdf',
-        headers: { 'Content-Disposition': 'attachment; filename=<RNCEmisor><eNCF>.pdf' },
+        headers: { 'Content-Disposition': 'attachment; filename={RNCEmisor}{eNCF}.pdf' },
       },
       400: error(
-        'INVALID_DOCUMENT_REFERENCE; NOT_ACCEPTABLE: Accept lists neither application/pdf, application/* nor */*',
+        'INVALID_DOCUMENT_REFERENCE; NOT_ACCEPTABLE (clarification 17: Accept lists neither application/pdf, application/* nor */*; details.accepted)',
       ),
       ...AUTH_ERRORS,
-      404: error('NOT_FOUND: no such document in this account and environment'),
+      404: error(
+        'NOT_FOUND: no such document in this account and environment, whatever Accept says; ROUTE_NOT_FOUND: unknown environment',
+      ),
       409: error(
         'DOCUMENT_NOT_SIGNED; RI_AWAITING_TAXAUTH_RESPONSE (signed, no TrackID yet); RI_NOT_DELIVERABLE_REJECTED (rejected, including the RFCE summary of a consumer invoice); RI_NOT_DELIVERABLE_NOT_TRANSMITTED (transmission_failed); RI_NOT_DELIVERABLE_CANCELLED',
       ),
@@ -528,7 +651,7 @@ export const ROUTES = {
       'Refusals are plain text with the code in X-Error-Code (not ErrorResponse).',
     params: z.object({ token: z.string().max(1300).describe('signed token, at most 1300 characters') }),
     responses: {
-      200: { description: 'the PDF (inline; file <RNCEmisor><eNCF>.pdf)', contentType: 'application/pdf' },
+      200: { description: 'the PDF (inline; file {RNCEmisor}{eNCF}.pdf)', contentType: 'application/pdf' },
       404: {
         description:
           'RI_LINK_INVALID (malformed or tampered token, unknown document) or RI_NOT_DELIVERABLE (the e-CF is not accepted or accepted-conditional now); text/plain, X-Error-Code',
@@ -569,7 +692,7 @@ export const ROUTES = {
         schema: ZReceiverDeliveryReconciliationResponse,
       },
       400: error(
-        'INVALID_REQUEST (documentId not a UUID, unknown outcome or property), INVALID_JSON, BODY_TOO_LARGE, UNSUPPORTED_CONTENT_TYPE',
+        `INVALID_REQUEST (documentId not a UUID, unknown outcome or property, details.reason unsupported_character: U+0000 or a lone surrogate in the note); ${JSON_BODY_ERRORS}`,
       ),
       ...AUTH_ERRORS,
       404: error(

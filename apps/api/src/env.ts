@@ -19,12 +19,17 @@ const ZEnv = z.object({
   DATABASE_URL: z.url().default('postgresql://postgres@127.0.0.1:5432/ecf'),
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  /** Largest accepted request body. A 1,000-line e-CF in JSON is well under 1 MiB. */
+  /**
+   * Largest accepted submission body (the other routes have smaller limits of their own, never
+   * above this one; plugins/body-limits.ts). A 1,000-line e-CF with every element of every line
+   * filled is 1.5 MB of compact JSON, 2.5 MB indented by 2 spaces, 3.4 MB by 4; with every text at
+   * its XSD maximum length it is 5.3 MB compact. 6 MiB holds all of those.
+   */
   API_BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
-    .default(8 * 1024 * 1024),
+    .default(6 * 1024 * 1024),
   LOG_LEVEL: ZLogLevel,
   /** Whether the Partner API (/partner/v1) exists; when false every Partner route answers 404. */
   PSFE_PARTNER_API_ENABLED: z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROUTES, type TRouteContract } from './contract.ts';
+import { ROUTES, ZEnvironment, type TRouteContract } from './contract.ts';
 import { SERVICE_VERSION } from './routes/operational.ts';
 
 type TJsonSchema = Record<string, unknown> & {
@@ -19,31 +19,67 @@ export function openApiPath(fastifyPath: string): string {
   return fastifyPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-function parametersOf(location: 'path' | 'query' | 'header', schema: z.ZodType | undefined) {
+/** The Fastify prefix of the direct account routes: the environment of the API key. */
+const ENVIRONMENT_PREFIX = '/:environment';
+
+/**
+ * Where a route is documented. The direct account routes live under the environment prefix, and
+ * `/{environment}/contingencia` next to `/ri/{token}` is ambiguous to any router that reads the
+ * templates alone (two segments, either one a variable). The spec calls `/{environment}` a prefix,
+ * so it is documented as one: those routes are listed without it under a path-level server
+ * `/{environment}` whose variable is the environment. The URLs are the same.
+ */
+export function documentedPathOf(fastifyPath: string): { path: string; underEnvironment: boolean } {
+  if (fastifyPath.startsWith(`${ENVIRONMENT_PREFIX}/`)) {
+    return { path: openApiPath(fastifyPath.slice(ENVIRONMENT_PREFIX.length)), underEnvironment: true };
+  }
+  return { path: openApiPath(fastifyPath), underEnvironment: false };
+}
+
+/** The server of the direct account routes: the service's origin, then the environment segment. */
+export const ENVIRONMENT_SERVER = {
+  url: '/{environment}',
+  description: "Direct account API in one environment: the API key's",
+  variables: {
+    environment: {
+      enum: [...ZEnvironment.options],
+      default: 'TesteCF',
+      description:
+        'TesteCF (test), CerteCF (certification) or eCF (production). A key of another environment is 403 INSUFFICIENT_SCOPE (details.reason environment_mismatch, clarification 12); an unknown segment 404 ROUTE_NOT_FOUND.',
+    },
+  },
+};
+
+function parametersOf(location: 'path' | 'query' | 'header', schema: z.ZodType | undefined, omit: string[]) {
   if (!schema) return [];
   const json = schemaOf(schema, 'input');
   const required = new Set(json.required ?? []);
-  return Object.entries(json.properties ?? {}).map(([name, property]) => {
-    const { description, ...rest } = property;
-    return {
-      name,
-      in: location,
-      required: location === 'path' || required.has(name),
-      ...(description ? { description } : {}),
-      schema: rest,
-    };
-  });
+  return Object.entries(json.properties ?? {})
+    .filter(([name]) => !omit.includes(name))
+    .map(([name, property]) => {
+      const { description, ...rest } = property;
+      return {
+        name,
+        in: location,
+        required: location === 'path' || required.has(name),
+        ...(description ? { description } : {}),
+        schema: rest,
+      };
+    });
 }
 
-function operationOf(route: TRouteContract) {
+function operationOf(operationId: string, route: TRouteContract, underEnvironment: boolean) {
+  // Under the environment's server the environment is a server variable, not a path parameter.
+  const omitted = underEnvironment ? ['environment'] : [];
   return {
+    operationId,
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     ...(route.scopes ? { security: [{ apiKey: [] }], 'x-scopes': route.scopes } : { security: [] }),
     parameters: [
-      ...parametersOf('path', route.params),
-      ...parametersOf('query', route.query),
-      ...parametersOf('header', route.headers),
+      ...parametersOf('path', route.params, omitted),
+      ...parametersOf('query', route.query, []),
+      ...parametersOf('header', route.headers, []),
     ],
     ...(route.body
       ? {
@@ -79,28 +115,53 @@ function operationOf(route: TRouteContract) {
   };
 }
 
-const DESCRIPTION = `Direct account API of the e-CF service. Every JSON answer carries correlationId (also header x-correlation-id); errors are ErrorResponse.
+const DESCRIPTION = `Direct account API of the e-CF service. Every JSON answer carries correlationId (also header x-correlation-id); errors are ErrorResponse. An API reference rendered from this document is served at /docs.
 
-Decisions where the interface specification is silent (see apps/api/README.md and the clarifications):
-- A 422 of the submission is ErrorResponse and SubmitResponse at once (code VALIDATION_FAILED, errors[], warnings[]).
-- FieldError and Warning: { path, code, message, details: { code, ... } }; money in details is a decimal string.
-- SubmitResponse: ok, documentId (absent in a preflight), encf, environment, status (validated in a preflight), warnings, errors, result { securityCode, qrUrl, printing, trackId } (null until known).
-- Status batch: { ok, found[], unfound[] }; lists: { ok, items, nextCursor }; date filters YYYY-MM-DD (Dominican time); type E31 or 31; limit 1 to 100, default 50.
-- Issuer RNC different from the account's: ISSUER_RNC_MISMATCH; XSD failure: XSD_VALIDATION_FAILED on ECF; a key of another environment: 403 INSUFFICIENT_SCOPE (details.reason environment_mismatch).
-- A replay of an already printable document answers 201 whether or not Prefer was sent. The same eNCF with other content: 409 ENCF_CONFLICT with details.conflicts[] (encf, documentId, status, reason).
-- Rate limits per API key and plan, fixed 60-second windows; 429 RATE_LIMIT_EXCEEDED with Retry-After.`;
+The direct account routes are under the environment prefix /{environment} (TesteCF, CerteCF or eCF; the server of those operations), authenticated by X-API-KEY; /healthz, /readyz, /metrics, /openapi.json and /ri/{token} are public.
+
+Decisions where the interface specification is silent (the clarifications; each is also described on its operation, and apps/api/README.md has the rest):
+1. A 422 of the submission is ErrorResponse and SubmitResponse at once (code VALIDATION_FAILED, errors[], warnings[]).
+2. FieldError: { path, code, message, details: { code, ... } }; path uses the names the client sent, dots for members and [i] for array positions; code mirrors details.code.
+3. Warning: the same shape; SQUARING_ABOVE_TAXAUTH_TOLERANCE carries declared, expected (decimal strings with two decimals) and toleranceCents.
+4. SubmitResponse (200, 201, 202): ok, documentId (absent in a preflight), encf, environment, status (validated in a preflight), warnings, errors, result { securityCode, qrUrl, printing, printingStatus, trackId } (null until known).
+5. Status batch: { ok, found[], unfound[] }; each StatusResult has documentId, encf, type, status, trackId, securityCode, printing, printingStatus, lastError, errors ([lastError] or []), updatedAt.
+6. Lists: { ok, items, nextCursor }; date filters YYYY-MM-DD (Dominican Republic time); type E31 or 31; limit 1 to 100, default 50.
+7. Issuer RNC different from the account's: ISSUER_RNC_MISMATCH on issuer.rnc or ECF.Encabezado.Emisor.RNCEmisor.
+8. InformacionReferencia code 5 outside type 31 or without an E32 eNCF: REFERENCE_CODE_NOT_APPLICABLE.
+9. XML that fails the official XSD: XSD_VALIDATION_FAILED on path ECF (details.line when known).
+10. A client signature date in the future: SIGNATURE_DATE_IN_FUTURE; unreadable: SIGNATURE_DATE_INVALID.
+11. An impossible sequence expiration date: SEQUENCE_EXPIRATION_DATE_INVALID (wins over DATE_INVALID).
+12. A key of another environment: 403 INSUFFICIENT_SCOPE with details.reason environment_mismatch.
+13. A replay of an already printable document answers 201 whether or not Prefer was sent. The same eNCF with other content: 409 ENCF_CONFLICT with details.conflicts[] (encf, documentId, status, reason).
+14. Tax-authority-shaped JSON: decimals as JSON strings or numbers; a repeated element is an array under its element name, a single one may be an object.
+15. FechaHoraFirma / signatureDate omitted: the service sets the signing time when it signs.
+16. A note referencing an eNCF this account never issued through the service is accepted.
+17. XML and PDF downloads honour Accept (application/xml, text/xml, application/pdf, their wildcards, */*); a refused Accept is 400 NOT_ACCEPTABLE, after the 404 checks; error answers are JSON ErrorResponse.
+18. The simplified contract: packages/fiscal-core/docs/simplified-contract.md.
+Rate limits per API key and plan, fixed 60-second windows; 429 RATE_LIMIT_EXCEEDED with Retry-After.`;
 
 /** The OpenAPI 3.1 document of the API, generated from the route table of contract.ts. */
 export function buildOpenApiDocument() {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of Object.values(ROUTES) as TRouteContract[]) {
-    const path = openApiPath(route.path);
-    paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operationOf(route);
+  for (const [operationId, route] of Object.entries(ROUTES) as Array<[string, TRouteContract]>) {
+    const { path, underEnvironment } = documentedPathOf(route.path);
+    const item = (paths[path] ??= underEnvironment ? { servers: [ENVIRONMENT_SERVER] } : {});
+    if ('servers' in item !== underEnvironment)
+      throw new Error(`${route.path}: documented at ${path}, which another route uses with another prefix`);
+    const method = route.method.toLowerCase();
+    if (item[method]) throw new Error(`${route.method} ${path} is in the route table twice`);
+    item[method] = operationOf(operationId, route, underEnvironment);
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'e-CF service: direct account API', version: SERVICE_VERSION, description: DESCRIPTION },
+    info: {
+      title: 'e-CF service: direct account API',
+      version: SERVICE_VERSION,
+      description: DESCRIPTION,
+      // The service is not published under an open licence; SPDX's LicenseRef- form names that.
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: '/', description: 'This service (the origin that serves this document)' }],
     components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' } } },
     paths,
   };

@@ -78,7 +78,7 @@ test('a 10 MB body: 400 BODY_TOO_LARGE', async () => {
   assert.equal(typeof body.error.details.limitBytes, 'number');
 });
 
-test('not an object, both formats, neither format: 422 on the body', async () => {
+test('not an object, both formats, neither format: 422 on the body; a repeated name: 400', async () => {
   for (const payload of ['[]', '"E31"', '42', 'null', 'true'])
     assertFieldError(await post(payload), '', 'SUBMISSION_FORMAT_UNRECOGNIZED');
   assertFieldError(await post(JSON.stringify({ colour: 'blue' })), '', 'SUBMISSION_FORMAT_UNRECOGNIZED');
@@ -87,7 +87,11 @@ test('not an object, both formats, neither format: 422 on the body', async () =>
     '',
     'SUBMISSION_FORMAT_AMBIGUOUS',
   );
-  assertFieldError(await post('{"type":"E31","type":"E32"}'), 'type', 'JSON_DUPLICATE_KEY');
+  // A repeated member name is a fault of the JSON itself, refused by the one body parser of every
+  // route: 400 INVALID_JSON (duplicate_key, with its path), not a field error.
+  const duplicate = assertError(await post('{"type":"E31","type":"E32"}'), 400, 'INVALID_JSON');
+  assert.equal(duplicate.error.details.reason, 'duplicate_key');
+  assert.equal(duplicate.error.details.path, 'type');
 });
 
 test('wrong types and unknown fields: 422 on the field', async () => {

@@ -1,6 +1,7 @@
 /** @ecf/mail-catcher: a local SMTP server that keeps messages in memory and shows them on a page. */
 export {
   startMailCatcher,
+  type TAcceptedMessageId,
   type TCaughtMessage,
   type TMailCatcher,
   type TMailCatcherOptions,

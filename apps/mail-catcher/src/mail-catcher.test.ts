@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import nodemailer from 'nodemailer';
 import { startMailCatcher } from './mail-catcher.ts';
 import { decodeEncodedWords, decodeQuotedPrintable, parseMessage } from './mime.ts';
@@ -83,4 +84,77 @@ test('MIME decoding: quoted-printable soft breaks, encoded words, base64 parts',
   assert.equal(parsed.subject, 'Ñandu');
   assert.equal(parsed.text, 'Hola, señor');
   assert.deepEqual(parsed.parts, ['text/plain', 'application/pdf']);
+});
+
+test('the Message-ID lookup: accepted messages are found by their Message-ID (with or without brackets), with their count', async () => {
+  const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0, keep: 1 });
+  try {
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: catcher.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
+    const messageId = '<buyer-email.d1.r1@ecf.example>';
+    for (const subject of ['uno', 'dos'])
+      await transport.sendMail({
+        from: 'a@example.com',
+        to: 'b@example.com',
+        subject,
+        text: subject,
+        messageId,
+      });
+    // Kept beyond the messages themselves (keep: 1): the lookup must not forget what was accepted.
+    await transport.sendMail({ from: 'a@example.com', to: 'b@example.com', subject: 'tres', text: 'tres' });
+    const base = `http://127.0.0.1:${catcher.httpPort}/api/messages/by-message-id`;
+    for (const asked of [messageId, 'buyer-email.d1.r1@ecf.example']) {
+      const found = await fetch(`${base}/${encodeURIComponent(asked)}`);
+      assert.equal(found.status, 200);
+      const body = (await found.json()) as { found: boolean; count: number; envelopeTo: string[] };
+      assert.deepEqual([body.found, body.count, body.envelopeTo], [true, 2, ['b@example.com']]);
+    }
+    assert.equal(catcher.findByMessageId(messageId)?.count, 2);
+    const missing = await fetch(`${base}/${encodeURIComponent('<nothing@ecf.example>')}`);
+    assert.equal(missing.status, 404);
+    assert.deepEqual(await missing.json(), { found: false, messageId: 'nothing@ecf.example' });
+  } finally {
+    await catcher.close();
+  }
+});
+
+test('a slow server (acceptDelayMs): the message is accepted before its 250 answer; a client that gives up never learns it; sessions before acceptance are counted', async () => {
+  const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0, acceptDelayMs: 2000 });
+  try {
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: catcher.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+      socketTimeout: 500,
+    });
+    await assert.rejects(
+      transport.sendMail({
+        from: 'a@example.com',
+        to: 'b@example.com',
+        subject: 'lento',
+        text: 'lento',
+        messageId: '<slow@ecf.example>',
+      }),
+      /timeout/i,
+    );
+    assert.equal(catcher.findByMessageId('slow@ecf.example')?.count, 1);
+
+    // A connection in the SMTP dialogue has no accepted message yet; closed, it counts no more.
+    assert.equal(catcher.sessionsBeforeAcceptance(), 0);
+    const socket = net.connect(catcher.smtpPort, '127.0.0.1');
+    await new Promise((resolve) => socket.once('data', resolve));
+    assert.equal(catcher.sessionsBeforeAcceptance(), 1);
+    socket.destroy();
+    const deadline = Date.now() + 5000;
+    while (catcher.sessionsBeforeAcceptance() > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(catcher.sessionsBeforeAcceptance(), 0);
+  } finally {
+    await catcher.close();
+  }
 });

@@ -2,6 +2,11 @@
  * A local SMTP server that accepts every message (no authentication, no relay) and keeps the last
  * N in memory, with a small HTTP page listing them. For development (scripts/up.sh) and tests:
  * nothing ever leaves the machine.
+ *
+ * It also answers "did you accept the message with this Message-ID?" over HTTP
+ * (`GET /api/messages/by-message-id/{id}`), the model of a mail provider's message search (SES,
+ * Postmark and SendGrid have one): the worker asks it before it resends a buyer e-mail whose
+ * outcome it does not know.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +37,28 @@ export type TMailCatcherOptions = {
   keep?: number;
   /** Largest accepted message in bytes. Default 10 MiB. */
   maxMessageBytes?: number;
+  /**
+   * How many Message-IDs the lookup remembers (oldest forgotten first), independently of the
+   * messages kept. Default 100,000.
+   */
+  keepMessageIds?: number;
+  /**
+   * A slow server: the message is accepted (stored, found by the lookup) at the end of DATA, and
+   * the `250` answer is sent this much later. A client that dies in between never learns it was
+   * accepted. Default 0.
+   */
+  acceptDelayMs?: number;
+};
+
+/** What the lookup says of an accepted Message-ID. */
+export type TAcceptedMessageId = {
+  messageId: string;
+  /** How many messages with this Message-ID were accepted (a resend is a second one). */
+  count: number;
+  /** The catcher's id of the first of them. */
+  id: number;
+  firstAcceptedAt: Date;
+  envelopeTo: string[];
 };
 
 export type TMailCatcher = {
@@ -44,7 +71,14 @@ export type TMailCatcher = {
     predicate?: (message: TCaughtMessage) => boolean,
     timeoutMs?: number,
   ) => Promise<TCaughtMessage>;
-  /** Forgets every message. */
+  /**
+   * Connections whose message has not been accepted yet (connected, in the SMTP dialogue or the
+   * DATA): a client that dies now leaves nothing here. Crash tests kill their sender at this point.
+   */
+  sessionsBeforeAcceptance: () => number;
+  /** What was accepted under this Message-ID (angle brackets optional); undefined when nothing. */
+  findByMessageId: (messageId: string) => TAcceptedMessageId | undefined;
+  /** Forgets every message (and every Message-ID). */
   clear: () => void;
   close: () => Promise<void>;
 };
@@ -55,6 +89,12 @@ export async function startMailCatcher(options: TMailCatcherOptions = {}): Promi
   const keep = options.keep ?? 200;
   const caught: TCaughtMessage[] = [];
   const waiters = new Set<(message: TCaughtMessage) => void>();
+  const keepMessageIds = options.keepMessageIds ?? 100_000;
+  // Map keeps insertion order: the first key is the oldest Message-ID.
+  const acceptedIds = new Map<string, TAcceptedMessageId>();
+  const delayedAnswers = new Set<NodeJS.Timeout>();
+  // Sessions (by id) that have not had a message accepted since they connected.
+  const beforeAcceptance = new Set<string>();
   let nextId = 1;
 
   const smtp = new SMTPServer({
@@ -64,6 +104,13 @@ export async function startMailCatcher(options: TMailCatcherOptions = {}): Promi
     logger: false,
     // Close does not wait for idle clients longer than this.
     closeTimeout: 1000,
+    onConnect(session, callback) {
+      beforeAcceptance.add(session.id);
+      callback();
+    },
+    onClose(session) {
+      beforeAcceptance.delete(session.id);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -82,13 +129,43 @@ export async function startMailCatcher(options: TMailCatcherOptions = {}): Promi
           raw,
         };
         caught.push(message);
+        beforeAcceptance.delete(session.id);
         if (caught.length > keep) caught.splice(0, caught.length - keep);
+        const messageId = normalizeMessageId(message.headers.get('message-id') ?? '');
+        if (messageId !== '') {
+          const known = acceptedIds.get(messageId);
+          if (known) known.count += 1;
+          else {
+            acceptedIds.set(messageId, {
+              messageId,
+              count: 1,
+              id: message.id,
+              firstAcceptedAt: message.receivedAt,
+              envelopeTo: message.envelopeTo,
+            });
+            if (acceptedIds.size > keepMessageIds) {
+              const oldest = acceptedIds.keys().next();
+              if (oldest.done !== true) acceptedIds.delete(oldest.value);
+            }
+          }
+        }
         for (const waiter of [...waiters]) waiter(message);
-        callback(null, `queued as ${message.id}`);
+        const answer = () => callback(null, `queued as ${message.id}`);
+        if ((options.acceptDelayMs ?? 0) > 0) {
+          const timer = setTimeout(() => {
+            delayedAnswers.delete(timer);
+            answer();
+          }, options.acceptDelayMs);
+          delayedAnswers.add(timer);
+        } else answer();
       });
       stream.on('error', (error: Error) => callback(error));
     },
   });
+
+  // A client that dies mid-dialogue (a killed worker) resets its connection: that is the client's
+  // business, not a failure of the catcher (an unhandled 'error' would stop the process).
+  smtp.on('error', () => {});
 
   const page = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://catcher');
@@ -100,6 +177,22 @@ export async function startMailCatcher(options: TMailCatcherOptions = {}): Promi
     if (url.pathname === '/') return send(200, 'text/html', renderMessagesPage([...caught].reverse()));
     if (url.pathname === '/healthz')
       return send(200, 'application/json', JSON.stringify({ ok: true, messages: caught.length }));
+    const byMessageId = /^\/api\/messages\/by-message-id\/(.+)$/.exec(url.pathname);
+    if (byMessageId) {
+      let wanted: string;
+      try {
+        wanted = normalizeMessageId(decodeURIComponent(byMessageId[1] ?? ''));
+      } catch {
+        return send(400, 'application/json', JSON.stringify({ found: false, error: 'malformed Message-ID' }));
+      }
+      const found = acceptedIds.get(wanted);
+      if (!found) return send(404, 'application/json', JSON.stringify({ found: false, messageId: wanted }));
+      return send(
+        200,
+        'application/json',
+        JSON.stringify({ found: true, ...found, firstAcceptedAt: found.firstAcceptedAt.toISOString() }),
+      );
+    }
     if (url.pathname === '/api/messages') {
       const summary = caught.map(
         ({ id, from, to, subject, date, envelopeFrom, envelopeTo, receivedAt, text }) => ({
@@ -174,10 +267,15 @@ export async function startMailCatcher(options: TMailCatcherOptions = {}): Promi
         };
         waiters.add(waiter);
       }),
+    sessionsBeforeAcceptance: () => beforeAcceptance.size,
+    findByMessageId: (messageId) => acceptedIds.get(normalizeMessageId(messageId)),
     clear: () => {
       caught.length = 0;
+      acceptedIds.clear();
     },
     close: async () => {
+      for (const timer of delayedAnswers) clearTimeout(timer);
+      delayedAnswers.clear();
       page.closeAllConnections();
       await Promise.all([
         new Promise<void>((resolve) => page.close(() => resolve())),
@@ -185,4 +283,12 @@ export async function startMailCatcher(options: TMailCatcherOptions = {}): Promi
       ]);
     },
   };
+}
+
+/** A Message-ID as the lookup keys it: without angle brackets or surrounding blanks. */
+function normalizeMessageId(value: string): string {
+  return value
+    .trim()
+    .replace(/^<(.*)>$/, '$1')
+    .trim();
 }

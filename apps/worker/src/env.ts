@@ -32,6 +32,18 @@ const ZEnv = z
      * transmission and polling). Tests of crash recovery set a few seconds; it must stay above the longest run.
      */
     WORKER_JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).optional(),
+    /**
+     * Overrides the lease of a running job (pg-boss `heartbeatSeconds` of the on-demand queues;
+     * default the registry's, 10 s, pg-boss's minimum). A job whose holder has not refreshed it for
+     * this long is taken as held by a dead worker.
+     */
+    WORKER_JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).optional(),
+    /**
+     * How often each worker looks for workers whose lease lapsed (`worker_instances`, renewed every
+     * quarter of the job heartbeat) and gives the documents of the jobs they held their next step;
+     * 0 = never (the minute sweep still does).
+     */
+    WORKER_RECOVERY_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
     /** A fixed retry delay, without backoff, for the document queues (default: the registry's, 30 s doubling). Tests only. */
     WORKER_JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).optional(),
     /** How often pg-boss looks for expired jobs and runs its schedules (default 60 s). */
@@ -54,6 +66,28 @@ const ZEnv = z
     /** SMTP credentials (both or neither); never logged. */
     SMTP_USER: z.string().min(1).optional(),
     SMTP_PASSWORD: z.string().min(1).optional(),
+    /**
+     * The whole SMTP exchange of one buyer e-mail attempt (connection, greeting, TLS, authentication,
+     * the message) must end within this; the connection is closed when it passes.
+     */
+    SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+    /**
+     * How the worker asks the mail provider whether it accepted a message, before it resends a buyer
+     * e-mail whose outcome it does not know (a crash between the SMTP answer and its record): a URL
+     * with `{messageId}` (e.g. the local mail catcher's
+     * `http://127.0.0.1:3003/api/messages/by-message-id/{messageId}`); 200 = accepted, 404 = not
+     * there. Unset: such an e-mail is never resent (at most once), recorded `buyer_email_uncertain`
+     * and an operator is notified.
+     */
+    SMTP_MESSAGE_LOOKUP_URL: z
+      .url()
+      .refine((url) => url.includes('{messageId}'), 'must contain {messageId}')
+      .optional(),
+    /**
+     * How long a buyer e-mail attempt without outcome may still be running in another process before
+     * it is looked up (or declared uncertain). Must cover a whole SMTP exchange (2 x SMTP_TIMEOUT_MS).
+     */
+    WORKER_EMAIL_IN_FLIGHT_MS: z.coerce.number().int().min(200).default(60_000),
     /** `From` of the buyer e-mail. */
     MAIL_FROM: z.string().min(3).default('Facturación electrónica <no-reply@ecf.localhost>'),
     /** Address buyers open the link at (`{PUBLIC_BASE_URL}/ri/{token}`): the API's public base URL. */
@@ -64,6 +98,10 @@ const ZEnv = z
   .refine((env) => (env.SMTP_USER === undefined) === (env.SMTP_PASSWORD === undefined), {
     path: ['SMTP_PASSWORD'],
     message: 'SMTP_USER and SMTP_PASSWORD go together (both or neither)',
+  })
+  .refine((env) => env.WORKER_EMAIL_IN_FLIGHT_MS >= 2 * env.SMTP_TIMEOUT_MS, {
+    path: ['WORKER_EMAIL_IN_FLIGHT_MS'],
+    message: 'must be at least 2 x SMTP_TIMEOUT_MS (the SMTP exchange of a run still going)',
   })
   .refine((env) => env.WORKER_TRANSMIT_IN_FLIGHT_MS >= 3 * env.TAXAUTH_TIMEOUT_MS, {
     path: ['WORKER_TRANSMIT_IN_FLIGHT_MS'],

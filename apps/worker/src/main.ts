@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { createDatabaseClient } from '@ecf/db';
 import { loadXsdValidators } from '@ecf/config';
-import { createCertificateKeyring } from '@ecf/services';
+import { createCertificateKeyring, createHttpMessageLookup } from '@ecf/services';
 import { readEnv } from './env.ts';
 import { createWorker } from './worker.ts';
 
@@ -28,13 +28,19 @@ const worker = createWorker({
   superviseIntervalSeconds: env.WORKER_SUPERVISE_INTERVAL_SECONDS,
   sweepStaleAfterSeconds: env.WORKER_SWEEP_STALE_SECONDS,
   transmitInFlightMs: env.WORKER_TRANSMIT_IN_FLIGHT_MS,
-  ...(env.WORKER_JOB_EXPIRE_SECONDS === undefined && env.WORKER_JOB_RETRY_DELAY_SECONDS === undefined
+  recoveryIntervalSeconds: env.WORKER_RECOVERY_INTERVAL_SECONDS,
+  ...(env.WORKER_JOB_EXPIRE_SECONDS === undefined &&
+  env.WORKER_JOB_RETRY_DELAY_SECONDS === undefined &&
+  env.WORKER_JOB_HEARTBEAT_SECONDS === undefined
     ? {}
     : {
         queueOverrides: {
           ...(env.WORKER_JOB_EXPIRE_SECONDS === undefined
             ? {}
             : { expireInSeconds: env.WORKER_JOB_EXPIRE_SECONDS }),
+          ...(env.WORKER_JOB_HEARTBEAT_SECONDS === undefined
+            ? {}
+            : { heartbeatSeconds: env.WORKER_JOB_HEARTBEAT_SECONDS }),
           ...(env.WORKER_JOB_RETRY_DELAY_SECONDS === undefined
             ? {}
             : { retryDelay: env.WORKER_JOB_RETRY_DELAY_SECONDS, retryBackoff: false }),
@@ -62,6 +68,11 @@ const worker = createWorker({
     from: env.MAIL_FROM,
     publicBaseUrl: env.PUBLIC_BASE_URL,
     linkSecret: env.RI_LINK_SECRET,
+    smtpTimeoutMs: env.SMTP_TIMEOUT_MS,
+    inFlightMs: env.WORKER_EMAIL_IN_FLIGHT_MS,
+    ...(env.SMTP_MESSAGE_LOOKUP_URL === undefined
+      ? {}
+      : { lookupMessage: createHttpMessageLookup({ urlTemplate: env.SMTP_MESSAGE_LOOKUP_URL }) }),
   },
 });
 const healthServer = worker.createHealthServer();

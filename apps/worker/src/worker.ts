@@ -6,7 +6,8 @@ import { createEnqueue } from '@ecf/db/job-queue';
 import type { TCertificateKeyring } from '@ecf/services';
 import type { TXsdValidators } from '@ecf/fiscal-core';
 import type { TBuyerEmailSettings, TJobContext } from './jobs/context.ts';
-import { JOB_REGISTRY, type TAnyJobDefinition } from './jobs/registry.ts';
+import { JOB_HEARTBEAT_SECONDS, JOB_REGISTRY, type TAnyJobDefinition } from './jobs/registry.ts';
+import { startLostDocumentRecovery, type TLostDocumentRecovery } from './lost-document-recovery.ts';
 import {
   createTaxauthClients,
   type TTaxauthBaseUrls,
@@ -31,8 +32,20 @@ export type TWorkerOptions = {
   xsdValidators?: TXsdValidators;
   /** Jobs per fetch of each on-demand queue (two fetches run at once, so up to twice this many jobs per queue); scheduled jobs run one at a time. Default 1. */
   concurrency?: number;
-  /** Overrides the retry policy of the on-demand queues (tests of crash recovery: a few seconds). */
-  queueOverrides?: { expireInSeconds?: number; retryDelay?: number; retryBackoff?: boolean };
+  /** Overrides the retry policy and lease of the on-demand queues (tests of crash recovery: a few seconds). */
+  queueOverrides?: {
+    expireInSeconds?: number;
+    retryDelay?: number;
+    retryBackoff?: boolean;
+    /** The lease of a running job (pg-boss heartbeat, at least 10 s). */
+    heartbeatSeconds?: number;
+  };
+  /**
+   * How often this process looks for workers whose lease lapsed and gives the documents of the jobs
+   * they held their next step (`WORKER_RECOVERY_INTERVAL_SECONDS`); default 5, 0 = never (the
+   * process still registers and renews its own lease).
+   */
+  recoveryIntervalSeconds?: number;
   /** How often pg-boss fails expired jobs (and so retries those of a killed worker); default 60 s. */
   superviseIntervalSeconds?: number;
   /** Poll interval of the on-demand queues in seconds (default 0.5, pg-boss's minimum). */
@@ -44,6 +57,14 @@ export type TWorkerOptions = {
   /** SMTP and link settings of the buyer e-mail job; without them `document.email-buyer` jobs fail (and are retried). */
   buyerEmail?: TBuyerEmailSettings;
 };
+
+/** Default of `recoveryIntervalSeconds`. */
+const DEFAULT_RECOVERY_INTERVAL_SECONDS = 5;
+/**
+ * A running batch refreshes its jobs' heartbeat this many times per lease: a process whose event
+ * loop is late by up to three quarters of the lease is not taken for dead.
+ */
+const HEARTBEATS_PER_LEASE = 4;
 
 /** Fetch loops per on-demand queue (pg-boss `localConcurrency`), each taking up to `concurrency` jobs. */
 const FETCHES_PER_QUEUE = 2;
@@ -71,6 +92,7 @@ export function createWorker(options: TWorkerOptions) {
       : { superviseIntervalSeconds: supervise, monitorIntervalSeconds: supervise }),
   });
   let state: 'starting' | 'running' | 'stopping' | 'stopped' = 'starting';
+  let recovery: TLostDocumentRecovery | undefined;
   const startedAt = new Date();
   const processed = new Map<string, { completed: number; failed: number }>();
 
@@ -91,6 +113,15 @@ export function createWorker(options: TWorkerOptions) {
 
   async function start(): Promise<void> {
     await boss.start();
+    // The lease first: every job this process takes is covered by it.
+    recovery = await startLostDocumentRecovery({
+      database: options.database,
+      enqueue,
+      log: options.log.child({ task: 'worker-lease' }),
+      now,
+      heartbeatSeconds: options.queueOverrides?.heartbeatSeconds ?? JOB_HEARTBEAT_SECONDS,
+      intervalSeconds: options.recoveryIntervalSeconds ?? DEFAULT_RECOVERY_INTERVAL_SECONDS,
+    });
     for (const job of jobs) {
       const onDemand = job.schedule === undefined;
       let queue =
@@ -118,6 +149,10 @@ export function createWorker(options: TWorkerOptions) {
         ...(onDemand
           ? { pollingIntervalSeconds: options.pollingIntervalSeconds ?? DEFAULT_POLLING_INTERVAL_SECONDS }
           : {}),
+        // The lease: only a batch that runs longer than this writes (one UPDATE for the batch).
+        ...(queue?.heartbeatSeconds === undefined
+          ? {}
+          : { heartbeatRefreshSeconds: queue.heartbeatSeconds / HEARTBEATS_PER_LEASE }),
       };
       const runOne = async (queued: { id: string; data: unknown }): Promise<void> => {
         const counts = processed.get(job.name) ?? { completed: 0, failed: 0 };
@@ -183,6 +218,8 @@ export function createWorker(options: TWorkerOptions) {
     if (state === 'stopping' || state === 'stopped') return;
     state = 'stopping';
     await boss.stop({ graceful: true, timeout: options.shutdownTimeoutMs ?? 30_000, close: true });
+    // Renewed until the running jobs ended: a stop that gave up on some leaves a lapsing lease behind.
+    await recovery?.stop();
     state = 'stopped';
     options.log.info('worker stopped');
   }

@@ -15,6 +15,15 @@ const POOLS = new WeakMap<TDatabase, pg.Pool>();
  */
 export function createDatabaseClient(options: { databaseUrl: string; maxConnections?: number }): TDatabase {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+  // An idle connection the server ends (a restart, a failover, pg_terminate_backend) makes the pool
+  // emit 'error'; unheard, that event would crash the process. The pool drops that connection and the
+  // next query opens another, so the failure surfaces, if at all, on the query that needs one.
+  pool.on('error', () => undefined);
+  // One end for the adapter's call and ours, so `$disconnect` resolves only once every connection is
+  // closed (a second `pool.end()` throws; skipping it returned while connections were still closing).
+  const endPool = pool.end.bind(pool);
+  let ending: Promise<void> | undefined;
+  pool.end = () => (ending ??= endPool());
   const client = new PrismaClient({
     adapter: new PrismaPg(pool, { disposeExternalPool: true }),
     // Interactive transactions wait for a pooled connection as long as plain SQL does. With the
@@ -27,7 +36,7 @@ export function createDatabaseClient(options: { databaseUrl: string; maxConnecti
   const disconnect = client.$disconnect.bind(client);
   client.$disconnect = async () => {
     await disconnect();
-    if (!pool.ending) await pool.end();
+    await pool.end();
   };
   POOLS.set(client, pool);
   return client;

@@ -25,14 +25,17 @@ export const JOB_CONTRACTS = {
   'document.poll-status': z.strictObject({ documentId: z.uuid() }),
   /**
    * E-mails the buyer a signed link to the printed representation (`GET /ri/{token}`) once the e-CF
-   * is accepted or accepted-conditional, when the account enabled it for the environment.
+   * is accepted or accepted-conditional, when the account enabled it for the environment. At most
+   * once towards the SMTP server: an attempt whose outcome is unknown is looked up (or declared
+   * uncertain) before anything is resent; the handler may send itself again for later.
    */
   'document.email-buyer': z.strictObject({ documentId: z.uuid() }),
   /** Delivers an accepted e-CF to the buyer's reception URL (directory) and stores its ARECF. */
   'document.deliver-to-receiver': z.strictObject({ documentId: z.uuid() }),
   /**
-   * Finds documents no job is moving (queued or signed with no pending job, contingency past its
-   * next attempt) and enqueues their next step. Scheduled every minute; the safety net under pg-boss.
+   * Finds documents no live job is moving (queued, signed or sent with no pending job, contingency
+   * past its next attempt, a job held by a dead worker) and enqueues their next step. Scheduled
+   * every minute; the safety net under pg-boss.
    */
   'maintenance.sweep-documents': z.strictObject({}),
 } as const;

@@ -1,5 +1,8 @@
 // Test support: every test file gets a database of its own, migrated from empty.
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { createDatabaseClient, type TDatabase } from './client.ts';
 import { migrate } from './migrate.ts';
@@ -19,9 +22,43 @@ function withDatabase(url: string, name: string): string {
   return parsed.toString();
 }
 
+let serverEnsured: Promise<unknown> | undefined;
+
+/**
+ * When nothing answers at the test server's address, the embedded PostgreSQL is started there (the
+ * CLI behind scripts/ensure-postgres.sh, once per process; concurrent test processes serialise on its
+ * lock), so `npm test` needs no PostgreSQL installed on the machine. A server that answers always wins.
+ */
+function ensureTestServer(): Promise<unknown> {
+  serverEnsured ??= promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'cli', 'embedded-postgres.ts'), 'ensure'],
+    { cwd: path.join(import.meta.dirname, '..'), env: { ...process.env, DATABASE_URL: testServerUrl() } },
+  ).catch((error: unknown) => {
+    const { stderr } = error as { stderr?: string };
+    throw new Error(
+      `no PostgreSQL answers at the test server and none could be started: ${stderr ?? String(error)}`,
+    );
+  });
+  return serverEnsured;
+}
+
+function isConnectionRefused(error: unknown): boolean {
+  const { code, errors } = error as { code?: unknown; errors?: unknown[] };
+  return code === 'ECONNREFUSED' || (Array.isArray(errors) && errors.some(isConnectionRefused));
+}
+
 async function onAdminConnection<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: withDatabase(testServerUrl(), 'postgres') });
-  await client.connect();
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: withDatabase(testServerUrl(), 'postgres') });
+    await client.connect();
+    return client;
+  };
+  const client = await connect().catch(async (error: unknown) => {
+    if (!isConnectionRefused(error)) throw error;
+    await ensureTestServer();
+    return connect();
+  });
   try {
     return await run(client);
   } finally {

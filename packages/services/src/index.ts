@@ -24,7 +24,13 @@ export {
   type TApiRequestPrincipal,
   type TCertificateKeyring,
 } from './accounts/index.ts';
-export { issueDocument, preflightDocument, type TSubmissionIssue } from './emission/index.ts';
+export {
+  assertSubmissionWithinLimits,
+  issueDocument,
+  preflightDocument,
+  takeCpuTurn,
+  type TSubmissionIssue,
+} from './emission/index.ts';
 export { signQueuedDocument } from './signing/index.ts';
 export {
   pollDocumentStatus,
@@ -37,7 +43,12 @@ export {
   reconcileReceiverDelivery,
   type TReceiverDeliveryReport,
 } from './receiver-delivery/index.ts';
-export { BUYER_EMAIL_EVENT_TYPES, sendBuyerEmail, type TBuyerEmailOptions } from './buyer-email/index.ts';
+export {
+  BUYER_EMAIL_EVENT_TYPES,
+  createHttpMessageLookup,
+  sendBuyerEmail,
+  type TBuyerEmailOptions,
+} from './buyer-email/index.ts';
 export {
   checkRiLinkToken,
   createRiLinkToken,
@@ -52,4 +63,11 @@ export {
   printingOf,
   printingStatusOf,
 } from './documents/index.ts';
-export { purgeExpiredRecords, SWEEP_EVENT_TYPE, sweepDocuments } from './maintenance/index.ts';
+export {
+  purgeExpiredRecords,
+  registerWorkerInstance,
+  renewWorkerInstance,
+  requeueLostDocuments,
+  SWEEP_EVENT_TYPE,
+  sweepDocuments,
+} from './maintenance/index.ts';

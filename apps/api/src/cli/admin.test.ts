@@ -20,11 +20,14 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+type TResult = { stdout: string; stderr: string; code: number };
+
+/** The CLI as an operator runs it, printing text. */
+async function adminText(...args: string[]): Promise<TResult> {
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', path.join(import.meta.dirname, 'admin.ts'), ...args, '--json'],
+      ['--import', 'tsx', path.join(import.meta.dirname, 'admin.ts'), ...args],
       {
         env: { ...process.env, DATABASE_URL: context.url },
       },
@@ -34,6 +37,16 @@ async function admin(...args: string[]): Promise<{ stdout: string; stderr: strin
     const failure = error as { stdout: string; stderr: string; code: number };
     return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
   }
+}
+
+/** The CLI with `--json`, as scripts run it. */
+function admin(...args: string[]): Promise<TResult> {
+  return adminText(...args, '--json');
+}
+
+/** The lines of stderr, without Node's own warnings. */
+function errorLines(result: TResult): string[] {
+  return result.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('(node:'));
 }
 
 test('an operator creates a tenant, a key shown once, lists and revokes it', async () => {
@@ -95,14 +108,128 @@ test('bad operator input is refused with a clear message', async () => {
     '--scopes',
     'ecf:everything',
   );
-  assert.equal(badScope.code, 1);
+  assert.equal(badScope.code, 2);
   assert.match(badScope.stderr, /unknown scope\(s\) ecf:everything/);
   const badEnvironment = await admin('key', 'create', '--tenant', '101010101', '--environment', 'prod');
-  assert.match(badEnvironment.stderr, /--environment must be one of/);
+  assert.match(badEnvironment.stderr, /--environment: must be one of/);
   const unknownTenant = await admin('key', 'list', '--tenant', '999999999');
   assert.match(unknownTenant.stderr, /not found/);
   const badRnc = await admin('tenant', 'create', '--rnc', '12AB', '--legal-name', 'X');
-  assert.equal(badRnc.code, 1);
+  assert.equal(badRnc.code, 2);
+});
+
+test('tenant create with a bad RNC: one line naming --rnc, exit 2, nothing created; --json: code, message and the problems', async () => {
+  const text = await adminText('tenant', 'create', '--rnc', '12', '--legal-name', 'X');
+  assert.equal(text.code, 2);
+  assert.equal(text.stdout, '');
+  assert.deepEqual(errorLines(text), ['admin: --rnc: an RNC has 9 digits (or a cédula 11)']);
+  assert.equal(await context.database.tenant.count({ where: { rnc: '12' } }), 0);
+
+  const json = await admin('tenant', 'create', '--rnc', '12', '--legal-name', 'X');
+  assert.equal(json.code, 2);
+  assert.equal(json.stdout, '');
+  assert.deepEqual(JSON.parse(json.stderr), {
+    error: {
+      code: 'INVALID_REQUEST',
+      message: '--rnc: an RNC has 9 digits (or a cédula 11)',
+      problems: [
+        { option: '--rnc', code: 'invalid_format', message: 'an RNC has 9 digits (or a cédula 11)' },
+      ],
+    },
+  });
+
+  // Every value createTenant refuses, one line each; which of several --phone values.
+  const many = await adminText(
+    'tenant',
+    'create',
+    '--rnc',
+    '12',
+    '--legal-name',
+    'X',
+    '--phone',
+    '809-555-1234',
+    '--phone',
+    '1',
+    '--email',
+    'not-an-address',
+    '--production-state',
+    'sleeping',
+  );
+  assert.equal(many.code, 2);
+  assert.deepEqual(
+    errorLines(many).map((line) => line.split(':')[1]?.trim()),
+    ['--rnc', '--phone', '--email', '--production-state'],
+  );
+  assert.match(many.stderr, /admin: --phone: phone format NNN-NNN-NNNN \(value 2\)/);
+});
+
+test('bad options of other commands: one line per problem on stderr, exit 2, nothing done; an unknown command adds the help', async () => {
+  const keysBefore = await context.database.apiKey.count();
+  const [upload, reencrypt, unknown] = await Promise.all([
+    adminText('certificate', 'upload', '--tenant', '101010101', '--delegated=yes', '--password', 'secreto'),
+    adminText('certificate', 'reencrypt', '--all'),
+    adminText('tenant', 'delete', '--rnc', '101010101'),
+  ]);
+  assert.equal(upload.code, 2);
+  assert.equal(upload.stdout, '');
+  assert.deepEqual(errorLines(upload), [
+    'admin: --delegated: is a flag and takes no value',
+    'admin: --password: not an option of "certificate upload" (its options: --tenant, --p12, --password-env, --delegated)',
+    'admin: --p12: is required',
+    'admin: --password-env: is required',
+  ]);
+  assert.ok(!upload.stderr.includes('secreto'), 'a password typed on the command line is not echoed');
+  assert.equal(reencrypt.code, 2);
+  assert.deepEqual(errorLines(reencrypt), [
+    'admin: --all: not an option of "certificate reencrypt" (its options: --tenant)',
+  ]);
+  assert.equal(unknown.code, 2);
+  assert.equal(
+    errorLines(unknown)[0],
+    'admin: unknown command "tenant delete" (npm run admin -- help lists them)',
+  );
+  assert.match(unknown.stderr, /usage: npm run admin -- <command> \[options\]/);
+
+  const json = await admin('key', 'create', '--environment', 'prod');
+  assert.equal(json.code, 2);
+  assert.equal(json.stdout, '');
+  assert.deepEqual(JSON.parse(json.stderr), {
+    error: {
+      code: 'INVALID_REQUEST',
+      message: '--tenant: is required; --environment: must be one of TesteCF, CerteCF, eCF (not "prod")',
+      problems: [
+        { option: '--tenant', code: 'required', message: 'is required' },
+        {
+          option: '--environment',
+          code: 'invalid_value',
+          message: 'must be one of TesteCF, CerteCF, eCF (not "prod")',
+        },
+      ],
+    },
+  });
+  assert.equal(await context.database.apiKey.count(), keysBefore, 'nothing was created');
+});
+
+test('an option naming something that does not exist: one line naming it, exit 1; --json code NOT_FOUND', async () => {
+  const tenant = await adminText('key', 'list', '--tenant', '999999999');
+  assert.equal(tenant.code, 1);
+  assert.deepEqual(errorLines(tenant), ['admin: --tenant: tenant 999999999 not found (give its id or RNC)']);
+
+  const key = await admin('key', 'revoke', '--tenant', '101010101', '--key', 'ecf_test_nope');
+  assert.equal(key.code, 1);
+  assert.deepEqual(JSON.parse(key.stderr), {
+    error: {
+      code: 'NOT_FOUND',
+      message: '--key: API key ecf_test_nope not found for this tenant (give its id or prefix)',
+      problems: [
+        {
+          option: '--key',
+          code: 'not_found',
+          message: 'API key ecf_test_nope not found for this tenant (give its id or prefix)',
+        },
+      ],
+    },
+  });
 });
 
 test('demo seeding is idempotent and keeps printing the same valid keys', async () => {

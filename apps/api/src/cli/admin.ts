@@ -1,15 +1,8 @@
 // Operator command line: tenants, API keys and signing certificates. `npm run admin -- help` lists the commands.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import {
-  ALL_SCOPES,
-  createDatabaseClient,
-  ENVIRONMENTS,
-  type Environment,
-  type TDatabase,
-  type TScope,
-} from '@ecf/db';
+import { ZodError } from 'zod';
+import { ALL_SCOPES, createDatabaseClient, type Environment, type TDatabase } from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core';
 import {
   AppError,
@@ -28,6 +21,16 @@ import {
   type TCertificateKeyring,
 } from '@ecf/services';
 import { readEnv, readNamedVariable, type TEnv } from '../env.ts';
+import { COMMANDS, scopesOf, TENANT_FIELD_OPTIONS } from './admin-commands.ts';
+import {
+  CommandLineError,
+  formatProblem,
+  parseCommandLine,
+  problemsOfIssues,
+  type TOptionValues,
+  type TParsedCommandLine,
+  type TProblem,
+} from './admin-options.ts';
 
 const HELP = `usage: npm run admin -- <command> [options]
 
@@ -48,7 +51,11 @@ const HELP = `usage: npm run admin -- <command> [options]
                               generated test certificate (when CERTIFICATE_MASTER_KEY is set);
                               buyer e-mail is enabled in TesteCF
 
-  --json   print JSON instead of text
+  --json   print JSON instead of text; an error is then {"error":{"code","message","problems"}} on stderr,
+           each problem {"option","code","message"} (or "argument" for an argument that is no option)
+
+Every problem with the options is reported, one line each (--rnc: an RNC has 9 digits (or a cédula 11)).
+Exit status: 0 done; 1 failed (nothing found, refused, database); 2 bad command line, nothing done.
 The clear API key is printed once, at creation; only its SHA-256 is stored.
 Certificates are stored encrypted under CERTIFICATE_MASTER_KEY (older keys: CERTIFICATE_MASTER_KEYS).`;
 
@@ -61,32 +68,53 @@ const DEMO_TENANT = {
   fiscalEmail: 'facturacion@demo-caribe.example',
 };
 
-type TOptions = Record<string, string | boolean | string[] | undefined>;
+type TTenantInput = Parameters<typeof createTenant>[0]['input'];
 
-function required(options: TOptions, name: string): string {
-  const value = options[name];
-  if (typeof value !== 'string' || value === '')
-    throw new AppError('INVALID_REQUEST', `--${name} is required.`);
+/** createTenant's input as the operator gave it; createTenant's schema judges it. */
+function tenantInputOf(values: TOptionValues): TTenantInput {
+  const text = (name: string) => (typeof values[name] === 'string' ? values[name] : undefined);
+  return {
+    rnc: stringOption(values, 'rnc'),
+    legalName: stringOption(values, 'legal-name'),
+    ...(text('trade-name') !== undefined ? { tradeName: text('trade-name') } : {}),
+    ...(text('address') !== undefined ? { address: text('address') } : {}),
+    ...(Array.isArray(values.phone) ? { phones: values.phone } : {}),
+    ...(text('email') !== undefined ? { fiscalEmail: text('email') } : {}),
+    ...(text('production-state') !== undefined
+      ? { productionState: text('production-state') as TTenantInput['productionState'] }
+      : {}),
+  };
+}
+
+/** A string option parseCommandLine has checked (required ones are present once checked). */
+function stringOption(values: TOptionValues, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string') throw new Error(`--${name} was not checked`);
   return value;
 }
 
-function parseEnvironment(value: string): Environment {
-  if (!(ENVIRONMENTS as readonly string[]).includes(value)) {
-    throw new AppError('INVALID_REQUEST', `--environment must be one of ${ENVIRONMENTS.join(', ')}.`);
+/** The tenant an option names; an unknown one is a problem of that option. */
+async function tenantOption(database: TDatabase, values: TOptionValues) {
+  const reference = stringOption(values, 'tenant');
+  try {
+    return await getTenant({ database, reference });
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+    throw new CommandLineError(
+      [
+        {
+          option: '--tenant',
+          code: 'not_found',
+          message: `tenant ${reference} not found (give its id or RNC)`,
+        },
+      ],
+      'NOT_FOUND',
+    );
   }
-  return value as Environment;
 }
 
-function parseScopes(value: string | undefined): TScope[] {
-  if (!value) return ['ecf:validate', 'ecf:create', 'ecf:read', 'status:read'];
-  const scopes = value.split(',').map((scope) => scope.trim());
-  const unknown = scopes.filter((scope) => !(ALL_SCOPES as string[]).includes(scope));
-  if (unknown.length)
-    throw new AppError(
-      'INVALID_REQUEST',
-      `unknown scope(s) ${unknown.join(', ')}; known: ${ALL_SCOPES.join(', ')}.`,
-    );
-  return scopes as TScope[];
+function optionProblem(option: string, message: string): CommandLineError {
+  return new CommandLineError([{ option, code: 'invalid_value', message }]);
 }
 
 /** The certificate keyring from the environment; commands that need it fail clearly without it. */
@@ -107,7 +135,7 @@ function readP12(file: string): Buffer {
   try {
     return readFileSync(file);
   } catch {
-    throw new AppError('INVALID_REQUEST', `--p12: cannot read the file ${file}.`);
+    throw optionProblem('--p12', `cannot read the file ${file}`);
   }
 }
 
@@ -172,73 +200,52 @@ async function seedDemo(database: TDatabase, keysFile: string, keyring: TCertifi
   return { tenant, keys, certificate };
 }
 
-async function run(database: TDatabase, argv: string[], env: TEnv): Promise<unknown> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      rnc: { type: 'string' },
-      'legal-name': { type: 'string' },
-      'trade-name': { type: 'string' },
-      address: { type: 'string' },
-      phone: { type: 'string', multiple: true },
-      email: { type: 'string' },
-      'production-state': { type: 'string' },
-      tenant: { type: 'string' },
-      environment: { type: 'string' },
-      scopes: { type: 'string' },
-      name: { type: 'string' },
-      key: { type: 'string' },
-      'keys-file': { type: 'string' },
-      p12: { type: 'string' },
-      'password-env': { type: 'string' },
-      delegated: { type: 'boolean' },
-      json: { type: 'boolean' },
-    },
-  });
-  const command = positionals.join(' ');
+async function run(database: TDatabase, commandLine: TParsedCommandLine, env: TEnv): Promise<unknown> {
+  const { command, values } = commandLine;
   switch (command) {
     case 'tenant create':
-      return createTenant({
-        database,
-        input: {
-          rnc: required(values, 'rnc'),
-          legalName: required(values, 'legal-name'),
-          ...(values['trade-name'] ? { tradeName: values['trade-name'] } : {}),
-          ...(values.address ? { address: values.address } : {}),
-          ...(values.phone ? { phones: values.phone } : {}),
-          ...(values.email ? { fiscalEmail: values.email } : {}),
-          ...(values['production-state'] ? { productionState: values['production-state'] as 'active' } : {}),
-        },
-      });
+      return createTenant({ database, input: tenantInputOf(values) });
     case 'tenant list':
       return findTenants({ database });
     case 'key create': {
-      const tenant = await getTenant({ database, reference: required(values, 'tenant') });
+      const tenant = await tenantOption(database, values);
       return createApiKey({
         database,
         tenantId: tenant.id,
-        environment: parseEnvironment(required(values, 'environment')),
-        scopes: parseScopes(values.scopes),
-        ...(values.name ? { name: values.name } : {}),
+        environment: stringOption(values, 'environment') as Environment,
+        scopes: scopesOf(values.scopes),
+        ...(typeof values.name === 'string' ? { name: values.name } : {}),
       });
     }
     case 'key list': {
-      const tenant = await getTenant({ database, reference: required(values, 'tenant') });
+      const tenant = await tenantOption(database, values);
       return findApiKeys({ database, tenantId: tenant.id });
     }
     case 'key revoke': {
-      const tenant = await getTenant({ database, reference: required(values, 'tenant') });
-      const key = await revokeApiKey({ database, tenantId: tenant.id, reference: required(values, 'key') });
+      const tenant = await tenantOption(database, values);
+      const reference = stringOption(values, 'key');
+      const key = await revokeApiKey({ database, tenantId: tenant.id, reference }).catch((error: unknown) => {
+        if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+        throw new CommandLineError(
+          [
+            {
+              option: '--key',
+              code: 'not_found',
+              message: `API key ${reference} not found for this tenant (give its id or prefix)`,
+            },
+          ],
+          'NOT_FOUND',
+        );
+      });
       return { id: key.id, prefix: key.prefix, revokedAt: key.revokedAt };
     }
     case 'certificate upload': {
-      const tenant = await getTenant({ database, reference: required(values, 'tenant') });
-      const p12 = readP12(required(values, 'p12'));
-      const variable = required(values, 'password-env');
+      const tenant = await tenantOption(database, values);
+      const p12 = readP12(stringOption(values, 'p12'));
+      const variable = stringOption(values, 'password-env');
       const password = readNamedVariable(variable);
       if (password === undefined)
-        throw new AppError('INVALID_REQUEST', `--password-env: the variable ${variable} is not set.`);
+        throw optionProblem('--password-env', `the variable ${variable} is not set`);
       return storeTenantCertificate({
         database,
         keyring: keyringOf(env),
@@ -249,11 +256,11 @@ async function run(database: TDatabase, argv: string[], env: TEnv): Promise<unkn
       });
     }
     case 'certificate list': {
-      const tenant = await getTenant({ database, reference: required(values, 'tenant') });
+      const tenant = await tenantOption(database, values);
       return findTenantCertificates({ database, tenantId: tenant.id });
     }
     case 'certificate reencrypt': {
-      const tenant = values.tenant ? await getTenant({ database, reference: values.tenant }) : undefined;
+      const tenant = typeof values.tenant === 'string' ? await tenantOption(database, values) : undefined;
       return reencryptTenantCertificates({
         database,
         keyring: keyringOf(env),
@@ -263,32 +270,65 @@ async function run(database: TDatabase, argv: string[], env: TEnv): Promise<unkn
     case 'demo':
       return seedDemo(
         database,
-        values['keys-file'] ?? path.join(process.cwd(), '.data', 'demo-keys.json'),
+        typeof values['keys-file'] === 'string'
+          ? values['keys-file']
+          : path.join(process.cwd(), '.data', 'demo-keys.json'),
         env.CERTIFICATE_MASTER_KEY ? keyringOf(env) : undefined,
       );
-    case '':
-    case 'help':
-      return HELP;
     default:
-      throw new AppError('INVALID_REQUEST', `unknown command "${command}".\n\n${HELP}`);
+      return HELP;
   }
+}
+
+/** The error as the operator reads it (one line per problem) and as `--json` prints it, with its exit status. */
+function describeFailure(error: unknown): {
+  lines: string[];
+  json: { code: string; message: string; problems?: TProblem[] };
+  exitCode: number;
+} {
+  if (error instanceof CommandLineError) {
+    const lines = error.problems.map(formatProblem);
+    if (error.problems.some((problem) => problem.code === 'unknown_command')) lines.push('', HELP);
+    return {
+      lines,
+      json: { code: error.code, message: error.message, problems: error.problems },
+      exitCode: error.code === 'INVALID_REQUEST' ? 2 : 1,
+    };
+  }
+  if (error instanceof ZodError) {
+    // A use-case refused its input: name the options it came from (never zod's raw issue array).
+    const problems = problemsOfIssues(error.issues, TENANT_FIELD_OPTIONS);
+    return {
+      lines: problems.map(formatProblem),
+      json: { code: 'INVALID_REQUEST', message: problems.map(formatProblem).join('; '), problems },
+      exitCode: 2,
+    };
+  }
+  if (error instanceof AppError)
+    return { lines: [error.message], json: { code: error.code, message: error.message }, exitCode: 1 };
+  const message = error instanceof Error ? error.message : String(error);
+  return { lines: [message], json: { code: 'INTERNAL_ERROR', message }, exitCode: 1 };
 }
 
 const argv = process.argv.slice(2);
 const asJson = argv.includes('--json');
-const env = readEnv();
-const database = createDatabaseClient({ databaseUrl: env.DATABASE_URL, maxConnections: 2 });
+let database: TDatabase | undefined;
 try {
-  const result = await run(database, argv, env);
+  // The command line first: a bad option is answered without the environment or the database.
+  const commandLine = parseCommandLine(argv, COMMANDS);
+  const env = readEnv();
+  database = createDatabaseClient({ databaseUrl: env.DATABASE_URL, maxConnections: 2 });
+  const result = await run(database, commandLine, env);
   if (typeof result === 'string') console.log(result);
   else console.log(asJson ? JSON.stringify(result, null, 2) : formatHuman(result));
 } catch (error) {
-  console.error(
-    `admin: ${error instanceof AppError || (error as Error).name === 'TypeError' ? (error as Error).message : String(error)}`,
-  );
-  process.exitCode = 1;
+  const failure = describeFailure(error);
+  if (asJson) console.error(JSON.stringify({ error: failure.json }, null, 2));
+  else
+    for (const line of failure.lines) console.error(line === '' || line === HELP ? line : `admin: ${line}`);
+  process.exitCode = failure.exitCode;
 } finally {
-  await database.$disconnect();
+  await database?.$disconnect();
 }
 
 function formatHuman(result: unknown): string {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { AppError, type TErrorCode } from '@ecf/services';
+import { bodyTooLarge, DEFAULT_BODY_LIMIT_BYTES } from './body-limits.ts';
 
 /** The spec's `ErrorResponse`. */
 export type TErrorResponse = {
@@ -9,7 +10,12 @@ export type TErrorResponse = {
   correlationId: string;
 };
 
+/**
+ * Answers `error` as the spec's ErrorResponse (status from the code's table, `correlationId` in the
+ * body and in `x-correlation-id`: set here too because router refusals never ran the onRequest hook).
+ */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  reply.header('x-correlation-id', request.id);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   const body: TErrorResponse = {
     ...error.body,
@@ -29,7 +35,10 @@ const FASTIFY_CODES: Record<string, TErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
 };
 
-/** Turns anything thrown into an `AppError`; unknown failures become an opaque 500. */
+/**
+ * Turns anything thrown into an `AppError`; unknown failures become an opaque 500. `bodyLimitBytes`
+ * is the limit of the request's route (BODY_TOO_LARGE names it).
+ */
 export function toAppError(error: unknown, bodyLimitBytes: number): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof ZodError) {
@@ -45,9 +54,10 @@ export function toAppError(error: unknown, bodyLimitBytes: number): AppError {
   }
   const fastifyError = error as Partial<FastifyError>;
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
-  if (mapped === 'BODY_TOO_LARGE') {
-    return new AppError('BODY_TOO_LARGE', `The request body exceeds ${bodyLimitBytes} bytes.`, {
-      details: { limitBytes: bodyLimitBytes },
+  if (mapped === 'BODY_TOO_LARGE') return bodyTooLarge(bodyLimitBytes);
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    return new AppError('INVALID_REQUEST', 'The body is not as long as its Content-Length says.', {
+      details: { reason: 'content_length_mismatch' },
     });
   }
   if (mapped === 'UNSUPPORTED_CONTENT_TYPE') {
@@ -64,9 +74,9 @@ export function toAppError(error: unknown, bodyLimitBytes: number): AppError {
   });
 }
 
-export function registerErrorHandler(app: FastifyInstance, options: { bodyLimitBytes: number }): void {
+export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error, options.bodyLimitBytes);
+    const appError = toAppError(error, request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES);
     if (appError.code === 'INTERNAL_ERROR') {
       request.log.error({ err: error }, 'unexpected error');
     } else {

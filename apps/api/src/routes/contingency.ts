@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { findContingencyDocuments } from '@ecf/services';
+import { ROUTES } from '../contract.ts';
 import { principalOf, requireApiKey, type TAuthenticationContext } from '../plugins/authentication.ts';
 
 /** GET /{environment}/contingencia: documents waiting for the tax authority to answer again. */
 export function registerContingencyRoutes(app: FastifyInstance, options: TAuthenticationContext): void {
   app.get(
-    '/:environment/contingencia',
-    { preHandler: requireApiKey(options, ['ecf:read', 'status:read']) },
+    ROUTES.contingency.path,
+    { preHandler: requireApiKey(options, ROUTES.contingency.scopes) },
     async (request) => {
       const principal = principalOf(request);
       const items = await findContingencyDocuments({

@@ -212,7 +212,7 @@ export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentR
     },
   });
 
-  // Downloads (clarification 17): the Accept check, the use-case, the file as an attachment.
+  // Downloads (clarification 17): the 404s, then Accept, then the 409s; the file as an attachment.
   registerDownload(app, options, ROUTES.documentXml, ['application/xml', 'text/xml'], getSignedDocumentXml);
   registerDownload(app, options, ROUTES.documentPdf, ['application/pdf'], getDocumentPdf);
 }
@@ -220,7 +220,9 @@ export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentR
 /**
  * A download route: `GET .../{documentReference}/xml|pdf` with `ecf:read`; `Accept` must allow one
  * of `types` (the first is what is served) or their wildcards; the file comes as an attachment
- * named as the tax authority names it.
+ * named as the tax authority names it. `Accept` is checked by the use-case's `beforeContent`, once
+ * the document is known to be this account's: another tenant's document is 404 whatever `Accept`
+ * says, and a refused `Accept` costs no artifact read or render.
  */
 function registerDownload(
   app: FastifyInstance,
@@ -232,17 +234,18 @@ function registerDownload(
     tenantId: string;
     environment: Environment;
     reference: string;
+    beforeContent: (document: Document) => void;
   }) => Promise<{ content: Buffer; fileName: string }>,
 ): void {
   app.get(route.path, { preHandler: requireApiKey(options, ['ecf:read']) }, async (request, reply) => {
     const principal = principalOf(request);
     const params = route.params.parse(request.params);
-    assertAccepts(request.headers.accept, types);
     const file = await load({
       database: options.database,
       tenantId: principal.tenantId,
       environment: principal.environment,
       reference: params.documentReference,
+      beforeContent: () => assertAccepts(request.headers.accept, types),
     });
     return reply
       .code(200)

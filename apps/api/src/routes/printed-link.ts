@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TDatabase } from '@ecf/db';
 import { AppError, getPdfByRiLink } from '@ecf/services';
 import { ROUTES } from '../contract.ts';
@@ -11,6 +11,31 @@ const PLAIN_TEXT_MESSAGES: Record<string, string> = {
   RI_NOT_DELIVERABLE: 'Este comprobante no está disponible.',
   RI_LINK_EXPIRED: 'Este enlace ha expirado.',
 };
+
+/** Whether a raw URL is on the buyer link's path (`/ri` and below), before any routing or decoding. */
+export function isBuyerLinkUrl(url: string): boolean {
+  return /^\/ri(?:[/?#]|$)/i.test(url);
+}
+
+/**
+ * A buyer-link refusal in the spec's format: plain text, the code in `X-Error-Code`, never cached.
+ * Also used for what the router refuses on `/ri/...` (bad percent-encoding, an overlong token).
+ */
+export function sendBuyerLinkRefusal(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: AppError,
+): FastifyReply {
+  request.log.info({ code: error.code }, 'buyer link refused');
+  return reply
+    .code(error.status)
+    .header('x-correlation-id', request.id)
+    .header('x-error-code', error.code)
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .type('text/plain; charset=utf-8')
+    .send(`${PLAIN_TEXT_MESSAGES[error.code] ?? error.message}\n${error.code}\n`);
+}
 
 /**
  * The buyer's link to the printed representation: public (the signed token is the credential).
@@ -27,18 +52,13 @@ export function registerPrintedLinkRoutes(
     async (scope) => {
       scope.setErrorHandler((error, request, reply) => {
         if (error instanceof AppError && PLAIN_TEXT_CODES.has(error.code)) {
-          request.log.info({ code: error.code }, 'buyer link refused');
-          return reply
-            .code(error.status)
-            .header('x-error-code', error.code)
-            .header('cache-control', 'no-store')
-            .type('text/plain; charset=utf-8')
-            .send(`${PLAIN_TEXT_MESSAGES[error.code] ?? error.message}\n${error.code}\n`);
+          return sendBuyerLinkRefusal(request, reply, error);
         }
         throw error;
       });
-      scope.setNotFoundHandler((request) => {
-        throw new AppError('RI_LINK_INVALID', `No buyer link at ${request.url.slice(0, 64)}.`);
+      scope.setNotFoundHandler(() => {
+        // The path is a credential: it is not repeated in the error (which may reach a log).
+        throw new AppError('RI_LINK_INVALID', 'No buyer link at this path.');
       });
       scope.get(ROUTES.printedLink.path.slice(prefix.length), async (request, reply) => {
         const { token } = request.params as { token: string };

@@ -191,8 +191,8 @@ test("404 for another account's document or an unknown one; 400 for bad input; 4
 
 test('the route is in /openapi.json with its request schema and 409 codes', async () => {
   const document = (await api.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-  const operation =
-    document.paths['/{environment}/documentos-ecf/{documentId}/entrega-receptor/reconciliar'].post;
+  // Documented under the environment's server (`/{environment}`), without the prefix.
+  const operation = document.paths['/documentos-ecf/{documentId}/entrega-receptor/reconciliar'].post;
   assert.ok(operation.requestBody.content['application/json'].schema.properties.evidence);
   for (const status of ['200', '400', '401', '403', '404', '409'])
     assert.ok(operation.responses[status], status);

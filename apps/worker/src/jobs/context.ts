@@ -9,8 +9,11 @@ import type { TTaxauthClient, TTaxauthEnvironment } from '@ecf/taxauth-client';
 import type { QueueOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 
-/** SMTP and link settings of the buyer e-mail (from SMTP_*, MAIL_FROM, PUBLIC_BASE_URL, RI_LINK_SECRET). */
-export type TBuyerEmailSettings = Omit<TBuyerEmailOptions, 'now'>;
+/**
+ * SMTP, lookup and link settings of the buyer e-mail (from SMTP_*, WORKER_EMAIL_IN_FLIGHT_MS,
+ * MAIL_FROM, PUBLIC_BASE_URL, RI_LINK_SECRET). The job tells operators through its log.
+ */
+export type TBuyerEmailSettings = Omit<TBuyerEmailOptions, 'now' | 'notifyOperator'>;
 
 export type TJobContext = {
   database: TDatabase;
@@ -45,7 +48,7 @@ export type TJobDefinition<TName extends TJobName = TJobName> = {
   /** Retry policy of the queue, inherited by every job sent to it (pg-boss defaults otherwise). */
   queue?: Pick<
     QueueOptions,
-    'retryLimit' | 'retryDelay' | 'retryBackoff' | 'retryDelayMax' | 'expireInSeconds'
+    'retryLimit' | 'retryDelay' | 'retryBackoff' | 'retryDelayMax' | 'expireInSeconds' | 'heartbeatSeconds'
   >;
 };
 

@@ -55,9 +55,10 @@ async function issue(tenant: { id: string; rnc: string }) {
   return document;
 }
 
+/** The outcomes of the document's e-mail attempts (each comes after its `buyer_email_intent`). */
 const emailEvents = (documentId: string) =>
   harness.database.documentEvent.findMany({
-    where: { documentId, type: { startsWith: 'buyer_email' } },
+    where: { documentId, type: { in: [BUYER_EMAIL_EVENT_TYPES.SENT, BUYER_EMAIL_EVENT_TYPES.FAILED] } },
     orderBy: { id: 'asc' },
   });
 
@@ -104,6 +105,13 @@ test('through the worker: accepted → document.email-buyer; SMTP down is retrie
   );
   assert.equal(events.at(-1)?.type, BUYER_EMAIL_EVENT_TYPES.SENT);
   assert.equal((events.at(-1)?.data as { attempt: number }).attempt, events.length);
+  // Each attempt's intent was recorded before it: as many intents as outcomes.
+  assert.equal(
+    await harness.database.documentEvent.count({
+      where: { documentId: document.id, type: BUYER_EMAIL_EVENT_TYPES.INTENT },
+    }),
+    events.length,
+  );
 });
 
 test('through the worker: an account without buyer e-mail in the environment gets no job and no message', async () => {

@@ -14,6 +14,16 @@ import { transmitDocument } from './transmit-document.ts';
 
 export type { TAnyJobDefinition, TJobContext, TJobDefinition } from './context.ts';
 
+/**
+ * The lease of a running job (pg-boss `heartbeatSeconds`, its minimum): the worker refreshes the
+ * `heartbeat_on` of the jobs it runs every quarter of this, so a job whose heartbeat is older is
+ * held by a process that died. `requeueLostDocuments` then gives its document its next step within
+ * seconds, and pg-boss fails and retries the job itself at its next supervise pass. `expireInSeconds`
+ * stays the longest a LIVE run may take (authentication, resolution and a send, each up to the
+ * tax authority timeout).
+ */
+export const JOB_HEARTBEAT_SECONDS = 10;
+
 /** Every job the worker runs. Adding a job means adding its contract in @ecf/db and a line here. */
 export const JOB_REGISTRY: TAnyJobDefinition[] = [
   defineJob({ name: 'maintenance.purge-expired', handle: purgeExpired, schedule: '*/10 * * * *' }),
@@ -21,29 +31,65 @@ export const JOB_REGISTRY: TAnyJobDefinition[] = [
   defineJob({
     name: 'document.sign',
     handle: signDocument,
-    queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 },
+    queue: {
+      retryLimit: 50,
+      retryDelay: 30,
+      retryBackoff: true,
+      retryDelayMax: 1800,
+      expireInSeconds: 300,
+      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+    },
   }),
   // Transmission: retries on the contingency schedule are jobs the handler sends; these cover crashes and bugs.
   defineJob({
     name: 'document.transmit',
     handle: transmitDocument,
-    queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 },
+    queue: {
+      retryLimit: 50,
+      retryDelay: 30,
+      retryBackoff: true,
+      retryDelayMax: 1800,
+      expireInSeconds: 300,
+      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+    },
   }),
   defineJob({
     name: 'document.poll-status',
     handle: pollDocumentStatusJob,
-    queue: { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 },
+    // One result query (with its authentication): shorter than a send.
+    queue: {
+      retryLimit: 50,
+      retryDelay: 30,
+      retryBackoff: true,
+      retryDelayMax: 1800,
+      expireInSeconds: 150,
+      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+    },
   }),
   defineJob({
     name: 'document.deliver-to-receiver',
     handle: deliverToReceiverJob,
-    queue: { retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 1800, expireInSeconds: 300 },
+    queue: {
+      retryLimit: 20,
+      retryDelay: 60,
+      retryBackoff: true,
+      retryDelayMax: 1800,
+      expireInSeconds: 300,
+      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+    },
   }),
   // Buyer e-mail: a failing SMTP server is retried for about a day (1 min doubling to 1 h); never blocks the pipeline.
   defineJob({
     name: 'document.email-buyer',
     handle: emailBuyerJob,
-    queue: { retryLimit: 30, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600, expireInSeconds: 120 },
+    queue: {
+      retryLimit: 30,
+      retryDelay: 60,
+      retryBackoff: true,
+      retryDelayMax: 3600,
+      expireInSeconds: 120,
+      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+    },
   }),
   // The safety net: documents no job is moving get their next step (see README "Sweeper").
   defineJob({

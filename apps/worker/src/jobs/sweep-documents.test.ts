@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { PgBoss } from 'pg-boss';
 import { pino } from 'pino';
 import { JOB_QUEUE_SCHEMA, seedDocument, seedTenant, type DocumentStatus, type Prisma } from '@ecf/db';
@@ -9,6 +9,8 @@ import { openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate } from '@ecf/fiscal-core';
 import {
   createCertificateKeyring,
+  registerWorkerInstance,
+  requeueLostDocuments,
   storeTenantCertificate,
   sweepDocuments,
   SWEEP_EVENT_TYPE,
@@ -229,6 +231,140 @@ test('a certificate installed after signing was deferred: the queued documents a
   assert.deepEqual(await sweep(deferred.id), []);
 });
 
+/**
+ * Takes the job of `documentId` off `queue` as a worker does (active, `heartbeat_on` now), with the
+ * lease `heartbeatSeconds` (none: the job only expires). Other jobs the fetch takes stay active too.
+ */
+async function takeJob(
+  queue: (typeof DOCUMENT_QUEUES)[number],
+  documentId: string,
+  heartbeatSeconds?: number,
+) {
+  const id = await boss.send(
+    queue,
+    { documentId },
+    heartbeatSeconds === undefined ? {} : { heartbeatSeconds },
+  );
+  assert.ok(id);
+  const taken = await boss.fetch(queue, { batchSize: 100 });
+  assert.ok(
+    taken.some((job) => job.id === id),
+    'the job is active',
+  );
+  return id;
+}
+
+/** The process holding the job died: its heartbeat is older than its lease. */
+async function killHolder(jobId: string) {
+  await context.database.$executeRaw`
+    UPDATE pgboss.job SET heartbeat_on = now() - make_interval(secs => heartbeat_seconds + 1) WHERE id = ${jobId}::uuid`;
+}
+
+/** A worker process that registered its lease and stopped renewing it a minute ago (killed). */
+async function deadWorker() {
+  const id = randomUUID();
+  await registerWorkerInstance({ database: context.database, instance: { id, host: 'killed', pid: 1 } });
+  await context.database.$executeRaw`
+    UPDATE worker_instances SET heartbeat_at = now() - interval '1 minute' WHERE id = ${id}::uuid`;
+  return id;
+}
+
+const DEAD_AFTER_SECONDS = 15;
+
+test("a document whose job's holder died (lease lapsed) gets its next step at once, whatever its age; a live lease is left alone", async () => {
+  // Changed seconds ago: the stale rule alone would wait 120 s, and the active job counted as moving.
+  const sent = await seedAged('sent', 5);
+  const queued = await seedAged('queued_for_signing', 5);
+  const signed = await seedAged('signed', 5);
+  const live = await seedAged('sent', 5);
+  const lostPoll = await takeJob('document.poll-status', sent.id, 10);
+  const lostSign = await takeJob('document.sign', queued.id, 10);
+  await takeJob('document.poll-status', live.id, 10);
+  // A job sent before its queue had a lease: lost once it expired.
+  const expired = await takeJob('document.transmit', signed.id);
+  await killHolder(lostPoll);
+  await killHolder(lostSign);
+  await context.database.$executeRaw`
+    UPDATE pgboss.job SET started_on = now() - make_interval(secs => expire_seconds + 1) WHERE id = ${expired}::uuid`;
+
+  const swept = await sweep(sent.id, queued.id, signed.id, live.id);
+  assert.deepEqual(
+    swept.map((document) => [document.documentId, document.job, document.reason]).sort(),
+    [
+      [sent.id, 'document.poll-status', 'job_lost'],
+      [queued.id, 'document.sign', 'job_lost'],
+      [signed.id, 'document.transmit', 'job_lost'],
+    ].sort(),
+  );
+  assert.deepEqual(
+    (await pendingJobs(sent.id)).map((job) => [job.name, job.state]),
+    [
+      ['document.poll-status', 'active'],
+      ['document.poll-status', 'created'],
+    ],
+    'a new job beside the lost one (pg-boss fails and retries that one on its own)',
+  );
+  const [event] = await sweepEvents(sent.id);
+  assert.equal((event?.data as { reason: string }).reason, 'job_lost');
+  // The new jobs carry them now: neither the sweep nor the fast recovery requeues them again.
+  assert.deepEqual(await sweep(sent.id, queued.id, signed.id, live.id), []);
+  await deadWorker();
+  const again = await requeueLostDocuments({
+    database: context.database,
+    enqueue,
+    deadAfterSeconds: DEAD_AFTER_SECONDS,
+  });
+  assert.deepEqual(
+    again.requeued.filter((document) =>
+      [sent.id, queued.id, signed.id, live.id].includes(document.documentId),
+    ),
+    [],
+  );
+});
+
+test('requeueLostDocuments: only once a worker died; only non-final documents no other job carries; concurrent rounds requeue once', async () => {
+  const lost = await seedAged('sent', 1);
+  const accepted = await seedAged('accepted', 1);
+  const retryWaiting = await seedAged('signed', 1);
+  const failedForGood = await seedAged('queued_for_signing', 1, {
+    code: 'SIGNING_PAYLOAD_INVALID',
+    message: 'x',
+    retrying: false,
+  });
+  for (const [queue, document] of [
+    ['document.poll-status', lost],
+    ['document.poll-status', accepted],
+    ['document.transmit', retryWaiting],
+    ['document.sign', failedForGood],
+  ] as const)
+    await killHolder(await takeJob(queue, document.id, 10));
+  // A retry already waits for this one (its contingency schedule): it carries the document.
+  await boss.send('document.transmit', { documentId: retryWaiting.id }, { startAfter: 600 });
+
+  const round = () =>
+    requeueLostDocuments({ database: context.database, enqueue, deadAfterSeconds: DEAD_AFTER_SECONDS });
+  // No worker's lease lapsed: the job table is not even read.
+  assert.deepEqual(await round(), { requeued: [], deadWorkers: [] });
+  const dead = await deadWorker();
+  const rounds = await Promise.all(Array.from({ length: 3 }, round));
+  assert.deepEqual(
+    rounds.flatMap((each) => each.deadWorkers.map((worker) => worker.id)).filter((id) => id === dead),
+    [dead],
+    'one round looked after the dead worker',
+  );
+  const ids = [lost.id, accepted.id, retryWaiting.id, failedForGood.id];
+  const requeued = rounds.flatMap((round) =>
+    round.requeued.filter((document) => ids.includes(document.documentId)),
+  );
+  assert.deepEqual(
+    requeued.map((document) => [document.documentId, document.job, document.reason]),
+    [[lost.id, 'document.poll-status', 'job_lost']],
+  );
+  assert.equal((await sweepEvents(lost.id)).length, 1);
+  // Looked after: the next round reads nothing.
+  assert.deepEqual(await round(), { requeued: [], deadWorkers: [] });
+});
+
 test('two sweeps at once enqueue each document once', async () => {
   const documents = await Promise.all(Array.from({ length: 5 }, () => seedAged('signed', 600)));
   const ids = documents.map((document) => document.id);
@@ -265,6 +401,40 @@ test('the worker schedules the sweep every minute and runs it as a job', async (
       (await pendingJobs(document.id)).map((job) => job.name),
       ['document.poll-status'],
     );
+  } finally {
+    await worker.stop();
+  }
+});
+
+test("the worker registers its lease, and requeues the documents of a dead worker's jobs within seconds, without waiting for the minute sweep", async () => {
+  const document = await seedAged('sent', 1);
+  await killHolder(await takeJob('document.poll-status', document.id, 10));
+  const dead = await deadWorker();
+  const worker = createWorker({
+    databaseUrl: context.url,
+    database: context.database,
+    log: pino({ level: 'silent' }),
+    jobs: [],
+    recoveryIntervalSeconds: 1,
+  });
+  await worker.start();
+  try {
+    const deadline = Date.now() + 15_000;
+    while (!(await pendingJobs(document.id)).some((job) => job.state === 'created')) {
+      if (Date.now() > deadline) throw new Error('the lost poll was not requeued');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.deepEqual(
+      (await sweepEvents(document.id)).map((event) => (event.data as { reason: string }).reason),
+      ['job_lost'],
+    );
+    const leases = await context.database.workerInstance.findMany({ where: { host: { not: 'killed' } } });
+    assert.ok(
+      leases.some((lease) => lease.pid === process.pid && lease.recoveredAt === null),
+      'the worker holds a lease of its own',
+    );
+    const recovered = await context.database.workerInstance.findUniqueOrThrow({ where: { id: dead } });
+    assert.ok(recovered.recoveredAt, 'the dead worker is looked after once');
   } finally {
     await worker.stop();
   }

@@ -23,6 +23,8 @@ export type TForeignSigningIssueCode = 'XML_MALFORMED' | 'XML_DOCTYPE_FORBIDDEN'
  * authority does before verifying (`preservewhitespace = false`), whitespace-only text nodes are
  * removed, and the XML declaration, comments and processing instructions outside the root are
  * dropped; the returned XML is that compact document with the signature appended to the root.
+ * Line ends are xmldom's (XML 1.1's: U+0085, U+2028 and U+2029 become LF, as CR LF does): what is
+ * returned is what is signed, which xmlsec1 and `verifyXmlSignature` accept; no seed holds them.
  */
 export function signForeignXml(xml: string, certificate: TSigningCertificate): TSigningResult<TSignedXml> {
   const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;

@@ -94,6 +94,32 @@ describe('verifyXmlSignature', () => {
     assert.ok(verifyXmlSignature(spaced).valid);
   });
 
+  test('U+0085, U+2028 and U+2029 are characters, not line ends: a name holding them verifies, a signed LF turned into one does not', () => {
+    // xmldom's default line-end handling (XML 1.1's) read these as LF; XML 1.0, and xmlsec1, do not.
+    const named = signXml(
+      document.replace('Cliente &amp; Asociados', 'Cliente\u0085&amp;\u2028Asociados\u2029'),
+      certificate,
+    );
+    assert.ok(verifyXmlSignature(named.xml).valid);
+    const withLineFeed = signXml(
+      document.replace('Cliente &amp; Asociados', 'Cliente\nAsociados'),
+      certificate,
+    ).xml;
+    assert.ok(verifyXmlSignature(withLineFeed).valid);
+    for (const character of ['\u0085', '\u2028', '\u2029'])
+      assertRejected(
+        withLineFeed.replace('Cliente\nAsociados', `Cliente${character}Asociados`),
+        'SIGNATURE_DIGEST_MISMATCH',
+      );
+  });
+
+  test('a text node turned into a processing instruction with the same data is a change', () => {
+    assertRejected(
+      signed.xml.replace('<MontoTotal>354.00</MontoTotal>', '<MontoTotal><?x 354.00?></MontoTotal>'),
+      'SIGNATURE_DIGEST_MISMATCH',
+    );
+  });
+
   test('with a CA chain in KeyInfo, the leaf is the signer whatever the order', () => {
     const caKeys = forge.pki.rsa.generateKeyPair({ bits: 1024, e: 0x10001 });
     const ca = forge.pki.createCertificate();

@@ -1,23 +1,27 @@
 /**
  * Verification of an enveloped XMLDSig signature over a whole document (e-CF, RFCE, ACECF, ARECF,
- * ANECF, signed seed) with the certificate embedded in its KeyInfo. Uses xml-crypto + xmldom, an
- * implementation independent of our own node:crypto signer.
+ * ANECF, signed seed) with the certificate embedded in its KeyInfo. The document is parsed once, as
+ * XML 1.0 (`parseXml10`), and both digests are computed on that tree with xml-crypto's inclusive C14N
+ * as corrected in `inclusive-c14n.ts`, an implementation independent of our own signer (which has no
+ * canonicalizer: it writes canonical XML). Its verdict is meant to be xmlsec1's on the same bytes;
+ * test/xmlsec-verify.test.ts holds the cases where the two must agree.
+ *
+ * Why not xml-crypto's `SignedXml.checkSignature`: it parses the text again with its own copy of
+ * xmldom (0.8), whose default line-end handling follows XML 1.1 and turns U+0085 and U+2028 into
+ * line feeds, so a signed name holding one of them failed here while xmlsec1 accepted it, and a
+ * signed line feed replaced by U+0085 verified; its canonicalizer also let a text node be replaced
+ * by a processing instruction with the same data. See `inclusive-c14n.ts`.
  *
  * Only the tax authority's recipe is accepted; anything looser (other algorithms, more references,
  * a reference to part of the document) could let a signature cover less than the whole document.
  * Trust in the certificate (issuer, validity, delegation for the RNC) is the caller's decision:
  * the result carries the certificate's fields for that.
- *
- * Known limit: xml-crypto does not carry `xml:*` attributes of the root (e.g. `xml:lang`) into the
- * canonical SignedInfo as C14N 1.0 requires, so such a (spec-correct) signature is reported as a
- * digest/value failure here. No tax-authority document uses `xml:*` attributes.
  */
-import { X509Certificate } from 'node:crypto';
-import { DOMParser } from '@xmldom/xmldom';
-import type { Element as XmlElement, Node as XmlNode } from '@xmldom/xmldom';
-import { SignedXml } from 'xml-crypto';
+import { createHash, verify, X509Certificate } from 'node:crypto';
+import type { Document as XmlDocument, Element as XmlElement, Node as XmlNode } from '@xmldom/xmldom';
 import { C14N_10, ENVELOPED_SIGNATURE, RSA_SHA256, SHA256, XMLDSIG_NAMESPACE } from './algorithms.ts';
 import { holderIdFromSerialNumber, readCertificateNames } from './certificate.ts';
+import { canonicalizeDocument, canonicalizeSubset, parseXml10 } from './inclusive-c14n.ts';
 import type { TDistinguishedName } from './types.ts';
 
 /**
@@ -79,7 +83,7 @@ export function verifyXmlSignature(xml: string): TSignatureVerification {
   // Checked on the text before parsing: no DTD processing may happen at all.
   if (/<!DOCTYPE/i.test(xml))
     return reject('XML_DOCTYPE_FORBIDDEN', 'Documents with a DOCTYPE are not accepted.');
-  const parsed = parse(xml);
+  const parsed = parseXml10(xml);
   if (typeof parsed === 'string') return reject('XML_MALFORMED', parsed);
   const root = parsed.documentElement;
   if (root === null) return reject('XML_MALFORMED', 'The document has no root element.');
@@ -141,21 +145,8 @@ export function verifyXmlSignature(xml: string): TSignatureVerification {
   if (names === undefined)
     return reject('SIGNATURE_CERTIFICATE_INVALID', 'The embedded certificate names are not readable.');
 
-  // KeyInfo is never trusted implicitly by xml-crypto: the key is handed over explicitly.
-  const verifier = new SignedXml({ publicCert: certificate.toString(), getCertFromKeyInfo: () => null });
-  try {
-    verifier.loadSignature(signature);
-    if (!verifier.checkSignature(xml))
-      return reject(
-        'SIGNATURE_DIGEST_MISMATCH',
-        'The signed content was modified after signing (digest mismatch).',
-      );
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (/invalid signature/i.test(message))
-      return reject('SIGNATURE_VALUE_INVALID', 'The SignatureValue does not match the embedded certificate.');
-    return reject('SIGNATURE_STRUCTURE_INVALID', `The signature could not be checked: ${message}`);
-  }
+  const checked = checkDigestAndValue(parsed, root, signature, structure, certificate);
+  if (checked !== undefined) return checked;
 
   const serialNumber = names.subject.serialNumber;
   const holderId = holderIdFromSerialNumber(serialNumber);
@@ -176,22 +167,55 @@ export function verifyXmlSignature(xml: string): TSignatureVerification {
   };
 }
 
-function parse(xml: string): ReturnType<DOMParser['parseFromString']> | string {
-  let problem: string | undefined;
-  const parser = new DOMParser({
-    onError: (level, message) => {
-      if (level !== 'warning') problem ??= message;
-    },
-  });
+/**
+ * The enveloped signature's two checks, in XMLDSig's order: the document's digest (its canonical form
+ * without the Signature element), then SignatureValue over the canonical SignedInfo with the embedded
+ * leaf's key. SignedInfo is canonicalized first, while the Signature is still in the tree.
+ */
+function checkDigestAndValue(
+  document: XmlDocument,
+  root: XmlElement,
+  signature: XmlElement,
+  structure: TSignatureStructure,
+  certificate: X509Certificate,
+): TSignatureVerification | undefined {
+  let canonicalSignedInfo: string;
+  let canonicalDocument: string;
   try {
-    const document = parser.parseFromString(xml, 'text/xml');
-    return problem ?? document;
+    canonicalSignedInfo = canonicalizeSubset(structure.signedInfo);
+    root.removeChild(signature);
+    canonicalDocument = canonicalizeDocument(document);
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message : String(error);
+    return reject('SIGNATURE_STRUCTURE_INVALID', `The document could not be canonicalized: ${message}`);
   }
+  const digest = createHash('sha256').update(canonicalDocument, 'utf8').digest();
+  const declaredDigest = decodeBase64(structure.digestValue);
+  if (declaredDigest === undefined || !digest.equals(declaredDigest))
+    return reject(
+      'SIGNATURE_DIGEST_MISMATCH',
+      'The signed content was modified after signing (digest mismatch).',
+    );
+  const signatureBytes = decodeBase64(structure.signatureValue);
+  if (
+    signatureBytes === undefined ||
+    !verify('sha256', Buffer.from(canonicalSignedInfo, 'utf8'), certificate.publicKey, signatureBytes)
+  )
+    return reject('SIGNATURE_VALUE_INVALID', 'The SignatureValue does not match the embedded certificate.');
+  return undefined;
+}
+
+/** Base64 as xs:base64Binary writes it (whitespace allowed between characters), or undefined. */
+function decodeBase64(text: string): Buffer | undefined {
+  const compact = text.replace(/[ \t\r\n]+/g, '');
+  // Node's decoder skips characters that are not base64; a SignatureValue is also the source of the
+  // security code, so text that is not strictly base64 is not a signature value.
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(compact)) return undefined;
+  return Buffer.from(compact, 'base64');
 }
 
 type TSignatureStructure = {
+  signedInfo: XmlElement;
   canonicalization: string | null;
   signatureMethod: string | null;
   references: XmlElement[];
@@ -232,7 +256,7 @@ function readStructure(signature: XmlElement): TSignatureStructure | string {
   if (firstReference !== undefined) {
     const digest = only(firstReference, 'DigestValue');
     if (typeof digest === 'string') return digest;
-    digestValue = (digest.textContent ?? '').trim();
+    digestValue = (digest.textContent ?? '').replace(/[ \t\r\n]+/g, '');
   }
   const certificates: string[] = [];
   for (const keyInfo of childElements(signature, 'KeyInfo')) {
@@ -242,10 +266,11 @@ function readStructure(signature: XmlElement): TSignatureStructure | string {
     }
   }
   return {
+    signedInfo,
     canonicalization: canonicalization.getAttribute('Algorithm'),
     signatureMethod: signatureMethod.getAttribute('Algorithm'),
     references,
-    signatureValue: (signatureValue.textContent ?? '').replace(/\s+/g, ''),
+    signatureValue: (signatureValue.textContent ?? '').replace(/[ \t\r\n]+/g, ''),
     digestValue,
     certificates,
   };

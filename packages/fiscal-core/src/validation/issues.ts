@@ -33,6 +33,13 @@ export const ERROR_CODES = {
   UNRESOLVED_PLACEHOLDER: 'UNRESOLVED_PLACEHOLDER',
   /** Rule 11: a decimal with a comma, letters, an exponent or empty. */
   DECIMAL_FORMAT_INVALID: 'DECIMAL_FORMAT_INVALID',
+  /**
+   * A string holds a character no fiscal text carries (C0 controls but tab and line feed, DEL and C1
+   * controls, U+2028/U+2029, noncharacters, lone surrogates; see `text-characters.ts`), on the path the
+   * client wrote; `details.codePoint` (`U+0085`) and `details.position` (1-based, in characters) of the
+   * first one. It is the value's only error: other checks of the same path are not reported with it.
+   */
+  TEXT_CHARACTER_NOT_ALLOWED: 'TEXT_CHARACTER_NOT_ALLOWED',
   /** Rule 12: a `DD-MM-YYYY` date that does not exist, or an unreadable date. */
   DATE_INVALID: 'DATE_INVALID',
   /** Rule 16: sequence expiration missing where the type requires it. */

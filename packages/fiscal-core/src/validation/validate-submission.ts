@@ -1,7 +1,13 @@
 import { parseDecimal } from '../decimal/decimal.ts';
 import { fingerprintOfJson } from '../fingerprint/submission-fingerprint.ts';
 import { formatIsoDate, parseTaxauthDate } from '../input/dates.ts';
-import { pruneEmpty, textAt, type TDocumentDraft, type TSubmissionFormat } from '../input/draft.ts';
+import {
+  clientPathOf,
+  pruneEmpty,
+  textAt,
+  type TDocumentDraft,
+  type TSubmissionFormat,
+} from '../input/draft.ts';
 import { completePlaceholders, placeholderValues } from '../input/placeholders.ts';
 import { readSimplifiedContract, SIMPLIFIED_TOP_LEVEL_PROPERTIES } from '../input/simplified-contract.ts';
 import { readTaxauthJson } from '../input/taxauth-json.ts';
@@ -17,6 +23,7 @@ import {
   type TWarning,
 } from './issues.ts';
 import { checkSquaring } from './squaring.ts';
+import { checkBodyTextCharacters, checkTreeTextCharacters } from './text-characters.ts';
 
 /** `RazonSocialComprador` of an E32 sent without any buyer data (see docs/validation.md). */
 export const ANONYMOUS_CONSUMER_NAME = 'CONSUMIDOR FINAL';
@@ -104,20 +111,38 @@ export async function validateSubmission(
     });
   }
   const body = completed.value as TJsonObject;
+  // Every string the client wrote, placeholders filled, on the path it wrote it.
+  const textPaths = checkBodyTextCharacters(body, issues);
 
   const draft =
     format === 'taxauth_json'
       ? readTaxauthJson(body, issues)
       : readSimplifiedContract(body, context.account, context.now, issues);
   // Without an ECF object there is no document to apply rules to; the type error says it all.
-  if (draft.root['ECF'] === undefined) return failure(issues);
+  if (draft.root['ECF'] === undefined) return failure(issues, textPaths);
   await applyDocumentRules(draft, context, issues);
   if (format === 'taxauth_json') checkSquaring(createRuleKit(draft, issues));
-  if (issues.errors.length > 0) return failure(issues);
+  if (issues.errors.length > 0) return failure(issues, textPaths);
   return success(draft, fingerprint, issues);
 }
 
-function failure(issues: TIssueCollector): TValidationResult {
+/**
+ * A value holding a refused character is reported for that alone: a date, code or amount check on
+ * the same path would only describe a value the client has to send again anyway.
+ */
+function keepOnlyTextErrorsAt(paths: ReadonlySet<string>, issues: TIssueCollector): void {
+  if (paths.size === 0) return;
+  let kept = 0;
+  for (const error of issues.errors) {
+    if (error.code !== ERROR_CODES.TEXT_CHARACTER_NOT_ALLOWED && paths.has(error.path)) continue;
+    issues.errors[kept] = error;
+    kept += 1;
+  }
+  issues.errors.length = kept;
+}
+
+function failure(issues: TIssueCollector, textPaths: ReadonlySet<string> = new Set()): TValidationResult {
+  keepOnlyTextErrorsAt(textPaths, issues);
   return { success: false, errors: issues.errors, warnings: issues.warnings };
 }
 
@@ -177,6 +202,9 @@ function success(draft: TDocumentDraft, fingerprint: string, issues: TIssueColle
   ) {
     header['Comprador'] = { RazonSocialComprador: ANONYMOUS_CONSUMER_NAME };
   }
+  // The client's strings were checked in the body; the account's profile may have filled others.
+  checkTreeTextCharacters(root, (treePath) => clientPathOf(draft, treePath), issues);
+  if (issues.errors.length > 0) return failure(issues);
   const text = (path: string): string | undefined => textAt(root, path);
   const encf = text('ECF.Encabezado.IdDoc.eNCF');
   const issueDate = parseTaxauthDate(text('ECF.Encabezado.Emisor.FechaEmision') ?? '');

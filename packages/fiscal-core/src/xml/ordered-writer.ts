@@ -19,7 +19,7 @@ export type TElementRule = { action: 'drop' } | { action: 'reject'; code: TXmlIs
 export type TElementRules = { readonly [schemaPath: string]: TElementRule };
 
 // XML 1.0 Char production: tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF (surrogate pairs).
-const INVALID_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+export const INVALID_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 type TContext = { table: TXsdOrderTable; rules: TElementRules; issues: TXmlIssue[] };
 

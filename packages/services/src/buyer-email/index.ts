@@ -6,7 +6,11 @@ export { sendBuyerEmail } from './send-buyer-email.ts';
 export { composeBuyerEmail } from './compose-buyer-email.ts';
 export {
   BUYER_EMAIL_EVENT_TYPES,
+  BUYER_EMAIL_UNCERTAIN_NOTIFICATION_KIND,
+  buyerEmailMessageIdOf,
   type TBuyerEmailOptions,
   type TBuyerEmailOutcome,
   type TBuyerEmailReport,
+  type TMessageLookup,
 } from './buyer-email-rules.ts';
+export { createHttpMessageLookup } from './message-lookup.ts';

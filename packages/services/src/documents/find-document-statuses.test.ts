@@ -65,6 +65,35 @@ test('lastError is kept while a document can move and null for final states and 
     assert.equal(lastErrors[status], null, status);
 });
 
+test('errors carries the same error as lastError (spec "Status batch"), and is empty when lastError is null', async () => {
+  const tenant = await seedTenant(context.database);
+  const moving = await seedDocument(tenant.id, 'E310000000201', 'contingency');
+  const final = await seedDocument(tenant.id, 'E310000000202', 'accepted');
+  const quiet = await seedDocumentRow(context.database, {
+    tenantId: tenant.id,
+    encf: 'E310000000203',
+    status: 'queued_for_signing',
+  });
+  const { found } = await findDocumentStatuses({
+    database: context.database,
+    tenantId: tenant.id,
+    environment: 'TesteCF',
+    references: [moving.encf, final.encf, quiet.encf],
+  });
+  assert.deepEqual(
+    found.map((item) => [item.encf, item.lastError, item.errors]),
+    [
+      [
+        moving.encf,
+        { code: 'TAXAUTH_UNAVAILABLE', message: 'no answer' },
+        [{ code: 'TAXAUTH_UNAVAILABLE', message: 'no answer' }],
+      ],
+      [final.encf, null, []],
+      [quiet.encf, null, []],
+    ],
+  );
+});
+
 test("another tenant's documents and another environment's are never found", async () => {
   const owner = await seedTenant(context.database);
   const stranger = await seedTenant(context.database);

@@ -10,7 +10,13 @@ const FINAL_OR_CANCELLED: ReadonlySet<DocumentStatus> = new Set([
   'cancelled',
 ]);
 
+/**
+ * One status result. `lastError` is the last send failure; the spec adds "the same error appears in
+ * `errors`", so `errors` is `[lastError]` while there is one and `[]` otherwise (never other items).
+ */
 export function toStatusResult(document: Document) {
+  // The last send failure matters only while the document can still move.
+  const lastError = FINAL_OR_CANCELLED.has(document.status) ? null : (document.lastError ?? null);
   return {
     documentId: document.id,
     encf: document.encf,
@@ -20,8 +26,8 @@ export function toStatusResult(document: Document) {
     securityCode: document.securityCode,
     printing: printingOf(document),
     printingStatus: printingStatusOf(document.status, document.trackId),
-    // The last send failure matters only while the document can still move.
-    lastError: FINAL_OR_CANCELLED.has(document.status) ? null : (document.lastError ?? null),
+    lastError,
+    errors: lastError === null ? [] : [lastError],
     updatedAt: document.updatedAt.toISOString(),
   };
 }

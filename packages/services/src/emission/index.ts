@@ -4,6 +4,14 @@
  */
 export { preflightDocument } from './preflight-document.ts';
 export { issueDocument, type TIssueOutcome } from './issue-document.ts';
+export {
+  assertSubmissionWithinLimits,
+  SUBMISSION_ARRAY_LIMIT,
+  SUBMISSION_CONTAINER_LIMIT,
+  SUBMISSION_LINE_LIMIT,
+  SUBMISSION_MEMBER_LIMIT,
+} from './assert-submission-within-limits.ts';
+export { takeCpuTurn } from './take-cpu-turn.ts';
 export type {
   TSubmissionContext,
   TSubmissionIssue,

@@ -1,6 +1,8 @@
 import type { Environment, TDatabase } from '@ecf/db';
 import { accountDataOf, type TTenantProfile } from '../accounts/index.ts';
 import { findReferencedDocument } from '../persistence/index.ts';
+import { assertSubmissionWithinLimits } from './assert-submission-within-limits.ts';
+import { takeCpuTurn } from './take-cpu-turn.ts';
 import {
   buildEcfXml,
   formatDominicanDateTime,
@@ -32,18 +34,31 @@ export type TSubmissionContext = {
   now: Date;
 };
 
+/**
+ * Bodies from this size on are validated in CPU turns (`takeCpuTurn`): each of fiscal-core's
+ * validation, the XML and the XSD check may then take tens of milliseconds, and other requests
+ * are served between them. Below it each step takes a millisecond or two and yielding costs more.
+ */
+const LARGE_BODY_CHARACTERS = 64 * 1024;
+
 const copy = (issues: readonly TSubmissionIssue[]): TSubmissionIssue[] =>
   issues.map((issue) => ({ ...issue, details: { ...issue.details } }));
 
 /**
- * Rule 2: the one validation of preflight and emission. fiscal-core checks structure, calculations,
- * squaring and the notes' references (backed by this tenant's documents); then the unsigned XML
- * built from the result must meet the official XSD of its type (`XSD_VALIDATION_FAILED` on `ECF`).
+ * Rule 2: the one validation of preflight and emission. First the cheap limits (1000 lines, array
+ * and object sizes: `assertSubmissionWithinLimits`) on the raw text, so an oversized document is
+ * refused before any expensive step. Then fiscal-core checks structure, calculations, squaring and
+ * the notes' references (backed by this tenant's documents); then the unsigned XML built from the
+ * result must meet the official XSD of its type (`XSD_VALIDATION_FAILED` on `ECF`). A large body
+ * takes a CPU turn before each of those steps.
  */
 export async function validateDocumentSubmission(
   options: TSubmissionContext & { rawBody: string },
 ): Promise<TSubmissionValidation> {
   const { database, tenant, environment } = options;
+  await assertSubmissionWithinLimits({ rawBody: options.rawBody });
+  const isLarge = options.rawBody.length >= LARGE_BODY_CHARACTERS;
+  if (isLarge) await takeCpuTurn();
   const result = await validateSubmission(options.rawBody, {
     now: options.now,
     // The signer rebuilds the same account data from the same function (signing/sign-queued-document.ts).
@@ -62,6 +77,7 @@ export async function validateDocumentSubmission(
     document.ECF['FechaHoraFirma'] === undefined
       ? { ECF: { ...document.ECF, FechaHoraFirma: formatDominicanDateTime(options.now.getTime()) } }
       : document;
+  if (isLarge) await takeCpuTurn();
   const xml = buildEcfXml(withSignatureTime);
   if (!xml.success) {
     return {
@@ -75,6 +91,7 @@ export async function validateDocumentSubmission(
       warnings,
     };
   }
+  if (isLarge) await takeCpuTurn();
   const checked = options.xsd.validateXml(xml.data, `ECF${result.data.type}`, { unsigned: true });
   if (!checked.success) {
     return {

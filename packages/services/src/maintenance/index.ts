@@ -1,4 +1,7 @@
-/** Maintenance: the sweep that requeues documents no job is moving, and the purge of expired rows. */
+/**
+ * Maintenance: the sweep that requeues documents no live job is moving (and its fast half for the
+ * documents whose job's process died), and the purge of expired rows.
+ */
 export {
   DEFAULT_SWEEP_STALE_SECONDS,
   nextContingencyAttemptAt,
@@ -9,3 +12,6 @@ export {
   type TSweptDocument,
 } from './sweep-documents.ts';
 export { purgeExpiredRecords } from './purge-expired-records.ts';
+export { requeueLostDocuments, type TRequeueLostDocumentsOptions } from './requeue-lost-documents.ts';
+export { registerWorkerInstance } from './register-worker-instance.ts';
+export { renewWorkerInstance } from './renew-worker-instance.ts';

@@ -1,10 +1,21 @@
-import type { TDatabase } from '@ecf/db';
-import { deleteExpiredRecords } from '../persistence/index.ts';
+import { sqlPoolOf, type TDatabase } from '@ecf/db';
+import { deleteExpiredRecords, deleteRecoveredWorkerInstances } from '../persistence/index.ts';
 
-/** Deletes rate-limit windows and idempotency records whose time is over (before `before`). */
+/** How long the row of a dead worker is kept after its lost jobs were looked after (for support). */
+const WORKER_INSTANCE_RETENTION_MS = 7 * 24 * 3600_000;
+
+/**
+ * Deletes rate-limit windows and idempotency records whose time is over (before `before`), and
+ * the leases of dead workers looked after more than a week before it.
+ */
 export async function purgeExpiredRecords(options: {
   database: TDatabase;
   before: Date;
-}): Promise<{ counters: number; idempotencyRecords: number }> {
-  return deleteExpiredRecords(options.database, options.before);
+}): Promise<{ counters: number; idempotencyRecords: number; workerInstances: number }> {
+  const expired = await deleteExpiredRecords(options.database, options.before);
+  const workerInstances = await deleteRecoveredWorkerInstances(
+    sqlPoolOf(options.database),
+    new Date(options.before.getTime() - WORKER_INSTANCE_RETENTION_MS),
+  );
+  return { ...expired, workerInstances };
 }

@@ -13,15 +13,26 @@
  * - `signed`, untouched for `staleAfterSeconds` → `document.transmit`;
  * - `contingency` whose next attempt (`lastError.nextAttemptAt`, else `lastDeferredAt` plus the
  *   contingency schedule) has passed → `document.transmit`;
- * - `sent`, untouched for `staleAfterSeconds` → `document.poll-status`.
+ * - `sent`, untouched for `staleAfterSeconds` → `document.poll-status`;
+ * - any of these whose job was LOST (its process died: the job is `active` but its pg-boss
+ *   heartbeat, the holder's lease, lapsed) and no other job carries it → its next step at once,
+ *   whatever its age (`job_lost`). `requeueLostDocuments` does only this, every few seconds.
  *
- * "No job is moving it" means no `created`, `retry` or `active` job of `document.sign`,
- * `document.transmit` or `document.poll-status` carries its id (checked in the same query). The
- * sweep runs in one transaction under an advisory lock, so two workers sweeping at once cannot both
- * enqueue; each job is sent on that transaction with a `sweep_requeued` event beside it.
+ * "No job is moving it" means no live job of `document.sign`, `document.transmit` or
+ * `document.poll-status` carries its id: a due `created` or `retry` job, or an `active` one whose
+ * lease runs (checked in the same query; see persistence/sweep.ts). The sweep runs in one
+ * transaction under an advisory lock, so two workers sweeping at once cannot both enqueue; each job
+ * is sent on that transaction with a `sweep_requeued` event beside it. The lost job itself is left
+ * to pg-boss (it fails it once its heartbeat is overdue and retries it; the step, guarded by the
+ * document's status and attempts, then finds nothing to do).
  */
 import type { DocumentStatus, Prisma, TDatabase, TEnqueue } from '@ecf/db';
-import { inSweepTransaction, type TSweepReason } from '../persistence/index.ts';
+import {
+  inSweepTransaction,
+  type TStalledDocument,
+  type TSweepReason,
+  type TSweepTransaction,
+} from '../persistence/index.ts';
 import { contingencyWaitSeconds } from '../transmission/index.ts';
 
 /** The event a sweep appends to each document it moves (support staff see it in the log). */
@@ -32,7 +43,11 @@ export const DEFAULT_SWEEP_STALE_SECONDS = 120;
 
 /** Queues whose pending jobs keep a document moving. */
 type TDocumentQueue = 'document.sign' | 'document.transmit' | 'document.poll-status';
-const DOCUMENT_QUEUES: TDocumentQueue[] = ['document.sign', 'document.transmit', 'document.poll-status'];
+export const DOCUMENT_QUEUES: TDocumentQueue[] = [
+  'document.sign',
+  'document.transmit',
+  'document.poll-status',
+];
 /** Certificate problems a newly installed certificate solves. */
 const CERTIFICATE_CODES = ['CERTIFICATE_NOT_ACTIVE', 'CERTIFICATE_EXPIRED', 'CERTIFICATE_NOT_YET_VALID'];
 export type TSweptDocument = {
@@ -93,40 +108,55 @@ export async function sweepDocuments(
   return inSweepTransaction(
     options.database,
     async (sweep) => {
-      const candidates = await sweep.findStalled({
+      // The lost first: their jobs, sent on this transaction, then count as moving for the second query.
+      const lost = await requeueSwept(sweep, await sweep.findLost({ queues: DOCUMENT_QUEUES, limit }), {
+        enqueue: options.enqueue,
+        now,
+      });
+      const stalled = await sweep.findStalled({
         queues: DOCUMENT_QUEUES,
         certificateCodes: CERTIFICATE_CODES,
         now,
         staleBefore,
         limit,
       });
-      const requeued: TSweptDocument[] = [];
-      for (const candidate of candidates) {
-        const job = NEXT_JOB[candidate.status];
-        if (job === undefined) continue;
-        if (candidate.reason === 'contingency_due') {
-          const due = nextContingencyAttemptAt(candidate.lastError, candidate.lastDeferredAt);
-          if (due !== undefined && due.getTime() > now.getTime()) continue;
-        }
-        await sweep.requeue({
-          documentId: candidate.id,
-          job: { name: job, payload: { documentId: candidate.id } },
-          enqueue: options.enqueue,
-          event: {
-            type: SWEEP_EVENT_TYPE,
-            data: {
-              job,
-              reason: candidate.reason,
-              status: candidate.status,
-              lastChangeAt: candidate.updatedAt.toISOString(),
-            },
-            at: now,
-          },
-        });
-        requeued.push({ documentId: candidate.id, status: candidate.status, job, reason: candidate.reason });
-      }
-      return { requeued };
+      const due = stalled.filter((candidate) => {
+        if (candidate.reason !== 'contingency_due') return true;
+        const at = nextContingencyAttemptAt(candidate.lastError, candidate.lastDeferredAt);
+        return at === undefined || at.getTime() <= now.getTime();
+      });
+      return { requeued: [...lost, ...(await requeueSwept(sweep, due, { enqueue: options.enqueue, now }))] };
     },
     { requeued: [] },
   );
+}
+
+/** Enqueues each candidate's next step on the sweep's transaction, with its `sweep_requeued` event. */
+export async function requeueSwept(
+  sweep: TSweepTransaction,
+  candidates: TStalledDocument[],
+  options: { enqueue: TEnqueue; now: Date },
+): Promise<TSweptDocument[]> {
+  const requeued: TSweptDocument[] = [];
+  for (const candidate of candidates) {
+    const job = NEXT_JOB[candidate.status];
+    if (job === undefined) continue;
+    await sweep.requeue({
+      documentId: candidate.id,
+      job: { name: job, payload: { documentId: candidate.id } },
+      enqueue: options.enqueue,
+      event: {
+        type: SWEEP_EVENT_TYPE,
+        data: {
+          job,
+          reason: candidate.reason,
+          status: candidate.status,
+          lastChangeAt: candidate.updatedAt.toISOString(),
+        },
+        at: options.now,
+      },
+    });
+    requeued.push({ documentId: candidate.id, status: candidate.status, job, reason: candidate.reason });
+  }
+  return requeued;
 }

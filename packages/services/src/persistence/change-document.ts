@@ -3,13 +3,14 @@
  * follow-ups, as ONE statement) and events appended without a change. Every write of the services
  * to `documents`, `document_events` and `artifacts` goes through here.
  */
-import type { DocumentStatus, Environment, TAnyJobRequest, TEnqueue, TSql } from '@ecf/db';
+import type { DocumentStatus, TAnyJobRequest, TEnqueue, TSql } from '@ecf/db';
 import { applyWrite, type TGuardedWrite, type TWriteResult } from './guarded-write.ts';
 import {
   artifactsInsert,
   assignmentsOf,
   eventsInsert,
   type TArtifactInput,
+  type TEpisodeClose,
   type TEventInput,
   type TParameter,
 } from './statements.ts';
@@ -58,7 +59,7 @@ export type TDocumentChange = {
    */
   eventsUnlessLastErrorCode?: string;
   /** Closes the environment's open outage episode in the same statement, whether or not the guard matched. */
-  closeEpisode?: { environment: Environment; at: Date };
+  closeEpisode?: TEpisodeClose;
   /**
    * The next steps, committed with the change and only when its guard matched: a `pending` receiver
    * delivery row (in the same statement), and jobs enqueued on the same transaction (the caller's,

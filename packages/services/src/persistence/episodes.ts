@@ -1,8 +1,18 @@
 /**
- * Outage episodes of the tax authority per environment (`taxauth_episodes`, one open at a time):
- * opened by the first transient failure, closed by the first answer. A state change that is an
- * answer closes the episode in its own statement (`closeEpisode` of `changeDocument`); these are
- * for the steps that change no document.
+ * Outage episodes of the tax authority per environment (`taxauth_episodes`, one open at a time).
+ *
+ * An episode is about SENDS: it opens when a send goes to contingency (the reception, its
+ * authentication or the query that must precede a resend did not answer), and it records which
+ * reception service the failing sends needed (`recepcion` for an e-CF, `recepcionfc` for an RFCE).
+ * It closes only on evidence that this service takes documents again: a successful reception of
+ * that service (a TrackID, an RFCE answer) in that environment whose request left at or after the
+ * episode opened. A status query, an authentication, a ConsultaTrackIds that finds an earlier
+ * reception, another service's answer, or a reception whose request left before the outage began
+ * (a straggler) do not close it: that is what made one outage of reception alone open and close
+ * several episodes, each of which becomes a degraded/restored webhook pair.
+ *
+ * A successful send closes the episode in its own statement (`closeEpisode` of `changeDocument`);
+ * these are for the steps that change no document (an RFCE answer that is not final).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -14,6 +24,9 @@ import {
   type TSql,
   type TSqlPool,
 } from '@ecf/db';
+import type { TEpisodeClose, TReceptionService } from './statements.ts';
+
+export type { TEpisodeClose, TReceptionService } from './statements.ts';
 
 /**
  * Opens the environment's outage episode unless one is open (partial unique index: concurrent
@@ -21,52 +34,62 @@ import {
  */
 export async function openEpisode(
   sql: TSql,
-  environment: Environment,
-  code: string,
-  at: Date,
+  input: { environment: Environment; service: TReceptionService; code: string; at: Date },
 ): Promise<boolean> {
   const inserted = await sql.query(
-    `INSERT INTO taxauth_episodes (id, environment, code, degraded_since, created_at)
-     VALUES ($1::uuid, $2::"Environment", $3, $4, $4)
+    `INSERT INTO taxauth_episodes (id, environment, service, code, degraded_since, created_at)
+     VALUES ($1::uuid, $2::"Environment", $3, $4, $5, $5)
      ON CONFLICT (environment) WHERE restored_at IS NULL DO NOTHING`,
-    [randomUUID(), environment, code, at],
+    [randomUUID(), input.environment, input.service, input.code, input.at],
   );
   return (inserted.rowCount ?? 0) > 0;
 }
 
 /**
- * Closes the environment's open episode (the tax authority answered). True when this call closed
- * one. On the pool, concurrent calls are coalesced: one statement per environment, at the earliest
- * time given, whose closing is reported to the first of them.
+ * Closes the environment's open episode of `service` when the reception that answered left at or
+ * after it opened (`requestedAt`). True when this call closed it. On the pool, concurrent calls
+ * are coalesced: one statement per environment and service, with the latest request among them,
+ * whose closing is reported to that call.
  */
-export async function closeEpisode(sql: TSql, environment: Environment, at: Date): Promise<boolean> {
-  if (isSqlPool(sql)) return coalescedCloses(sql)({ environment, at });
-  return closeOne(sql, environment, at);
+export async function closeEpisode(sql: TSql, close: TEpisodeClose): Promise<boolean> {
+  if (isSqlPool(sql)) return coalescedCloses(sql)(close);
+  return closeOne(sql, close);
 }
 
-async function closeOne(sql: TSql, environment: Environment, at: Date): Promise<boolean> {
+async function closeOne(sql: TSql, close: TEpisodeClose): Promise<boolean> {
   const updated = await sql.query(
     prepared(
-      `UPDATE taxauth_episodes SET restored_at = GREATEST($1::timestamptz, degraded_since) WHERE environment = $2::"Environment" AND restored_at IS NULL`,
-      [at, environment],
+      `UPDATE taxauth_episodes SET restored_at = GREATEST($1::timestamptz, degraded_since)
+       WHERE environment = $2::"Environment" AND service = $3 AND restored_at IS NULL AND degraded_since <= $4::timestamptz`,
+      [close.at, close.environment, close.service, close.requestedAt],
     ),
   );
   return (updated.rowCount ?? 0) > 0;
 }
 
 const coalescedCloses = coalescerPerKey((pool: TSqlPool) =>
-  createCoalescer<{ environment: Environment; at: Date }, boolean>(async (closes) => {
+  createCoalescer<TEpisodeClose, boolean>(async (closes) => {
     const results: Array<PromiseSettledResult<boolean>> = closes.map(() => ({
       status: 'fulfilled',
       value: false,
     }));
-    for (const environment of new Set(closes.map((close) => close.environment))) {
-      const indexes = closes.flatMap((close, index) => (close.environment === environment ? [index] : []));
-      const at = new Date(Math.min(...indexes.map((index) => (closes[index] as { at: Date }).at.getTime())));
-      const [first] = indexes;
+    const groups = new Map<string, number[]>();
+    closes.forEach((close, index) => {
+      const key = `${close.environment}:${close.service}`;
+      groups.set(key, [...(groups.get(key) ?? []), index]);
+    });
+    for (const indexes of groups.values()) {
+      // The latest request is the best evidence: if it left before the episode opened, none did.
+      const latest = indexes.reduce((best, index) =>
+        (closes[index] as TEpisodeClose).requestedAt > (closes[best] as TEpisodeClose).requestedAt
+          ? index
+          : best,
+      );
       try {
-        if (first !== undefined)
-          results[first] = { status: 'fulfilled', value: await closeOne(pool, environment, at) };
+        results[latest] = {
+          status: 'fulfilled',
+          value: await closeOne(pool, closes[latest] as TEpisodeClose),
+        };
       } catch (error) {
         for (const index of indexes) results[index] = { status: 'rejected', reason: error };
       }

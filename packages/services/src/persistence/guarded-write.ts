@@ -17,13 +17,12 @@ import {
   isSqlPool,
   jobExecutorOfSql,
   prepared,
-  type Environment,
   type TAnyJobRequest,
   type TEnqueue,
   type TSql,
   type TSqlPool,
 } from '@ecf/db';
-import { closeEpisodePart, parameters, type TParameter } from './statements.ts';
+import { closeEpisodePart, parameters, type TEpisodeClose, type TParameter } from './statements.ts';
 
 /** Jobs enqueued with a write, only when its guard matched, in the write's transaction. */
 export type TFollowUpJobs = { jobs: TAnyJobRequest[]; enqueue: TEnqueue };
@@ -37,7 +36,7 @@ export type TGuardedWrite = {
   key: string;
   parts: (suffix: string, parameter: TParameter) => string[];
   /** Closes the environment's open outage episode in the same statement, whether or not the guard matched. */
-  closeEpisode?: { environment: Environment; at: Date };
+  closeEpisode?: TEpisodeClose;
   followUp?: TFollowUpJobs;
 };
 
@@ -53,8 +52,8 @@ export async function applyWrite(sql: TSql, write: TGuardedWrite): Promise<TWrit
 
 /**
  * Writes of distinct rows as one statement: prepared when alone (a few dozen shapes), not when
- * several (the shape varies with the batch). An environment's episode is closed once, and
- * `restored` goes to the first write that asked.
+ * several (the shape varies with the batch). An episode (environment and service) is closed once,
+ * with the latest request among the writes that asked, and `restored` goes to that write.
  */
 async function writeMany(sql: TSql, writes: TGuardedWrite[]): Promise<TWriteResult[]> {
   const { values, parameter } = parameters();
@@ -62,13 +61,19 @@ async function writeMany(sql: TSql, writes: TGuardedWrite[]): Promise<TWriteResu
   const suffixOf = (index: number) => (single ? '' : `_${index}`);
   const parts: string[] = [];
   writes.forEach((write, index) => parts.push(...write.parts(suffixOf(index), parameter)));
-  const closers = new Map<string, number>();
+  const closers = new Map<string, { index: number; close: TEpisodeClose }>();
   writes.forEach((write, index) => {
-    if (write.closeEpisode === undefined || closers.has(write.closeEpisode.environment)) return;
-    closers.set(write.closeEpisode.environment, index);
-    parts.push(closeEpisodePart(`closed${suffixOf(index)}`, write.closeEpisode, parameter));
+    const close = write.closeEpisode;
+    if (close === undefined) return;
+    const key = `${close.environment}:${close.service}`;
+    const chosen = closers.get(key);
+    // If the latest request left before the episode opened, none of the others did either.
+    if (chosen === undefined || close.requestedAt > chosen.close.requestedAt)
+      closers.set(key, { index, close });
   });
-  const closing = new Set(closers.values());
+  for (const { index, close } of closers.values())
+    parts.push(closeEpisodePart(`closed${suffixOf(index)}`, close, parameter));
+  const closing = new Set([...closers.values()].map((closer) => closer.index));
   const moved = writes.map((_, index) => `EXISTS (SELECT 1 FROM moved${suffixOf(index)})`);
   const restored = writes.map((_, index) =>
     closing.has(index) ? `EXISTS (SELECT 1 FROM closed${suffixOf(index)})` : 'false',

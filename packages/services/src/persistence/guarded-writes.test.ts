@@ -97,7 +97,12 @@ test('changeDocument: guard not matched (status or attempts) → nothing written
   });
   const pool = sqlPoolOf(database);
   assert.equal(
-    await openEpisode(pool, 'TesteCF', 'TAXAUTH_UNAVAILABLE', new Date('2026-11-22T09:00:00.000Z')),
+    await openEpisode(pool, {
+      environment: 'TesteCF',
+      service: 'recepcion',
+      code: 'TAXAUTH_UNAVAILABLE',
+      at: new Date('2026-11-22T09:00:00.000Z'),
+    }),
     true,
   );
   const at = new Date('2026-11-22T10:00:00.000Z');
@@ -115,7 +120,7 @@ test('changeDocument: guard not matched (status or attempts) → nothing written
       }),
     ],
     events: [{ type: 'sent', data: {}, at }],
-    closeEpisode: { environment: 'TesteCF' as const, at },
+    closeEpisode: { environment: 'TesteCF' as const, service: 'recepcion' as const, requestedAt: at, at },
   };
   assert.deepEqual(await changeDocument(pool, attempt), { moved: false, restored: true });
   // A second close finds no open episode.

@@ -57,7 +57,7 @@ export {
   findSignedXmlArtifact,
   type TIssuedFilters,
 } from './document-queries.ts';
-export { closeEpisode, openEpisode } from './episodes.ts';
+export { closeEpisode, openEpisode, type TEpisodeClose, type TReceptionService } from './episodes.ts';
 export {
   findUnsentOperatorNotification,
   markOperatorNotificationSent,
@@ -94,5 +94,12 @@ export {
   type TSealedCertificate,
   type TTenantCertificateMetadata,
 } from './certificates.ts';
-export { loadBuyerEmailDocument, type TBuyerEmailDocument } from './buyer-email.ts';
+export { claimBuyerEmailAttempt, loadBuyerEmailDocument, type TBuyerEmailDocument } from './buyer-email.ts';
 export { deleteExpiredRecords } from './maintenance.ts';
+export {
+  deleteRecoveredWorkerInstances,
+  findDeadWorkerInstances,
+  insertWorkerInstance,
+  markWorkerInstancesRecovered,
+  touchWorkerInstance,
+} from './worker-instances.ts';

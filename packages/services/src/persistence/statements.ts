@@ -93,13 +93,27 @@ export function artifactsInsert(
   );
 }
 
-/** A CTE closing the environment's open outage episode at `at` (never before it opened). */
-export function closeEpisodePart(
-  name: string,
-  close: { environment: Environment; at: Date },
-  parameter: TParameter,
-): string {
+/** The reception services whose outage an episode records (see `episodes.ts`). */
+export type TReceptionService = 'recepcion' | 'recepcionfc';
+
+/**
+ * The evidence that closes an episode: a successful reception of `service` in `environment`,
+ * answered at `at`, whose request left at `requestedAt`.
+ */
+export type TEpisodeClose = {
+  environment: Environment;
+  service: TReceptionService;
+  requestedAt: Date;
+  at: Date;
+};
+
+/**
+ * A CTE closing the environment's open outage episode of the same service at `at` (never before
+ * it opened), only when the reception's request left at or after the episode opened.
+ */
+export function closeEpisodePart(name: string, close: TEpisodeClose, parameter: TParameter): string {
   const at = parameter(close.at, 'timestamptz');
   return `${name} AS (UPDATE taxauth_episodes SET restored_at = GREATEST(${at}, degraded_since)
-    WHERE environment = ${parameter(close.environment, '"Environment"')} AND restored_at IS NULL RETURNING id)`;
+    WHERE environment = ${parameter(close.environment, '"Environment"')} AND service = ${parameter(close.service, 'text')}
+      AND restored_at IS NULL AND degraded_since <= ${parameter(close.requestedAt, 'timestamptz')} RETURNING id)`;
 }

@@ -3,14 +3,40 @@
  * Use-cases return or throw `AppError`; transports turn it into the spec's `ErrorResponse`.
  */
 export const ERROR_STATUS = {
-  /** The request body is not valid JSON (or is empty where JSON is expected). */
+  /**
+   * The request body is not acceptable JSON, on every JSON route alike (`details.reason`): `empty`,
+   * `syntax`, `invalid_utf8` (with the byte `offset`; bytes are never replaced with U+FFFD),
+   * `duplicate_key` (a member name repeated in one object, with its `path`), `too_deep` (nesting
+   * over 256 levels); `body_missing` when a route needs a body and none was sent.
+   */
   INVALID_JSON: 400,
-  /** The request's parameters, query or body do not match the route's contract. */
+  /**
+   * The request's parameters, query or body do not match the route's contract; or the request
+   * itself is refused before any route (`details.reason`): `malformed_http` (with llhttp's
+   * `parserError`), `invalid_url_encoding`, `path_parameter_too_long`, `host_header_missing`,
+   * `expectation_not_supported`, `content_length_mismatch`, `method_not_supported` (CONNECT);
+   * `unsupported_character` (U+0000 or a lone surrogate in a body that is stored, with `path`, `codePoint`).
+   */
   INVALID_REQUEST: 400,
-  /** The body's Content-Type is not one the route accepts (400 rather than 415: the spec's status set). */
+  /**
+   * The body's Content-Type is not one the route accepts, or declares a charset other than UTF-8
+   * (`details.reason` `charset`); 400 rather than 415: the spec's status set.
+   */
   UNSUPPORTED_CONTENT_TYPE: 400,
-  /** The body exceeds the configured size limit (400 rather than 413: the spec's status set). */
+  /**
+   * The body exceeds its route's size limit, `details.limitBytes` (400 rather than 413: the spec's
+   * status set). With `Expect: 100-continue` a declared `Content-Length` over it is answered before
+   * the body is sent; otherwise the body is read to its end (bounded) and thrown away first, so the
+   * client can always read this answer.
+   */
   BODY_TOO_LARGE: 400,
+  /**
+   * The request line and headers exceed Node's 16 KiB (`details.limitBytes`): 400 rather than 431,
+   * the spec's status set. Answered by the HTTP layer with `connection: close`.
+   */
+  REQUEST_HEADERS_TOO_LARGE: 400,
+  /** The request (headers or body) was not received in time: 400 rather than 408, the spec's status set. */
+  REQUEST_TIMEOUT: 400,
   /** A `documentReference` that is neither a documentId (UUID) nor an eNCF (`E` + 12 digits). */
   INVALID_DOCUMENT_REFERENCE: 400,
   /** Bad filter, limit or cursor on `GET /{environment}/documentos-ecf` (a cursor of another filter set included). */
@@ -43,7 +69,7 @@ export const ERROR_STATUS = {
   PRODUCTION_NOT_ACTIVE: 423,
   /** The API key's rate limit is used up; `Retry-After` says when to retry. */
   RATE_LIMIT_EXCEEDED: 429,
-  /** The service cannot serve (for example the database is unreachable). */
+  /** The service cannot serve (for example the database is unreachable, or it is shutting down: `details.reason` `shutting_down`). */
   SERVICE_UNAVAILABLE: 503,
   /** Anything unexpected; the answer reveals nothing but the correlationId. */
   INTERNAL_ERROR: 500,

@@ -160,7 +160,8 @@ export async function applyDefiniteFailure(
 
 /**
  * The tax authority has the document under `trackId`: `sent`, error cleared, the answer kept,
- * polling starts. The tax authority answered, so the environment's episode closes in the same statement.
+ * polling starts. `closeEpisode`: this was a reception that just answered (not a ConsultaTrackIds
+ * finding an earlier one), the evidence that closes the environment's episode, in the same statement.
  */
 export async function markSent(
   sql: TSql,
@@ -171,6 +172,8 @@ export async function markSent(
     answer: unknown;
     outcomeEvent: { attempt: number; channel: string; resolvedBy?: string };
     at: Date;
+    /** The reception's request left at this time (see `TEpisodeClose`). */
+    closeEpisode?: { requestedAt: Date };
   },
 ): Promise<TTransmissionReport> {
   const { trackId, answer, outcomeEvent, at } = reception;
@@ -200,7 +203,16 @@ export async function markSent(
         at,
       },
     ],
-    closeEpisode: { environment: document.environment, at },
+    ...(reception.closeEpisode === undefined
+      ? {}
+      : {
+          closeEpisode: {
+            environment: document.environment,
+            service: 'recepcion' as const,
+            requestedAt: reception.closeEpisode.requestedAt,
+            at,
+          },
+        }),
   });
   const report: TTransmissionReport = moved
     ? { documentId: document.id, next: 'poll', afterSeconds: FIRST_POLL_SECONDS, outcome: 'sent' }

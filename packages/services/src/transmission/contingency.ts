@@ -24,13 +24,14 @@ import {
   contingencyWaitSeconds,
   episodeCodeOf,
   OPERATOR_NOTIFICATION_AFTER_MS,
+  receptionServiceOf,
   type TTransmissionError,
 } from './transmission-rules.ts';
 
 /**
  * The tax authority did not answer: `contingency` (entered once, `contingencySince` kept), the
- * environment's episode opened, the next try scheduled on the contingency schedule, and the
- * operator notified at 72 hours.
+ * environment's episode opened (for the channel's reception service: only its success closes it),
+ * the next try scheduled on the contingency schedule, and the operator notified at 72 hours.
  */
 export async function enterContingency(step: {
   database: TDatabase;
@@ -38,10 +39,12 @@ export async function enterContingency(step: {
   error: TaxauthError;
   /** The outcome of the attempt that met the outage (none when it was a resolution query). */
   outcome?: { attempt: number; channel: string; outcome: TAttemptOutcome };
+  /** How the document goes: its reception service is the one the episode waits for. */
+  channel: 'ecf' | 'rfce';
   options: TTransmissionOptions;
   now: () => Date;
 }): Promise<TTransmissionReport> {
-  const { database, document, error, outcome, options, now } = step;
+  const { database, document, error, outcome, channel, options, now } = step;
   const at = now();
   const previous = document.lastError as { code?: unknown; failures?: unknown } | null;
   const failures =
@@ -93,7 +96,12 @@ export async function enterContingency(step: {
   });
   if (!moved)
     return { documentId: document.id, next: 'done', status: document.status, outcome: 'moved_elsewhere' };
-  const degraded = await openEpisode(sqlPoolOf(database), document.environment, episodeCodeOf(error), at);
+  const degraded = await openEpisode(sqlPoolOf(database), {
+    environment: document.environment,
+    service: receptionServiceOf(channel),
+    code: episodeCodeOf(error),
+    at,
+  });
   const notification = await notifyIfContingencyTooLong(
     database,
     document,

@@ -97,7 +97,7 @@ test('a trackId still in process is asked about again, less and less often', asy
   );
 });
 
-test('a result query that fails transiently keeps the document sent and opens the episode', async () => {
+test('a result query that fails transiently keeps the document sent; status queries neither open nor close an episode', async () => {
   const { document } = await harness.seedSignedDocument();
   await transmitSignedDocument({
     database: harness.database,
@@ -110,7 +110,8 @@ test('a result query that fails transiently keeps the document sent and opens th
     documentId: document.id,
     ...harness.transmission,
   });
-  assert.deepEqual([failed.next, failed.episode], ['poll', 'degraded']);
+  assert.deepEqual([failed.next, failed.episode], ['poll', undefined]);
+  assert.equal(await harness.database.taxauthEpisode.count({ where: { restoredAt: null } }), 0);
   assert.ok('afterSeconds' in failed && failed.afterSeconds >= 60);
   assert.equal(
     (await harness.database.document.findUniqueOrThrow({ where: { id: document.id } })).status,
@@ -121,7 +122,7 @@ test('a result query that fails transiently keeps the document sent and opens th
     documentId: document.id,
     ...harness.transmission,
   });
-  assert.deepEqual([answered.outcome, answered.episode], ['accepted', 'restored']);
+  assert.deepEqual([answered.outcome, answered.episode], ['accepted', undefined]);
 });
 
 test('RFCE whose answer was lost: Consulta Estado finds it accepted, nothing is sent again', async () => {

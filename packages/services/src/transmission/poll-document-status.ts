@@ -7,19 +7,13 @@
 import { sqlPoolOf, type TDatabase } from '@ecf/db';
 import { isTaxauthError } from '@ecf/taxauth-client';
 import { resolveDocumentCertificate } from '../accounts/index.ts';
-import {
-  appendDocumentEvents,
-  closeEpisode,
-  loadTransmissionDocument,
-  openEpisode,
-} from '../persistence/index.ts';
+import { appendDocumentEvents, loadTransmissionDocument } from '../persistence/index.ts';
 import { acceptanceFollowUp } from './acceptance-follow-ups.ts';
 import { applyFinalAnswer } from './answer-writes.ts';
 import { TRANSMISSION_EVENT_TYPES } from './transmission-events.ts';
 import type { TTransmissionOptions, TTransmissionReport } from './transmission-options.ts';
 import {
   CONTINGENCY_MAX_WAIT_SECONDS,
-  episodeCodeOf,
   keptMessages,
   pollFailureWaitSeconds,
   pollWaitSeconds,
@@ -61,9 +55,9 @@ export async function pollDocumentStatus(
     .forTaxpayer({ cacheKey: document.tenantId, certificate });
 
   try {
+    // A status answer says nothing about whether documents can be SENT: episodes are left alone
+    // (closing one here made one outage of reception alone open and close several episodes).
     const result = await taxpayer.getResult({ trackId: document.trackId });
-    const restored = await closeEpisode(pool, document.environment, now());
-    const episode = restored ? ({ episode: 'restored' } as const) : {};
     if (
       result.status === 'accepted' ||
       result.status === 'accepted_conditional' ||
@@ -85,7 +79,6 @@ export async function pollDocumentStatus(
         next: 'done',
         status: applied ? result.status : document.status,
         outcome: applied ? result.status : 'moved_elsewhere',
-        ...episode,
       };
     }
     // "En Proceso", or not (yet) found under this trackId: ask again, less and less often.
@@ -94,20 +87,18 @@ export async function pollDocumentStatus(
       next: 'poll',
       afterSeconds: pollWaitSeconds(elapsedMs),
       outcome: result.status,
-      ...episode,
     };
   } catch (error) {
     if (!isTaxauthError(error)) throw error;
-    if (error.isTransient) {
-      const degraded = await openEpisode(pool, document.environment, episodeCodeOf(error), now());
+    // The document already reached the tax authority: a failing status query delays its answer
+    // but sends nothing to contingency, so it opens no episode.
+    if (error.isTransient)
       return {
         documentId,
         next: 'poll',
         afterSeconds: pollFailureWaitSeconds(elapsedMs),
         outcome: `poll_${error.reason}`,
-        ...(degraded ? { episode: 'degraded' as const } : {}),
       };
-    }
     // A definite refusal of the query itself (the document is at the tax authority): keep it, ask again later.
     const at = now();
     await appendDocumentEvents(pool, {
@@ -126,7 +117,6 @@ export async function pollDocumentStatus(
         },
       ],
     });
-    if (error.status !== undefined) await closeEpisode(pool, document.environment, at);
     return {
       documentId,
       next: 'poll',

@@ -1,6 +1,6 @@
 import { sqlPoolOf, type TDatabase } from '@ecf/db';
 import { isTaxauthError, type TTaxpayerClient } from '@ecf/taxauth-client';
-import { closeEpisode, type TTransmissionDocument } from '../persistence/index.ts';
+import type { TTransmissionDocument } from '../persistence/index.ts';
 import {
   applyDefiniteFailure,
   applyRfceVerdict,
@@ -11,7 +11,6 @@ import {
 import { enterContingency } from './contingency.ts';
 import {
   TRANSMITTABLE,
-  withEpisode,
   type TTransmissionOptions,
   type TTransmissionReport,
 } from './transmission-options.ts';
@@ -44,7 +43,8 @@ export async function resolveUnknownOutcome(step: {
       const items = await taxpayer.findTrackIds({ rncEmisor: document.tenant.rnc, encf: document.encf });
       // The newest trackId is the one of our last send (a resend after "not received" is the only other source).
       const found = items.at(-1);
-      // Nothing there: the send that follows decides whether the outage is over (no restored/degraded flapping).
+      // Nothing there: the send that follows decides whether the outage is over. A trackId found is
+      // no evidence either (the reception may predate the outage): only a send's own answer closes an episode.
       if (found === undefined) return undefined;
       return await markSent(sqlPoolOf(database), document, {
         trackId: found.trackId,
@@ -59,9 +59,7 @@ export async function resolveUnknownOutcome(step: {
       ...(document.securityCode === null ? {} : { codigoSeguridad: document.securityCode }),
     });
     if (status.status === 'not_found') return undefined;
-    const restored = await closeEpisode(sqlPoolOf(database), document.environment, now());
-    const episode = restored ? 'restored' : undefined;
-    if (!isFinalVerdict(status.status)) return rfceUnsettled(document.id, episode);
+    if (!isFinalVerdict(status.status)) return rfceUnsettled(document.id, undefined);
     const verdict = {
       status: status.status,
       messages: [],
@@ -70,10 +68,10 @@ export async function resolveUnknownOutcome(step: {
       enqueue: options.enqueue,
       at: now(),
     };
-    return await applyRfceVerdict(database, document, verdict, episode);
+    return await applyRfceVerdict(database, document, verdict, undefined);
   } catch (error) {
     if (!isTaxauthError(error)) throw error;
-    if (error.isTransient) return enterContingency({ database, document, error, options, now });
+    if (error.isTransient) return enterContingency({ database, document, error, channel, options, now });
     const uncertain = { ...definiteOutcomeOf(error).lastError, submissionUncertain: true };
     await applyDefiniteFailure(database, document, {
       from: TRANSMITTABLE,
@@ -81,17 +79,12 @@ export async function resolveUnknownOutcome(step: {
       lastError: uncertain,
       at: now(),
     });
-    const restored =
-      error.status !== undefined && (await closeEpisode(sqlPoolOf(database), document.environment, now()));
-    return withEpisode(
-      {
-        documentId: document.id,
-        next: 'done',
-        status: 'transmission_failed',
-        outcome: 'resolution_failed',
-        lastError: uncertain,
-      },
-      restored ? 'restored' : undefined,
-    );
+    return {
+      documentId: document.id,
+      next: 'done',
+      status: 'transmission_failed',
+      outcome: 'resolution_failed',
+      lastError: uncertain,
+    };
   }
 }

@@ -26,7 +26,6 @@ import { enterContingency } from './contingency.ts';
 import { TRANSMISSION_EVENT_TYPES, type TAttemptOutcome } from './transmission-events.ts';
 import {
   TRANSMITTABLE,
-  withEpisode,
   type TTransmissionOptions,
   type TTransmissionReport,
 } from './transmission-options.ts';
@@ -102,6 +101,8 @@ export async function sendToTaxauth(step: {
   const current = { ...document, attempts: attempt };
   const outcomeEvent = { attempt, channel };
 
+  // When this request leaves: a success closes the episode only if it left after the episode opened.
+  const requestedAt = now();
   try {
     if (channel === 'ecf') {
       const reception = await taxpayer.sendEcf({ xml });
@@ -110,10 +111,16 @@ export async function sendToTaxauth(step: {
         answer: reception,
         outcomeEvent,
         at: now(),
+        closeEpisode: { requestedAt },
       });
     }
     const answer = await taxpayer.sendRfce({ xml });
-    const restored = await closeEpisode(pool, document.environment, now());
+    const restored = await closeEpisode(pool, {
+      environment: document.environment,
+      service: 'recepcionfc',
+      requestedAt,
+      at: now(),
+    });
     const episode = restored ? 'restored' : undefined;
     if (isFinalVerdict(answer.status)) {
       const messages = keptMessages(answer.mensajes);
@@ -143,6 +150,7 @@ export async function sendToTaxauth(step: {
         document: current,
         error,
         outcome: { ...outcomeEvent, outcome: error.isOutcomeUnknown ? 'unknown' : 'not_received' },
+        channel,
         options,
         now,
       });
@@ -155,11 +163,8 @@ export async function sendToTaxauth(step: {
       outcomeEvent,
       at: now(),
     });
-    const restored = error.status !== undefined && (await closeEpisode(pool, document.environment, now()));
-    return withEpisode(
-      { documentId: document.id, next: 'done', status, outcome: status, lastError },
-      restored ? 'restored' : undefined,
-    );
+    // A refusal is not a successful reception: the episode (if any) waits for one.
+    return { documentId: document.id, next: 'done', status, outcome: status, lastError };
   }
 }
 

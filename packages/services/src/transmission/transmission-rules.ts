@@ -162,6 +162,11 @@ export function rejectionErrorOf(messages: TTaxauthMessage[]): TTransmissionErro
 }
 
 /** How a signed document goes to the tax authority: an E32 below RD$250,000 as its RFCE summary, anything else as the e-CF. */
+/** The reception service a channel sends through: the one whose outage an episode records. */
+export function receptionServiceOf(channel: 'ecf' | 'rfce'): 'recepcion' | 'recepcionfc' {
+  return channel === 'ecf' ? 'recepcion' : 'recepcionfc';
+}
+
 export function transmissionChannelOf(document: {
   encf: string;
   totalAmount: { toFixed(digits: number): string };

@@ -218,6 +218,68 @@ test('episodes: several documents failing in the same outage open one episode, t
   assert.ok(closed.restoredAt);
 });
 
+test('episodes: one outage of reception alone is one episode; status queries, ConsultaTrackIds and RFCE answers during it do not close it, a reception that succeeds afterwards does', async () => {
+  const episodesBefore = await harness.database.taxauthEpisode.count();
+  // Sent before the outage; its result stays "En Proceso", so its status queries keep answering throughout.
+  const pending = await harness.seedSignedDocument({ buyer: '000000003' });
+  assert.equal((await transmit(pending.document.id)).next, 'poll');
+
+  // The outage starts with a reception whose answer is lost (the tax authority has it), then 503s.
+  await harness.addFault({ service: 'recepcion', fault: 'lose_answer', count: 1 });
+  const lost = await harness.seedSignedDocument();
+  const opened = await transmit(lost.document.id);
+  assert.deepEqual([opened.next, opened.episode], ['retry', 'degraded']);
+  await harness.addFault({ service: 'recepcion', fault: 'http_503' });
+  const waiting = await harness.seedSignedDocument();
+  assert.equal((await transmit(waiting.document.id)).episode, undefined, 'already open');
+
+  // Two minutes of the outage, other services answering.
+  const edges: Array<string | undefined> = [];
+  for (let minute = 0; minute < 2; minute += 1) {
+    harness.clock.advanceSeconds(60);
+    const polled = await poll(pending.document.id);
+    assert.equal(polled.outcome, 'in_process');
+    edges.push(polled.episode);
+    edges.push((await transmit(waiting.document.id)).episode);
+    // An E32 below RD$250,000 goes to recepcionfc, which answers: another service.
+    const rfce = await harness.seedSignedDocument({ encf: newEncf('32') });
+    const summary = await transmit(rfce.document.id);
+    assert.equal(summary.outcome, 'accepted');
+    edges.push(summary.episode);
+  }
+  // The lost reception is found by ConsultaTrackIds (past the in-flight window): sent, but no evidence.
+  harness.clock.advanceSeconds(120);
+  const found = await transmit(lost.document.id);
+  assert.equal(found.outcome, 'sent');
+  edges.push(found.episode);
+  assert.deepEqual(
+    edges.filter((edge) => edge !== undefined),
+    [],
+    'nothing closed or reopened the episode during the outage',
+  );
+  const open = await harness.database.taxauthEpisode.findMany({ where: { restoredAt: null } });
+  assert.equal(open.length, 1);
+  assert.equal(open[0]?.service, 'recepcion');
+
+  // The outage ends: the first reception that succeeds closes it, once.
+  await harness.clearFaults();
+  harness.clock.advanceSeconds(300);
+  const restoredAt = harness.clock.now();
+  const recovered = await transmit(waiting.document.id);
+  assert.deepEqual([recovered.next, recovered.episode], ['poll', 'restored']);
+  const next = await harness.seedSignedDocument();
+  assert.equal((await transmit(next.document.id)).episode, undefined);
+  assert.equal(
+    (await harness.database.taxauthEpisode.count()) - episodesBefore,
+    1,
+    'one outage, one episode',
+  );
+  const closed = await harness.database.taxauthEpisode.findUniqueOrThrow({
+    where: { id: open[0]?.id ?? '' },
+  });
+  assert.deepEqual(closed.restoredAt, restoredAt);
+});
+
 test('72 hours without reaching the tax authority: one operator notification, sent, and retries go on', async () => {
   const before = harness.notifications.length;
   const { document } = await harness.seedSignedDocument();

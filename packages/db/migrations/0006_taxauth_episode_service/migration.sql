@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "taxauth_episodes" ADD COLUMN     "service" VARCHAR(32) NOT NULL DEFAULT 'recepcion';
+
