@@ -40,8 +40,26 @@ if [ -z "${RI_LINK_SECRET:-}" ]; then
   RI_LINK_SECRET="$(cat .data/ri-link-secret)"
 fi
 export RI_LINK_SECRET
+# The portal's session key (next-auth): generated once likewise; `next start` refuses to run without one.
+if [ -z "${NEXTAUTH_SECRET:-}" ]; then
+  mkdir -p .data
+  [ -s .data/nextauth-secret ] || (umask 077; node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64url"))' > .data/nextauth-secret)
+  NEXTAUTH_SECRET="$(cat .data/nextauth-secret)"
+fi
+export NEXTAUTH_SECRET PORTAL_PUBLIC_URL="${PORTAL_PUBLIC_URL:-http://127.0.0.1:$WEB_PORT}"
 npm run --silent migrate -w @ecf/db
-demo_json="$(npm run --silent admin -w @ecf/api -- demo --json --keys-file "$root/.data/demo-keys.json")"
+demo_json="$(npm run --silent admin -w @ecf/api -- demo --json --keys-file "$root/.data/demo-keys.json" --users-file "$root/.data/demo-portal-users.json")"
+
+# The portal runs as a production build (what users get: minified, no dev overlay, the strict CSP
+# without 'unsafe-eval'); it is rebuilt only when its sources changed. WEB_DEV=1 runs `next dev`
+# instead (hot reload while working on the portal).
+web_script=start
+if [ "${WEB_DEV:-0}" = "1" ]; then
+  web_script=dev
+elif [ ! -f apps/web/.next/BUILD_ID ] || [ -n "$(find apps/web packages/ui/src package-lock.json -newer apps/web/.next/BUILD_ID -type f -not -path '*/node_modules/*' -not -path '*/.next/*' -not -path '*/.turbo/*' -print -quit)" ]; then
+  echo "up: building the portal (next build, about a minute)..."
+  npm run --silent build -w @ecf/web >/dev/null
+fi
 
 # Every child is in this shell's process group: one signal stops them all.
 trap 'trap - INT TERM EXIT; echo; echo "stopping..."; kill 0 2>/dev/null; wait 2>/dev/null' INT TERM EXIT
@@ -49,7 +67,7 @@ prefix() { sed -u "s/^/[$1] /"; }
 (npm run --silent start -w @ecf/api 2>&1 | prefix api) &
 (npm run --silent start -w @ecf/worker 2>&1 | prefix worker) &
 (npm run --silent start -w @ecf/taxauth-sim 2>&1 | prefix sim) &
-(npm run --silent dev -w @ecf/web 2>&1 | prefix web) &
+(npm run --silent "$web_script" -w @ecf/web 2>&1 | prefix web) &
 (npm run --silent start -w @ecf/mail-catcher 2>&1 | prefix mail) &
 
 for _ in $(seq 1 60); do
@@ -62,7 +80,7 @@ const demo = JSON.parse(process.argv[1]);
 const [api, web, worker, sim, mail, smtp] = process.argv.slice(2);
 const rows = [
   ["API (REST)", `http://127.0.0.1:${api}`, "GET /healthz, /readyz, /metrics"],
-  ["Portal", `http://127.0.0.1:${web}`, "placeholder page"],
+  ["Portal", `http://127.0.0.1:${web}`, "sign in with a demo user below"],
   ["Worker health", `http://127.0.0.1:${worker}/healthz`, "pg-boss jobs"],
   ["Tax authority simulator", `http://127.0.0.1:${sim}`, "GET /_sim/health"],
   ["Mail catcher", `http://127.0.0.1:${mail}`, `buyer e-mails (SMTP 127.0.0.1:${smtp}); click the PDF link`],
@@ -71,6 +89,9 @@ console.log("\n  Service                   URL                              Note
 for (const [name, url, notes] of rows) console.log(`  ${name.padEnd(25)} ${url.padEnd(32)} ${notes}`);
 console.log(`\n  Demo tenant: ${demo.tenant.legalName} (RNC ${demo.tenant.rnc})`);
 for (const [environment, key] of Object.entries(demo.keys)) console.log(`  ${environment.padEnd(8)} X-API-KEY: ${key}`);
+console.log(`\n  Portal users (http://127.0.0.1:${web}/sign-in):`);
+console.log(`  owner    ${demo.portalUsers.owner.email}  password ${demo.portalUsers.owner.password}`);
+console.log(`  support  ${demo.portalUsers.support.email}  password ${demo.portalUsers.support.password}`);
 console.log(`\n  Try: curl -H "X-API-KEY: ${demo.keys.TesteCF}" http://127.0.0.1:${api}/TesteCF/contingencia`);
 console.log("  Ctrl-C stops everything.\n");
 ' "$demo_json" "$API_PORT" "$WEB_PORT" "$WORKER_HEALTH_PORT" "$SIM_PORT" "$MAIL_CATCHER_HTTP_PORT" "$MAIL_CATCHER_SMTP_PORT"

@@ -167,6 +167,8 @@ const account = accountDataOf({
   address: 'Av. Winston Churchill 1099, Santo Domingo',
   phones: [],
   fiscalEmail: null,
+  deferredSendAuthorized: false,
+  paymentTermDays: null,
 });
 
 async function pipelineOnce(body: string): Promise<void> {

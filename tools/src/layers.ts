@@ -14,7 +14,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   '@ecf/services': ['@ecf/db', '@ecf/fiscal-core', '@ecf/taxauth-client', '@ecf/printing'],
   '@ecf/api': ['@ecf/services', '@ecf/db', '@ecf/fiscal-core', '@ecf/config'],
   '@ecf/worker': ['@ecf/services', '@ecf/db', '@ecf/fiscal-core', '@ecf/taxauth-client', '@ecf/config'],
-  '@ecf/web': ['@ecf/ui', '@ecf/services', '@ecf/db'],
+  '@ecf/web': ['@ecf/ui', '@ecf/services', '@ecf/db', '@ecf/config'],
   '@ecf/taxauth-sim': ['@ecf/fiscal-core', '@ecf/db', '@ecf/config'],
   '@ecf/mail-catcher': [],
   '@ecf/tools': [],

@@ -2,7 +2,8 @@
 // status. Handlers parse requests with these schemas and `/openapi.json` is generated from them
 // (openapi.ts), so the document cannot drift from what the API enforces.
 import { z } from 'zod';
-import { ECF_TYPES, SUBMISSION_ERROR_CODES, SUBMISSION_WARNING_CODES } from '@ecf/fiscal-core';
+import { SUBMISSION_ERROR_CODES, SUBMISSION_WARNING_CODES } from '@ecf/fiscal-core';
+import { DOCUMENT_STATUSES, ZDocumentStatus, ZIssuedListQuery } from '@ecf/services';
 
 export const ZEnvironment = z.enum(['TesteCF', 'CerteCF', 'eCF']);
 
@@ -60,18 +61,8 @@ export const ZContingencyResponse = z.object({
 // ---------------------------------------------------------------------------------------------
 // Documents
 
-export const DOCUMENT_STATUSES = [
-  'queued_for_signing',
-  'signed',
-  'sent',
-  'contingency',
-  'accepted',
-  'accepted_conditional',
-  'rejected',
-  'cancelled',
-  'transmission_failed',
-] as const;
-export const ZDocumentStatus = z.enum(DOCUMENT_STATUSES);
+// The statuses and the issued list's query are shared with the portal (one schema, @ecf/services).
+export { DOCUMENT_STATUSES, ZDocumentStatus, ZIssuedListQuery };
 
 /** Status batch: at most 100 references per request (50 recommended). */
 export const STATUS_BATCH_MAX = 100;
@@ -264,38 +255,6 @@ export const ZStatusBatchResponse = z
   .describe(
     'Clarification 5: { ok, found: [StatusResult...], unfound: [reference as sent...], correlationId }; each StatusResult has documentId, encf, type, status, trackId, securityCode, printing, printingStatus, lastError, errors, updatedAt.',
   );
-
-const ZIsoDate = z.iso.date().describe('YYYY-MM-DD, a Dominican Republic calendar date');
-const ECF_TYPE_PATTERN = new RegExp(`^E?(${ECF_TYPES.join('|')})$`);
-
-export const ZIssuedListQuery = z
-  .strictObject({
-    issueDateFrom: ZIsoDate.optional().describe('FechaEmision on or after (YYYY-MM-DD)'),
-    issueDateTo: ZIsoDate.optional().describe('FechaEmision on or before (YYYY-MM-DD)'),
-    type: z
-      .string()
-      .regex(ECF_TYPE_PATTERN, 'an e-CF type: E31 or 31, ...')
-      .transform((type) => Number(type.replace('E', '')))
-      .optional(),
-    status: ZDocumentStatus.optional(),
-    limit: z
-      .string()
-      .regex(/^\d{1,3}$/, 'an integer from 1 to 100')
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(100))
-      .optional()
-      .describe('1 to 100, default 50'),
-    cursor: z
-      .string()
-      .min(1)
-      .max(512)
-      .optional()
-      .describe('nextCursor of the previous page, unmodified; filters must stay the same'),
-  })
-  .refine((query) => !query.issueDateFrom || !query.issueDateTo || query.issueDateFrom <= query.issueDateTo, {
-    message: 'issueDateFrom must not be after issueDateTo',
-    path: ['issueDateFrom'],
-  });
 
 export const ZIssuedDocument = z.object({
   documentId: z.uuid(),

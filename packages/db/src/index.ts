@@ -33,6 +33,12 @@ export type {
   DocumentFingerprint,
   Artifact,
   IdempotencyRecord,
+  User,
+  Membership,
+  Invitation,
+  PasswordReset,
+  PortalSession,
+  PortalAuditEntry,
 } from './generated/prisma/client.ts';
 export { PRISMA_ERROR, isPrismaError, type TPrismaErrorCode } from './errors.ts';
 export {
@@ -45,7 +51,7 @@ export {
   scopeFromDatabase,
   type TScope,
 } from './api-keys.ts';
-export { seedTenant, seedApiKey, seedDocument } from './seed.ts';
+export { seedTenant, seedApiKey, seedDocument, seedUser, seedMembership } from './seed.ts';
 export { artifactData } from './artifacts.ts';
 export {
   migrate,

@@ -8,9 +8,9 @@
  * Loaded through `@ecf/db/job-queue`, so that importing `@ecf/db` does not load pg-boss.
  */
 import { randomUUID } from 'node:crypto';
-import type { JobInsert, PgBoss } from 'pg-boss';
+import { PgBoss, type JobInsert } from 'pg-boss';
 import { createCoalescer, type TCoalesced } from './coalesce.ts';
-import type { TJobName, TJobPayload } from './jobs.ts';
+import { JOB_QUEUE_SCHEMA, type TJobName, type TJobPayload } from './jobs.ts';
 import type { TJobExecutor } from './sql.ts';
 
 /** One job: its queue, its payload (checked against the queue's contract by the worker) and when it may start. */
@@ -87,5 +87,47 @@ export function createEnqueue(bossOf: () => PgBoss | Promise<PgBoss>): TEnqueue 
     const missing = results.find((result) => !result.inserted);
     if (missing !== undefined)
       throw new Error(`${missing.name} (${JSON.stringify(missing.data)}) was not enqueued`);
+  };
+}
+
+/**
+ * pg-boss as a producer only (no supervision, no schedules, no workers) behind `createEnqueue`, for
+ * a process that puts jobs on `queues` but never works them (the portal's Try it). Started lazily
+ * on the first enqueue (the process starts even while the database is down), retried on failure;
+ * the queues are created if absent, as the worker does.
+ */
+export function createProducerQueue(options: {
+  databaseUrl: string;
+  queues: readonly TJobName[];
+  onError: (error: unknown) => void;
+}): { enqueue: TEnqueue; close: () => Promise<void> } {
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    schema: JOB_QUEUE_SCHEMA,
+    supervise: false,
+    schedule: false,
+    max: 2,
+  });
+  boss.on('error', options.onError);
+  let starting: Promise<PgBoss> | undefined;
+  let closed = false;
+  const started = (): Promise<PgBoss> => {
+    starting ??= (async () => {
+      await boss.start();
+      for (const queue of options.queues) if (!(await boss.getQueue(queue))) await boss.createQueue(queue);
+      return boss;
+    })().catch((error: unknown) => {
+      starting = undefined;
+      throw error;
+    });
+    return starting;
+  };
+  return {
+    enqueue: createEnqueue(started),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      if (starting) await boss.stop({ graceful: false, close: true }).catch(() => undefined);
+    },
   };
 }

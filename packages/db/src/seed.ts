@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { TDatabase } from './client.ts';
 import type { Prisma } from './generated/prisma/client.ts';
-import type { DocumentStatus, Environment, ProductionState } from './generated/prisma/enums.ts';
+import type { DocumentStatus, Environment, MemberRole, ProductionState } from './generated/prisma/enums.ts';
 import { API_KEY_SCOPES, generateApiKey, STANDARD_SCOPES, type TScope } from './api-keys.ts';
 
 /** Creates a tenant (taxpayer account). Unspecified fields get plausible values; the RNC is random. */
@@ -87,4 +87,32 @@ export async function seedDocument(
       ...(input.lastError === undefined ? {} : { lastError: input.lastError }),
     },
   });
+}
+
+/**
+ * Creates a portal user. `passwordHash` is an argon2id PHC string (`hashPassword` of @ecf/services
+ * makes one: this package holds no password hashing). The e-mail is lower-cased as the database
+ * requires; unspecified, it is random.
+ */
+export async function seedUser(
+  database: TDatabase,
+  input: { passwordHash: string; email?: string; name?: string; isSupport?: boolean },
+) {
+  const email = (input.email ?? `user-${randomInt(0, 1_000_000_000)}@example.com`).trim().toLowerCase();
+  return database.user.create({
+    data: {
+      email,
+      name: input.name ?? email.split('@')[0] ?? email,
+      passwordHash: input.passwordHash,
+      isSupport: input.isSupport ?? false,
+    },
+  });
+}
+
+/** Makes a user a member of a tenant with a role. */
+export async function seedMembership(
+  database: TDatabase,
+  input: { userId: string; tenantId: string; role: MemberRole },
+) {
+  return database.membership.create({ data: input });
 }

@@ -43,9 +43,12 @@ function ensureTestServer(): Promise<unknown> {
   return serverEnsured;
 }
 
-function isConnectionRefused(error: unknown): boolean {
+/** Nothing answers yet, or a server another process just started is still starting (57P03): `ensureTestServer` waits for it. */
+function isServerNotReady(error: unknown): boolean {
   const { code, errors } = error as { code?: unknown; errors?: unknown[] };
-  return code === 'ECONNREFUSED' || (Array.isArray(errors) && errors.some(isConnectionRefused));
+  return (
+    code === 'ECONNREFUSED' || code === '57P03' || (Array.isArray(errors) && errors.some(isServerNotReady))
+  );
 }
 
 async function onAdminConnection<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -55,7 +58,7 @@ async function onAdminConnection<T>(run: (client: pg.Client) => Promise<T>): Pro
     return client;
   };
   const client = await connect().catch(async (error: unknown) => {
-    if (!isConnectionRefused(error)) throw error;
+    if (!isServerNotReady(error)) throw error;
     await ensureTestServer();
     return connect();
   });

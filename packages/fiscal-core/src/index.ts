@@ -28,6 +28,7 @@ export {
 export { buildAnecfXml, type TAnecfInput, type TAnnulmentRange } from './documents/anecf-document.ts';
 export { signEcfDocument, timbreUrlOf, type TSignedEcf, type TSignEcfResult } from './issuance/sign-ecf.ts';
 export { ANONYMOUS_CONSUMER_NAME } from './validation/validate-submission.ts';
+export { isIssuerPhone, MAX_ISSUER_PHONES } from './validation/issuer-phones.ts';
 export {
   validateSubmission,
   type TValidationResult,

@@ -1,6 +1,9 @@
 import type { TValidationContext } from '../src/validation/context.ts';
 import { validateSubmission, type TValidationResult } from '../src/validation/validate-submission.ts';
 
+/** Throwaway PKCS#12 signing certificates for other workspaces' tests (the portal's upload). */
+export { createTestCertificate } from '../src/signing/test-certificate.ts';
+
 /**
  * Shared fixtures of the validation tests: one account, one clock, and a realistic simplified
  * document per e-CF type (the same examples `docs/simplified-contract.md` shows).

@@ -5,6 +5,27 @@
  * `src/persistence/`. This file is the package's public surface: only what other workspaces use.
  */
 export { AppError, type TErrorCode } from './shared/errors.ts';
+export { isIssuerPhone } from '@ecf/fiscal-core';
+export {
+  ACCOUNT_PROFILE_LIMITS,
+  getAccountSettings,
+  MAX_PAYMENT_TERM_DAYS,
+  updateAccountProfile,
+  updateAccountSettings,
+  type TAccountSettings,
+} from './accounts/index.ts';
+export {
+  API_KEY_NAME_MAX_LENGTH,
+  CERTIFICATE_FILE_MAX_BYTES,
+  type TApiKeyRow,
+  type TTenantCertificateMetadata,
+} from './accounts/index.ts';
+export {
+  CERTIFICATE_WARNING_DAYS,
+  summarizeDocuments,
+  SUMMARY_DAYS,
+  type TDocumentSummary,
+} from './documents/index.ts';
 export {
   accountDataOf,
   assertProductionActive,
@@ -29,6 +50,7 @@ export {
   issueDocument,
   preflightDocument,
   takeCpuTurn,
+  type TSubmissionContext,
   type TSubmissionIssue,
 } from './emission/index.ts';
 export { signQueuedDocument } from './signing/index.ts';
@@ -54,15 +76,88 @@ export {
   createRiLinkToken,
   findContingencyDocuments,
   findDocumentStatuses,
+  DOCUMENT_STATUSES,
+  FINAL_DOCUMENT_STATUSES,
   findIssuedDocuments,
   getDocument,
+  getDocumentDetails,
+  ISSUED_LIST_DEFAULT_LIMIT,
+  type TDocumentDetails,
+  ZDocumentStatus,
+  ZIssuedListQuery,
   getDocumentPdf,
   getPdfByRiLink,
+  buildEvidenceBundle,
   getSignedDocumentXml,
   isPrintable,
   printingOf,
   printingStatusOf,
 } from './documents/index.ts';
+export {
+  acceptInvitation,
+  addMember,
+  assertCapability,
+  CAPABILITIES,
+  capabilitiesOf,
+  changeMemberRole,
+  completePasswordReset,
+  createInvitation,
+  createUser,
+  DEFAULT_SESSION_TTL_SECONDS,
+  DEFAULT_SIGN_IN_POLICY,
+  findMembers,
+  findPendingInvitations,
+  getInvitation,
+  getMember,
+  grantableScopes,
+  hashPassword,
+  hasCapability,
+  MEMBER_ROLES,
+  normalizeEmail,
+  PASSWORD_MAX_LENGTH,
+  removeMember,
+  requestPasswordReset,
+  revokeAllPortalSessions,
+  revokeInvitation,
+  revokePortalSession,
+  setUserPassword,
+  signIn,
+  SUPPORT_ACTIONS,
+  SUPPORT_READS,
+  switchActiveTenant,
+  validatePortalSession,
+  verifyPassword,
+  type TCapability,
+  type TInvitationPreview,
+  type TInvitationRow,
+  type TMemberRow,
+  type TPortalActor,
+  type TPortalMail,
+  type TPortalSession,
+  type TPrincipal,
+  type TSignedIn,
+  type TSignInPolicy,
+  type TUserTenantRow,
+} from './identity/index.ts';
+export {
+  appendAuditEntry,
+  AUDIT_ACTIONS,
+  findAuditEntries,
+  recordSupportView,
+  type TAuditAction,
+  type TAuditEntry,
+} from './audit/index.ts';
+export {
+  acknowledgeOperatorNotification,
+  findContingencyAcrossTenants,
+  findOperatorNotifications,
+  findOutageEpisodes,
+  findUncertainDeliveries,
+  getDocumentScope,
+  reconcileDeliveryForSupport,
+  type TOperatorNotificationView,
+} from './support/index.ts';
+export type { TSmtpSettings } from './shared/smtp.ts';
 export {
   purgeExpiredRecords,
   registerWorkerInstance,

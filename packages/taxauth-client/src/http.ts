@@ -12,7 +12,8 @@ export type THttpRequest = {
   method: 'GET' | 'POST';
   url: URL;
   headers: Record<string, string>;
-  body?: Buffer;
+  // Buffer<ArrayBuffer> (not ArrayBufferLike): what fetch accepts as a body under the DOM types too (the portal).
+  body?: Buffer<ArrayBuffer>;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
 };

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 
 export type TMultipartBody = {
-  body: Buffer;
+  body: Buffer<ArrayBuffer>;
   /** `multipart/form-data; boundary=...` */
   contentType: string;
   /** `body.length` as text, for the `Content-Length` header. */

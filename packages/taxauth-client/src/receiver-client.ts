@@ -58,7 +58,7 @@ export function createReceiverClient(options: {
 
   async function exchange(
     url: URL,
-    init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer },
+    init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer<ArrayBuffer> },
   ): Promise<TReceiverExchange> {
     const signal = AbortSignal.timeout(timeoutMs);
     try {

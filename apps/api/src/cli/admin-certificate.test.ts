@@ -99,7 +99,7 @@ test('an operator uploads a certificate with the password in a named variable, a
   assert.equal(loaded.holderId, '130000001');
 });
 
-test('certificate upload refuses clearly: wrong password, other holder, no password variable, no master key', async () => {
+test('certificate upload refuses clearly: wrong password, key usage, no password variable, no master key; another holder is accepted', async () => {
   const p12File = path.join(scratch, 'otro.p12');
   await writeFile(
     p12File,
@@ -124,9 +124,30 @@ test('certificate upload refuses clearly: wrong password, other holder, no passw
   assert.match(wrongPassword.stderr, /password is not correct/);
   assert.ok(!wrongPassword.stderr.includes('la-mala'));
 
-  const otherHolder = await upload({ P12_PASS: 'la-buena' });
-  assert.equal(otherHolder.code, 1);
-  assert.match(otherHolder.stderr, /belongs to 130000002, not to the account's RNC 130000001/);
+  // The portal's checks: a certificate that cannot sign (no digitalSignature/nonRepudiation) is refused.
+  const encipherOnly = path.join(scratch, 'cifrado.p12');
+  await writeFile(
+    encipherOnly,
+    createTestCertificate({
+      rnc: '130000001',
+      commonName: 'Cifrado',
+      password: 'la-buena',
+      keyUsage: ['keyEncipherment'],
+    }).p12,
+  );
+  const keyUsage = await admin(
+    { P12_PASS: 'la-buena' },
+    'certificate',
+    'upload',
+    '--tenant',
+    '130000001',
+    '--p12',
+    encipherOnly,
+    '--password-env',
+    'P12_PASS',
+  );
+  assert.equal(keyUsage.code, 1);
+  assert.match(keyUsage.stderr, /CERTIFICATE_KEY_USAGE_INVALID/);
 
   const noVariable = await upload({ P12_PASS: undefined });
   assert.match(noVariable.stderr, /--password-env: the variable P12_PASS is not set/);
@@ -140,22 +161,36 @@ test('certificate upload refuses clearly: wrong password, other holder, no passw
   assert.match(badKey.stderr, /CERTIFICATE_MASTER_KEY must be 32 random bytes/);
   assert.ok(!badKey.stderr.includes('c2hvcnQ='));
 
-  const delegated = await upload({ P12_PASS: 'la-buena' }, '--delegated');
+  // Another holder than the tenant's RNC: a delegation the tax authority checks, accepted.
+  const delegated = await upload({ P12_PASS: 'la-buena' });
   assert.equal(delegated.code, 0, delegated.stderr);
+  assert.equal((JSON.parse(delegated.stdout) as { holderId: string }).holderId, '130000002');
 });
 
 test('demo gives the demo tenant a generated certificate once, and works without a master key', async () => {
   const keysFile = path.join(scratch, 'demo-keys.json');
-  const withoutKey = await admin({ CERTIFICATE_MASTER_KEY: undefined }, 'demo', '--keys-file', keysFile);
+  const usersFile = path.join(scratch, 'demo-portal-users.json');
+  const withoutKey = await admin(
+    { CERTIFICATE_MASTER_KEY: undefined },
+    'demo',
+    '--keys-file',
+    keysFile,
+    '--users-file',
+    usersFile,
+  );
   assert.equal(withoutKey.code, 0, withoutKey.stderr);
   assert.equal((JSON.parse(withoutKey.stdout) as { certificate: unknown }).certificate, null);
   assert.match(withoutKey.stderr, /no signing certificate/);
 
-  const first = JSON.parse((await admin({}, 'demo', '--keys-file', keysFile)).stdout) as {
+  const first = JSON.parse(
+    (await admin({}, 'demo', '--keys-file', keysFile, '--users-file', usersFile)).stdout,
+  ) as {
     tenant: { id: string; rnc: string };
     certificate: { id: string; holderId: string };
   };
-  const second = JSON.parse((await admin({}, 'demo', '--keys-file', keysFile)).stdout) as {
+  const second = JSON.parse(
+    (await admin({}, 'demo', '--keys-file', keysFile, '--users-file', usersFile)).stdout,
+  ) as {
     certificate: { id: string };
   };
   assert.equal(first.certificate.holderId, first.tenant.rnc);

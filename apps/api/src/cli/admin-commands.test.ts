@@ -37,7 +37,7 @@ test('every command takes its documented options', () => {
     ['key', 'create', '--tenant', 't', '--environment', 'CerteCF', '--scopes', 'ecf:read', '--name', 'n'],
     ['key', 'list', '--tenant', 't'],
     ['key', 'revoke', '--tenant', 't', '--key', 'k'],
-    ['certificate', 'upload', '--tenant', 't', '--p12', 'f.p12', '--password-env', 'P', '--delegated'],
+    ['certificate', 'upload', '--tenant', 't', '--p12', 'f.p12', '--password-env', 'P'],
     ['certificate', 'list', '--tenant', 't'],
     ['certificate', 'reencrypt'],
     ['certificate', 'reencrypt', '--tenant', 't'],
@@ -84,16 +84,13 @@ test('key list and key revoke: the tenant and the key need values; a stray argum
   ]);
 });
 
-test('certificate upload, list and reencrypt: flags take no value, options are not repeated, unknown ones are named', () => {
-  assert.deepEqual(
-    problemLines('certificate', 'upload', '--tenant', 't', '--delegated=yes', '--password', 's'),
-    [
-      '--delegated: is a flag and takes no value',
-      '--password: not an option of "certificate upload" (its options: --tenant, --p12, --password-env, --delegated)',
-      '--p12: is required',
-      '--password-env: is required',
-    ],
-  );
+test('certificate upload, list and reencrypt: options are not repeated, unknown ones are named', () => {
+  assert.deepEqual(problemLines('certificate', 'upload', '--tenant', 't', '--delegated', '--password', 's'), [
+    '--delegated: not an option of "certificate upload" (its options: --tenant, --p12, --password-env)',
+    '--password: not an option of "certificate upload" (its options: --tenant, --p12, --password-env)',
+    '--p12: is required',
+    '--password-env: is required',
+  ]);
   assert.deepEqual(problemLines('certificate', 'list', '--tenant', 'a', '--tenant', 'b'), [
     '--tenant: is given more than once',
   ]);

@@ -67,11 +67,25 @@ export const COMMANDS: Readonly<Record<string, TCommandSpec>> = {
       tenant: TENANT_REFERENCE,
       p12: { type: 'string', required: true },
       'password-env': { type: 'string', required: true },
-      delegated: { type: 'boolean' },
     },
   },
   'certificate list': { options: { tenant: TENANT_REFERENCE } },
   'certificate reencrypt': { options: { tenant: { type: 'string' } } },
-  demo: { options: { 'keys-file': { type: 'string' } } },
+  'user create': {
+    options: {
+      email: { type: 'string', required: true },
+      name: { type: 'string', required: true },
+      'password-env': { type: 'string', required: true },
+      support: { type: 'boolean' },
+    },
+  },
+  'member add': {
+    options: {
+      tenant: TENANT_REFERENCE,
+      email: { type: 'string', required: true },
+      role: { type: 'string', required: true, choices: ['owner', 'developer', 'accountant'] },
+    },
+  },
+  demo: { options: { 'keys-file': { type: 'string' }, 'users-file': { type: 'string' } } },
   help: { options: {} },
 };

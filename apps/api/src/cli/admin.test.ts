@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { hashApiKey } from '@ecf/db';
+import { verifyPassword } from '@ecf/services';
 import { openTestDatabase } from '@ecf/db/testing';
 
 const run = promisify(execFile);
@@ -166,15 +167,15 @@ test('tenant create with a bad RNC: one line naming --rnc, exit 2, nothing creat
 test('bad options of other commands: one line per problem on stderr, exit 2, nothing done; an unknown command adds the help', async () => {
   const keysBefore = await context.database.apiKey.count();
   const [upload, reencrypt, unknown] = await Promise.all([
-    adminText('certificate', 'upload', '--tenant', '101010101', '--delegated=yes', '--password', 'secreto'),
+    adminText('certificate', 'upload', '--tenant', '101010101', '--delegated', '--password', 'secreto'),
     adminText('certificate', 'reencrypt', '--all'),
     adminText('tenant', 'delete', '--rnc', '101010101'),
   ]);
   assert.equal(upload.code, 2);
   assert.equal(upload.stdout, '');
   assert.deepEqual(errorLines(upload), [
-    'admin: --delegated: is a flag and takes no value',
-    'admin: --password: not an option of "certificate upload" (its options: --tenant, --p12, --password-env, --delegated)',
+    'admin: --delegated: not an option of "certificate upload" (its options: --tenant, --p12, --password-env)',
+    'admin: --password: not an option of "certificate upload" (its options: --tenant, --p12, --password-env)',
     'admin: --p12: is required',
     'admin: --password-env: is required',
   ]);
@@ -232,22 +233,106 @@ test('an option naming something that does not exist: one line naming it, exit 1
   });
 });
 
-test('demo seeding is idempotent and keeps printing the same valid keys', async () => {
+test('demo seeding is idempotent and keeps printing the same valid keys and portal users', async () => {
   const keysFile = path.join(scratch, 'demo-keys.json');
-  const first = JSON.parse((await admin('demo', '--keys-file', keysFile)).stdout) as {
+  const usersFile = path.join(scratch, 'demo-portal-users.json');
+  type TDemo = {
     keys: Record<string, string>;
+    portalUsers: Record<'owner' | 'support', { email: string; password: string }>;
   };
-  const second = JSON.parse((await admin('demo', '--keys-file', keysFile)).stdout) as {
-    keys: Record<string, string>;
-  };
+  const first = JSON.parse(
+    (await admin('demo', '--keys-file', keysFile, '--users-file', usersFile)).stdout,
+  ) as TDemo;
+  const second = JSON.parse(
+    (await admin('demo', '--keys-file', keysFile, '--users-file', usersFile)).stdout,
+  ) as TDemo;
   assert.match(first.keys.TesteCF ?? '', /^ecf_test_/);
   assert.match(first.keys.CerteCF ?? '', /^ecf_cert_/);
   assert.deepEqual(second.keys, first.keys);
   assert.deepEqual(JSON.parse(await readFile(keysFile, 'utf8')), first.keys);
   assert.equal(await context.database.tenant.count({ where: { rnc: '131880738' } }), 1);
+  // The portal users: the same passwords each time, kept in the users file, and they sign in.
+  assert.deepEqual(second.portalUsers, first.portalUsers);
+  assert.deepEqual(JSON.parse(await readFile(usersFile, 'utf8')), first.portalUsers);
+  for (const kind of ['owner', 'support'] as const) {
+    const { email, password } = first.portalUsers[kind];
+    const user = await context.database.user.findUniqueOrThrow({ where: { email } });
+    assert.equal(await verifyPassword(user.passwordHash, password), true, kind);
+    assert.equal(user.isSupport, kind === 'support');
+  }
+  const owner = await context.database.user.findUniqueOrThrow({
+    where: { email: first.portalUsers.owner.email },
+    include: { memberships: { include: { tenant: true } } },
+  });
+  assert.deepEqual(
+    owner.memberships.map((membership) => [membership.tenant.rnc, membership.role]),
+    [['131880738', 'owner']],
+  );
   // Buyer e-mail is on in TesteCF (once, however many times demo runs).
   assert.deepEqual(
     (await context.database.tenant.findUniqueOrThrow({ where: { rnc: '131880738' } })).buyerEmailEnvironments,
     ['TesteCF'],
   );
+});
+
+test('user create and member add: an operator makes a portal user and gives it a tenant; the password comes from a variable', async () => {
+  const rnc = '101000777';
+  // The password variable, as the operator's shell would export it (the CLI inherits this process's environment).
+  process.env.ECF_TEST_PORTAL_PASSWORD = 'una clave de portal larga';
+  await admin('tenant', 'create', '--rnc', rnc, '--legal-name', 'Portal Operado SRL');
+  const created = await admin(
+    'user',
+    'create',
+    '--email',
+    'Duena@Example.com',
+    '--name',
+    'Dueña Operada',
+    '--password-env',
+    'ECF_TEST_PORTAL_PASSWORD',
+  );
+  const user = JSON.parse(created.stdout) as { created: boolean; email: string; isSupport: boolean };
+  assert.deepEqual([user.created, user.email, user.isSupport], [true, 'duena@example.com', false]);
+  assert.ok(!created.stdout.includes('una clave de portal larga'), 'the password is never printed');
+  const stored = await context.database.user.findUniqueOrThrow({ where: { email: 'duena@example.com' } });
+  assert.equal(await verifyPassword(stored.passwordHash, 'una clave de portal larga'), true);
+
+  const added = JSON.parse(
+    (await admin('member', 'add', '--tenant', rnc, '--email', 'duena@example.com', '--role', 'owner')).stdout,
+  ) as { created: boolean };
+  assert.equal(added.created, true);
+  const again = JSON.parse(
+    (await admin('member', 'add', '--tenant', rnc, '--email', 'duena@example.com', '--role', 'accountant'))
+      .stdout,
+  ) as { created: boolean };
+  assert.equal(again.created, false, 'an existing membership keeps its role');
+  const memberships = await context.database.membership.findMany({ where: { userId: stored.id } });
+  assert.deepEqual(
+    memberships.map((membership) => membership.role),
+    ['owner'],
+  );
+
+  const unknown = await admin(
+    'member',
+    'add',
+    '--tenant',
+    rnc,
+    '--email',
+    'nadie@example.com',
+    '--role',
+    'owner',
+  );
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /NOT_FOUND/);
+  const badRole = await admin(
+    'member',
+    'add',
+    '--tenant',
+    rnc,
+    '--email',
+    'duena@example.com',
+    '--role',
+    'root',
+  );
+  assert.equal(badRole.code, 2);
+  assert.match(badRole.stderr, /--role/);
 });

@@ -1,8 +1,8 @@
-// Operator command line: tenants, API keys and signing certificates. `npm run admin -- help` lists the commands.
+// Operator command line: tenants, API keys, signing certificates and portal users. `npm run admin -- help` lists the commands.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZodError } from 'zod';
-import { ALL_SCOPES, createDatabaseClient, type Environment, type TDatabase } from '@ecf/db';
+import { ALL_SCOPES, createDatabaseClient, type Environment, type MemberRole, type TDatabase } from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core';
 import {
   AppError,
@@ -21,6 +21,7 @@ import {
   type TCertificateKeyring,
 } from '@ecf/services';
 import { readEnv, readNamedVariable, type TEnv } from '../env.ts';
+import { addPortalMember, createPortalUser, seedDemoPortalUsers } from './admin-portal.ts';
 import { COMMANDS, scopesOf, TENANT_FIELD_OPTIONS } from './admin-commands.ts';
 import {
   CommandLineError,
@@ -41,14 +42,22 @@ const HELP = `usage: npm run admin -- <command> [options]
              (default scopes: ecf:validate,ecf:create,ecf:read,status:read; all: ${ALL_SCOPES.join(',')})
   key list --tenant <id|RNC>
   key revoke --tenant <id|RNC> --key <id|prefix>
-  certificate upload --tenant <id|RNC> --p12 <file> --password-env <VARIABLE> [--delegated]
-             install the tenant's signing certificate (replaces the active one); the password is read
-             from the named environment variable, never from the command line; --delegated accepts a
-             holder other than the tenant's RNC (a person's certificate delegated for it)
+  certificate upload --tenant <id|RNC> --p12 <file> --password-env <VARIABLE>
+             install the tenant's signing certificate (replaces the active one) after the portal's
+             checks (password, key pair, holder id, key usage, validity); the password is read from
+             the named environment variable, never from the command line. A holder other than the
+             tenant's RNC is accepted (a certificate delegated for it: the tax authority checks it)
   certificate list --tenant <id|RNC>
   certificate reencrypt [--tenant <id|RNC>]   after a master-key rotation, move certificates to the current key
-  demo [--keys-file <path>]   create (once) the demo tenant, its TesteCF and CerteCF keys and a
-                              generated test certificate (when CERTIFICATE_MASTER_KEY is set);
+  user create --email <address> --name <name> --password-env <VARIABLE> [--support]
+             a portal user (a tenant's first owner, or --support: the operator's support staff); the
+             password is read from the named variable; an existing address is left as it is
+  member add --tenant <id|RNC> --email <address> --role <owner|developer|accountant>
+             make a portal user a member of the tenant (owners invite everyone else from the portal)
+  demo [--keys-file <path>] [--users-file <path>]
+                              create (once) the demo tenant, its TesteCF and CerteCF keys, a
+                              generated test certificate (when CERTIFICATE_MASTER_KEY is set), a
+                              portal owner and a support user (passwords kept in the users file);
                               buyer e-mail is enabled in TesteCF
 
   --json   print JSON instead of text; an error is then {"error":{"code","message","problems"}} on stderr,
@@ -144,7 +153,12 @@ function readP12(file: string): Buffer {
  * them. With a keyring, the tenant also gets a generated test certificate (never valid for real
  * issuance) when it has no active one, so documents can be signed locally.
  */
-async function seedDemo(database: TDatabase, keysFile: string, keyring: TCertificateKeyring | undefined) {
+async function seedDemo(
+  database: TDatabase,
+  files: { keys: string; users: string },
+  keyring: TCertificateKeyring | undefined,
+) {
+  const keysFile = files.keys;
   const existing =
     (await getTenant({ database, reference: DEMO_TENANT.rnc }).catch((error: unknown) => {
       if (error instanceof AppError && error.code === 'NOT_FOUND') return undefined;
@@ -197,7 +211,8 @@ async function seedDemo(database: TDatabase, keysFile: string, keyring: TCertifi
   }
   if (!certificate && !keyring)
     console.error('admin: CERTIFICATE_MASTER_KEY is not set; the demo tenant gets no signing certificate.');
-  return { tenant, keys, certificate };
+  const portalUsers = await seedDemoPortalUsers({ database, tenantId: tenant.id, usersFile: files.users });
+  return { tenant, keys, certificate, portalUsers };
 }
 
 async function run(database: TDatabase, commandLine: TParsedCommandLine, env: TEnv): Promise<unknown> {
@@ -252,7 +267,6 @@ async function run(database: TDatabase, commandLine: TParsedCommandLine, env: TE
         tenantId: tenant.id,
         p12,
         password,
-        allowDelegatedHolder: values.delegated === true,
       });
     }
     case 'certificate list': {
@@ -267,12 +281,41 @@ async function run(database: TDatabase, commandLine: TParsedCommandLine, env: TE
         ...(tenant ? { tenantId: tenant.id } : {}),
       });
     }
+    case 'user create': {
+      const variable = stringOption(values, 'password-env');
+      const password = readNamedVariable(variable);
+      if (password === undefined)
+        throw optionProblem('--password-env', `the variable ${variable} is not set`);
+      return createPortalUser({
+        database,
+        email: stringOption(values, 'email'),
+        name: stringOption(values, 'name'),
+        password,
+        isSupport: values.support === true,
+      });
+    }
+    case 'member add': {
+      const tenant = await tenantOption(database, values);
+      return addPortalMember({
+        database,
+        tenantId: tenant.id,
+        email: stringOption(values, 'email'),
+        role: stringOption(values, 'role') as MemberRole,
+      });
+    }
     case 'demo':
       return seedDemo(
         database,
-        typeof values['keys-file'] === 'string'
-          ? values['keys-file']
-          : path.join(process.cwd(), '.data', 'demo-keys.json'),
+        {
+          keys:
+            typeof values['keys-file'] === 'string'
+              ? values['keys-file']
+              : path.join(process.cwd(), '.data', 'demo-keys.json'),
+          users:
+            typeof values['users-file'] === 'string'
+              ? values['users-file']
+              : path.join(process.cwd(), '.data', 'demo-portal-users.json'),
+        },
         env.CERTIFICATE_MASTER_KEY ? keyringOf(env) : undefined,
       );
     default:

@@ -174,3 +174,39 @@ describe('createTestCertificate', () => {
     assert.equal(holderIdFromSerialNumber('  '), undefined);
   });
 });
+
+describe('key usage', () => {
+  test('is read from the certificate in RFC 5280 order; undefined without the extension', () => {
+    const read = (options: Omit<Parameters<typeof createTestCertificate>[0], 'rnc' | 'commonName'>) => {
+      const generated = createTestCertificate({ rnc: '101010101', commonName: 'Uso', ...options });
+      const result = loadCertificate({ p12: generated.p12, password: generated.password });
+      assert.ok(result.success);
+      return result.data.keyUsage;
+    };
+    assert.deepEqual(read({}), ['digitalSignature', 'nonRepudiation']);
+    assert.deepEqual(read({ keyUsage: ['decipherOnly', 'keyEncipherment'] }), [
+      'keyEncipherment',
+      'decipherOnly',
+    ]);
+    assert.equal(read({ keyUsage: null }), undefined);
+    const golden = loadCertificate({ p12: GOLDEN_P12, password: GOLDEN_PASSWORD });
+    assert.ok(golden.success);
+    assert.deepEqual(golden.data.keyUsage, ['digitalSignature', 'nonRepudiation']);
+  });
+
+  test('test files for the refusals: no holder id, no private key, a key of another certificate', () => {
+    const load = (options: Omit<Parameters<typeof createTestCertificate>[0], 'rnc' | 'commonName'>) => {
+      const generated = createTestCertificate({ rnc: '101010101', commonName: 'Roto', ...options });
+      return loadCertificate({ p12: generated.p12, password: generated.password });
+    };
+    const noHolder = load({ omitHolderId: true });
+    assert.ok(noHolder.success);
+    assert.equal(noHolder.data.holderId, undefined);
+    const certificateOnly = load({ contents: 'certificate_only' });
+    assert.ok(!certificateOnly.success);
+    assert.equal(certificateOnly.issues[0]?.code, 'CERTIFICATE_PRIVATE_KEY_MISSING');
+    const otherKey = load({ contents: 'other_key' });
+    assert.ok(!otherKey.success);
+    assert.equal(otherKey.issues[0]?.code, 'CERTIFICATE_KEY_MISMATCH');
+  });
+});

@@ -5,8 +5,10 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import forge from 'node-forge';
+import { KEY_USAGES } from './types.ts';
 import type {
   TDistinguishedName,
+  TKeyUsage,
   TDistinguishedNameAttribute,
   TSigningCertificate,
   TSigningIssue,
@@ -186,6 +188,7 @@ function assemble(
     if (names === undefined)
       return failure('CERTIFICATE_FILE_INVALID', path, 'The certificate subject could not be read.');
     const holderId = holderIdFromSerialNumber(names.subject.serialNumber);
+    const keyUsage = readKeyUsage(der);
     return {
       success: true,
       data: {
@@ -198,6 +201,7 @@ function assemble(
         certificateSerialNumber: certificate.serialNumber.toUpperCase(),
         validFrom: new Date(certificate.validFrom),
         validTo: new Date(certificate.validTo),
+        ...(keyUsage === undefined ? {} : { keyUsage }),
       },
     };
   }
@@ -216,6 +220,50 @@ export function holderIdFromSerialNumber(serialNumber: string | undefined): stri
   const trimmed = serialNumber.trim();
   const match = /^[A-Za-z]+-(.+)$/.exec(trimmed);
   return match?.[1] ?? (trimmed === '' ? undefined : trimmed);
+}
+
+const KEY_USAGE_OID = '2.5.29.15';
+
+/**
+ * The key usages of a DER certificate (extension 2.5.29.15, a BIT STRING whose bit 0 is
+ * `digitalSignature`), in RFC 5280 order; undefined when it has no key-usage extension (or it
+ * cannot be read).
+ */
+export function readKeyUsage(der: Uint8Array): TKeyUsage[] | undefined {
+  try {
+    // forge's runtime takes options (its types only say `strict`): keep BIT STRINGs as raw bytes.
+    const fromDer = forge.asn1.fromDer as unknown as (
+      bytes: forge.util.ByteBuffer,
+      options: { decodeBitStrings: boolean },
+    ) => forge.asn1.Asn1;
+    const options = { decodeBitStrings: false };
+    const certificate = fromDer(
+      forge.util.createBuffer(Buffer.from(der.buffer, der.byteOffset, der.byteLength).toString('binary')),
+      options,
+    );
+    const tbs = childrenOf(certificate)[0];
+    if (tbs === undefined) return undefined;
+    // extensions are the [3] EXPLICIT field of the TBSCertificate.
+    const wrapper = childrenOf(tbs).find(
+      (field) => field.tagClass === forge.asn1.Class.CONTEXT_SPECIFIC && (field.type as number) === 3,
+    );
+    const extensions = wrapper === undefined ? [] : childrenOf(childrenOf(wrapper)[0] ?? wrapper);
+    for (const extension of extensions) {
+      const parts = childrenOf(extension);
+      const oid = parts[0];
+      if (oid === undefined || typeof oid.value !== 'string') continue;
+      if (forge.asn1.derToOid(oid.value) !== KEY_USAGE_OID) continue;
+      const octets = parts.at(-1);
+      if (octets === undefined || typeof octets.value !== 'string') return undefined;
+      const bitString = fromDer(forge.util.createBuffer(octets.value), options);
+      if (typeof bitString.value !== 'string') return undefined;
+      const bytes = Buffer.from(bitString.value, 'binary').subarray(1);
+      return KEY_USAGES.filter((_name, bit) => (((bytes[bit >> 3] ?? 0) >> (7 - (bit & 7))) & 1) === 1);
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const ATTRIBUTE_NAMES: Record<string, string> = {

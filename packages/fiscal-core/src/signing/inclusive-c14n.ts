@@ -107,12 +107,22 @@ function renderProcessingInstruction(node: XmlNode): string {
   return data === '' ? `<?${target}?>` : `<?${target} ${data}?>`;
 }
 
+/** xml-crypto declares its nodes with the global `Node` type: the DOM's where the DOM types are loaded (the portal). */
+type TC14nNode = Parameters<C14nCanonicalization['process']>[0];
+
 class Canonicalizer extends C14nCanonicalization {
   constructor(
     private readonly apex?: XmlElement,
     private readonly inheritedXmlAttributes: readonly TAttribute[] = [],
   ) {
     super();
+  }
+
+  /** `process` of an xmldom node, whichever `Node` type xml-crypto's declaration resolves to. */
+  processXml(node: XmlNode, options: Parameters<C14nCanonicalization['process']>[1]): string {
+    // Unnecessary where the DOM types are absent (here), needed where they are loaded (the portal's build).
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+    return this.process(node as unknown as TC14nNode, options);
   }
 
   override nsCompare(a: TNamespace, b: TNamespace): number {
@@ -184,7 +194,7 @@ export function canonicalizeDocument(document: XmlDocument): string {
   let isAfterRoot = false;
   for (let child = document.firstChild; child !== null; child = child.nextSibling) {
     if (child.nodeType === ELEMENT_NODE) {
-      output += canonicalizer.process(child, {});
+      output += canonicalizer.processXml(child, {});
       isAfterRoot = true;
     } else if (child.nodeType === PROCESSING_INSTRUCTION_NODE && child !== xmlDeclarationOf(document)) {
       const instruction = renderProcessingInstruction(child);
@@ -230,7 +240,7 @@ export function canonicalizeSubset(apex: XmlElement): string {
       }
     }
   }
-  return new Canonicalizer(apex, inheritedXmlAttributes).process(apex, {
+  return new Canonicalizer(apex, inheritedXmlAttributes).processXml(apex, {
     ancestorNamespaces: namespaces,
   });
 }

@@ -2,6 +2,7 @@
 export {
   loadCertificate,
   holderIdFromSerialNumber,
+  readKeyUsage,
   CERTIFICATE_ISSUE_CODES,
   type TCertificateSource,
   type TCertificateIssueCode,
@@ -27,4 +28,6 @@ export type {
   TSigningResult,
   TDistinguishedName,
   TDistinguishedNameAttribute,
+  TKeyUsage,
 } from './types.ts';
+export { KEY_USAGES } from './types.ts';

@@ -4,6 +4,7 @@
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
+import type { TKeyUsage } from './types.ts';
 
 /** Options of {@link createTestCertificate}. */
 export type TTestCertificateOptions = {
@@ -16,6 +17,15 @@ export type TTestCertificateOptions = {
   validTo?: Date;
   /** Password of the generated PKCS#12; defaults to `ecf-test-certificate`. */
   password?: string;
+  /** Key usages; defaults to digitalSignature + nonRepudiation; null: no key-usage extension. */
+  keyUsage?: readonly TKeyUsage[] | null;
+  /** True: the subject has no `serialNumber` (no holder id), for tests of that refusal. */
+  omitHolderId?: boolean;
+  /**
+   * What the PKCS#12 holds (for tests of broken files): the key and its certificate (default), the
+   * certificate only (no private key), or the certificate with another key (no matching pair).
+   */
+  contents?: 'key_and_certificate' | 'certificate_only' | 'other_key';
 };
 
 /** A generated test certificate in the forms callers need. */
@@ -55,7 +65,7 @@ export function createTestCertificate(options: TTestCertificateOptions): TTestCe
   const name: forge.pki.CertificateField[] = [
     { shortName: 'C', value: 'DO' },
     { shortName: 'O', value: 'Certificado de prueba (no valido)' },
-    { name: 'serialNumber', value: `IDCDO-${options.rnc}` },
+    ...(options.omitHolderId === true ? [] : [{ name: 'serialNumber', value: `IDCDO-${options.rnc}` }]),
     {
       shortName: 'CN',
       value: options.commonName,
@@ -66,11 +76,34 @@ export function createTestCertificate(options: TTestCertificateOptions): TTestCe
   certificate.setIssuer(name);
   certificate.setExtensions([
     { name: 'basicConstraints', cA: false },
-    { name: 'keyUsage', critical: true, digitalSignature: true, nonRepudiation: true },
+    ...(options.keyUsage === null
+      ? []
+      : [
+          {
+            name: 'keyUsage',
+            critical: true,
+            ...Object.fromEntries(
+              (options.keyUsage ?? ['digitalSignature', 'nonRepudiation']).map((usage) => [usage, true]),
+            ),
+          },
+        ]),
     { name: 'subjectKeyIdentifier' },
   ]);
   certificate.sign(privateKey, forge.md.sha256.create());
-  const p12Asn1 = forge.pkcs12.toPkcs12Asn1(privateKey, [certificate], password, {
+  const contents = options.contents ?? 'key_and_certificate';
+  const bagKey =
+    contents === 'certificate_only'
+      ? null
+      : contents === 'other_key'
+        ? forge.pki.privateKeyFromPem(
+            generateKeyPairSync('rsa', {
+              modulusLength: 2048,
+              privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+              publicKeyEncoding: { type: 'spki', format: 'pem' },
+            }).privateKey,
+          )
+        : privateKey;
+  const p12Asn1 = forge.pkcs12.toPkcs12Asn1(bagKey, [certificate], password, {
     algorithm: '3des',
     friendlyName: options.commonName,
     generateLocalKeyId: true,

@@ -57,4 +57,23 @@ export type TSigningCertificate = {
   certificateSerialNumber: string;
   validFrom: Date;
   validTo: Date;
+  /**
+   * The X.509 key usages (extension 2.5.29.15) in RFC 5280 order (`digitalSignature`,
+   * `nonRepudiation`...); undefined when the certificate has no key-usage extension.
+   */
+  keyUsage?: TKeyUsage[];
 };
+
+/** The RFC 5280 key-usage bits, by name, in bit order. */
+export const KEY_USAGES = [
+  'digitalSignature',
+  'nonRepudiation',
+  'keyEncipherment',
+  'dataEncipherment',
+  'keyAgreement',
+  'keyCertSign',
+  'cRLSign',
+  'encipherOnly',
+  'decipherOnly',
+] as const;
+export type TKeyUsage = (typeof KEY_USAGES)[number];

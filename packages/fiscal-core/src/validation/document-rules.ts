@@ -19,6 +19,7 @@ import {
 import { isSequenceExpirationApplicable } from '../input/type-applicability.ts';
 import { ECF_TYPES } from '../model/ecf-tree.ts';
 import type { TValidationContext } from './context.ts';
+import { isIssuerPhone, MAX_ISSUER_PHONES } from './issuer-phones.ts';
 import {
   ERROR_CODES,
   WARNING_CODES,
@@ -160,15 +161,15 @@ function checkIssuer(kit: TRuleKit, context: TValidationContext): void {
   // Rule 14: at most 3 phones, each NNN-NNN-NNNN.
   const phonesPath = `${ISSUER}.TablaTelefonoEmisor.TelefonoEmisor`;
   const phones = leavesAt(kit.draft.root, phonesPath);
-  if (phones.length > 3)
+  if (phones.length > MAX_ISSUER_PHONES)
     kit.error(
       phonesPath,
       ERROR_CODES.ISSUER_PHONE_INVALID,
-      `At most 3 issuer phones are allowed, got ${phones.length}`,
-      { count: phones.length, max: 3 },
+      `At most ${MAX_ISSUER_PHONES} issuer phones are allowed, got ${phones.length}`,
+      { count: phones.length, max: MAX_ISSUER_PHONES },
     );
   phones.forEach((phone, index) => {
-    if (!/^\d{3}-\d{3}-\d{4}$/.test(phone))
+    if (!isIssuerPhone(phone))
       kit.error(
         `${phonesPath}[${index}]`,
         ERROR_CODES.ISSUER_PHONE_INVALID,

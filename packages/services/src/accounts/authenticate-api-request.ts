@@ -24,6 +24,9 @@ export type TTenantProfile = {
   address: string | null;
   phones: string[];
   fiscalEmail: string | null;
+  /** Rule 13's deferred-send authorization and the payment term of `{{FECHA_LIMITE_PAGO}}` (account data). */
+  deferredSendAuthorized: boolean;
+  paymentTermDays: number | null;
   productionState: ProductionState;
   plan: string;
 };
@@ -120,6 +123,8 @@ export async function authenticateApiRequest(options: {
       address: row.address,
       phones: row.phones,
       fiscalEmail: row.fiscal_email,
+      deferredSendAuthorized: row.deferred_send_authorized,
+      paymentTermDays: row.payment_term_days,
       productionState: row.production_state,
       plan: row.plan,
     },

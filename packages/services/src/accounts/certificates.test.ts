@@ -4,10 +4,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
-import { seedTenant } from '@ecf/db';
+import { seedTenant, seedUser } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate } from '@ecf/fiscal-core';
 import {
+  CERTIFICATE_FILE_MAX_BYTES,
   createCertificateKeyring,
   findTenantCertificates,
   loadActiveCertificate,
@@ -16,6 +17,7 @@ import {
   storeTenantCertificate,
 } from './index.ts';
 import { AppError } from '../shared/errors.ts';
+import { findAuditEntries } from '../audit/index.ts';
 
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 before(async () => {
@@ -268,73 +270,172 @@ test('a new certificate replaces the active one in the same transaction, also un
   );
 });
 
-test('uploads are checked first: holder RNC, password, file, validity; nothing is stored', async () => {
+test('uploads are checked first, each refusal with its spec code; nothing is stored', async () => {
   const tenant = await seedTenant(context.database);
   const keyring = createCertificateKeyring({ currentKey: newKey() });
-  const foreign = createTestCertificate({ rnc: '00112345678', commonName: 'Otra Persona' });
-  await assert.rejects(
-    storeTenantCertificate({ database: context.database, keyring, tenantId: tenant.id, ...foreign }),
-    assertAppError('CERTIFICATE_RNC_MISMATCH', (error) => {
-      assert.equal(error.status, 422);
-      assert.deepEqual(error.details, { holderId: '00112345678', tenantRnc: tenant.rnc });
-    }),
-  );
-  await assert.rejects(
-    storeTenantCertificate({
-      database: context.database,
-      keyring,
-      tenantId: tenant.id,
-      p12: foreign.p12,
-      password: 'no-es-esta-clave',
-    }),
-    assertAppError('CERTIFICATE_PASSWORD_INVALID', (error) =>
-      assert.ok(!error.message.includes('no-es-esta-clave')),
-    ),
-  );
-  await assert.rejects(
-    storeTenantCertificate({
-      database: context.database,
-      keyring,
-      tenantId: tenant.id,
-      p12: Buffer.from('not a pkcs12 file'),
-      password: 'x',
-    }),
-    assertAppError('CERTIFICATE_FILE_INVALID'),
-  );
-  const expired = createTestCertificate({
-    rnc: tenant.rnc,
-    commonName: 'Vencido',
-    validFrom: new Date('2020-01-01'),
-    validTo: new Date('2021-01-01'),
-  });
-  await assert.rejects(
-    storeTenantCertificate({ database: context.database, keyring, tenantId: tenant.id, ...expired }),
-    assertAppError('CERTIFICATE_EXPIRED'),
-  );
+  const rnc = tenant.rnc;
+  const cases: Array<{ code: string; upload: { p12: Uint8Array; password: string }; now?: Date }> = [
+    {
+      code: 'CERTIFICATE_PASSWORD_INVALID',
+      upload: { p12: createTestCertificate({ rnc, commonName: 'Clave' }).p12, password: 'no-es-esta-clave' },
+    },
+    { code: 'CERTIFICATE_FILE_INVALID', upload: { p12: Buffer.from('not a pkcs12 file'), password: 'x' } },
+    {
+      code: 'CERTIFICATE_FILE_INVALID',
+      upload: { p12: Buffer.alloc(CERTIFICATE_FILE_MAX_BYTES + 1, 0x30), password: 'x' },
+    },
+    {
+      code: 'CERTIFICATE_PRIVATE_KEY_MISSING',
+      upload: createTestCertificate({ rnc, commonName: 'Sin llave', contents: 'certificate_only' }),
+    },
+    {
+      code: 'CERTIFICATE_KEY_PAIR_NOT_FOUND',
+      upload: createTestCertificate({ rnc, commonName: 'Otra llave', contents: 'other_key' }),
+    },
+    {
+      code: 'CERTIFICATE_HOLDER_ID_MISSING',
+      upload: createTestCertificate({ rnc, commonName: 'Sin titular', omitHolderId: true }),
+    },
+    {
+      code: 'CERTIFICATE_KEY_USAGE_INVALID',
+      upload: createTestCertificate({ rnc, commonName: 'Sin uso', keyUsage: null }),
+    },
+    {
+      code: 'CERTIFICATE_KEY_USAGE_INVALID',
+      upload: createTestCertificate({ rnc, commonName: 'Cifrado', keyUsage: ['keyEncipherment'] }),
+    },
+    {
+      code: 'CERTIFICATE_EXPIRED',
+      upload: createTestCertificate({
+        rnc,
+        commonName: 'Vencido',
+        validFrom: new Date('2020-01-01'),
+        validTo: new Date('2021-01-01'),
+      }),
+    },
+    {
+      code: 'CERTIFICATE_NOT_YET_VALID',
+      upload: createTestCertificate({
+        rnc,
+        commonName: 'Futuro',
+        validFrom: new Date('2030-01-01'),
+        validTo: new Date('2032-01-01'),
+      }),
+      now: new Date('2026-06-01'),
+    },
+  ];
+  for (const { code, upload, now } of cases)
+    await assert.rejects(
+      storeTenantCertificate({
+        database: context.database,
+        keyring,
+        tenantId: tenant.id,
+        p12: upload.p12,
+        password: upload.password,
+        ...(now ? { now } : {}),
+      }),
+      assertAppError(code, (error) => {
+        assert.equal(error.status, 422);
+        assert.ok(!error.message.includes(upload.password) || upload.password === 'x');
+      }),
+      code,
+    );
   await assert.rejects(
     storeTenantCertificate({
       database: context.database,
       keyring,
       tenantId: '00000000-0000-4000-8000-000000000000',
-      ...foreign,
+      ...createTestCertificate({ rnc, commonName: 'Nadie' }),
     }),
     assertAppError('NOT_FOUND'),
   );
   assert.equal(await context.database.tenantCertificate.count({ where: { tenantId: tenant.id } }), 0);
+  assert.equal((await findAuditEntries({ database: context.database, tenantId: tenant.id })).items.length, 0);
   await assert.rejects(
     loadActiveCertificate({ database: context.database, tenantId: tenant.id, keyring }),
     assertAppError('CERTIFICATE_NOT_ACTIVE', (error) => assert.equal(error.status, 409)),
   );
 
-  // A person's certificate delegated for the RNC is accepted only when the operator says so.
+  // A holder other than the tenant's RNC is a delegation the tax authority checks: accepted.
   const delegated = await storeTenantCertificate({
     database: context.database,
     keyring,
     tenantId: tenant.id,
-    ...foreign,
-    allowDelegatedHolder: true,
+    ...createTestCertificate({
+      rnc: '00112345678',
+      commonName: 'Otra Persona',
+      keyUsage: ['nonRepudiation'],
+    }),
   });
   assert.equal(delegated.holderId, '00112345678');
+  assert.deepEqual(delegated.keyUsage, ['nonRepudiation']);
+});
+
+test('an upload installs the certificate with its audit entry, or changes nothing at all', async () => {
+  const tenant = await seedTenant(context.database);
+  const owner = await seedUser(context.database, {
+    passwordHash: 'x',
+    email: `duena-${Date.now()}@example.com`,
+  });
+  const keyring = createCertificateKeyring({ currentKey: newKey() });
+  const actor = (userId: string, role: 'owner' | 'developer' = 'owner') => ({
+    userId,
+    principal: { kind: 'member' as const, role },
+    ip: '203.0.113.7',
+  });
+  const first = createTestCertificate({
+    rnc: tenant.rnc,
+    commonName: 'Primero',
+    password: 'clave-uno-secreta',
+  });
+  const installed = await storeTenantCertificate({
+    database: context.database,
+    keyring,
+    tenantId: tenant.id,
+    ...first,
+    actor: actor(owner.id),
+  });
+  assert.deepEqual(installed.keyUsage, ['digitalSignature', 'nonRepudiation']);
+  const { items: entries } = await findAuditEntries({ database: context.database, tenantId: tenant.id });
+  assert.equal(entries.length, 1);
+  assert.equal(entries[0]?.action, 'certificate.uploaded');
+  assert.equal(entries[0]?.targetId, installed.id);
+  assert.equal(entries[0]?.actor?.id, owner.id);
+  const logged = JSON.stringify(entries);
+  assert.ok(
+    !logged.includes('clave-uno-secreta') && !logged.includes(first.p12.toString('base64').slice(0, 40)),
+  );
+
+  // A developer may not upload, whatever the transport.
+  await assert.rejects(
+    storeTenantCertificate({
+      database: context.database,
+      keyring,
+      tenantId: tenant.id,
+      ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Dev' }),
+      actor: actor(owner.id, 'developer'),
+    }),
+    assertAppError('FORBIDDEN'),
+  );
+
+  // The audit entry fails (an actor that is no user): the new row is rolled back with it and the
+  // previous certificate stays the active one.
+  await assert.rejects(
+    storeTenantCertificate({
+      database: context.database,
+      keyring,
+      tenantId: tenant.id,
+      ...createTestCertificate({ rnc: tenant.rnc, commonName: 'Segundo' }),
+      actor: actor('00000000-0000-4000-8000-000000000001'),
+    }),
+    /foreign key/,
+  );
+  const rows = await findTenantCertificates({ database: context.database, tenantId: tenant.id });
+  assert.deepEqual(
+    rows.map((row) => [row.id, row.active]),
+    [[installed.id, true]],
+  );
+  assert.equal((await findAuditEntries({ database: context.database, tenantId: tenant.id })).items.length, 1);
 });
 
 test('the keyring never shows its keys, and bad key configuration names the variable only', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TDatabase, Tenant } from '@ecf/db';
+import { isIssuerPhone, MAX_ISSUER_PHONES } from '@ecf/fiscal-core';
 import { insertTenant } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 
@@ -10,8 +11,8 @@ export const ZCreateTenantInput = z.strictObject({
   tradeName: z.string().trim().min(1).max(150).optional(),
   address: z.string().trim().min(1).max(100).optional(),
   phones: z
-    .array(z.string().regex(/^\d{3}-\d{3}-\d{4}$/, 'phone format NNN-NNN-NNNN'))
-    .max(3)
+    .array(z.string().refine(isIssuerPhone, 'phone format NNN-NNN-NNNN'))
+    .max(MAX_ISSUER_PHONES)
     .optional(),
   fiscalEmail: z.email().max(80).optional(),
   productionState: z.enum(['not_requested', 'pending', 'active', 'suspended']).optional(),

@@ -3,12 +3,27 @@
  * their signing certificates (encrypted at rest under a rotating master keyring).
  */
 export { accountDataOf } from './account-data.ts';
+export type { TAccountDataSource } from './account-data.ts';
 export { assertProductionActive } from './assert-production-active.ts';
+export { isEnvironmentOpen } from './assert-production-active.ts';
+export { accountSettingsOf, getAccountSettings, type TAccountSettings } from './get-account-settings.ts';
+export {
+  ACCOUNT_PROFILE_LIMITS,
+  updateAccountProfile,
+  ZAccountProfileInput,
+  type TAccountProfileInput,
+} from './update-account-profile.ts';
+export {
+  MAX_PAYMENT_TERM_DAYS,
+  updateAccountSettings,
+  ZAccountSettingsInput,
+  type TAccountSettingsInput,
+} from './update-account-settings.ts';
 export { createTenant, ZCreateTenantInput, type TCreateTenantInput } from './create-tenant.ts';
 export { findTenants } from './find-tenants.ts';
 export { getTenant } from './get-tenant.ts';
 export { enableBuyerEmail } from './enable-buyer-email.ts';
-export { createApiKey } from './create-api-key.ts';
+export { API_KEY_NAME_MAX_LENGTH, createApiKey } from './create-api-key.ts';
 export { revokeApiKey } from './revoke-api-key.ts';
 export { findApiKeys } from './find-api-keys.ts';
 export {
@@ -19,7 +34,7 @@ export {
   type TTenantProfile,
 } from './authenticate-api-request.ts';
 export { createCertificateKeyring, masterKeyIdOf, type TCertificateKeyring } from './certificate-keyring.ts';
-export { storeTenantCertificate } from './store-tenant-certificate.ts';
+export { CERTIFICATE_FILE_MAX_BYTES, storeTenantCertificate } from './store-tenant-certificate.ts';
 export { loadActiveCertificate } from './load-active-certificate.ts';
 export { findTenantCertificates } from './find-tenant-certificates.ts';
 export { reencryptTenantCertificates } from './reencrypt-tenant-certificates.ts';
@@ -28,4 +43,4 @@ export {
   type TCertificateSource,
   type TDocumentCertificate,
 } from './resolve-document-certificate.ts';
-export type { TTenantCertificateMetadata } from '../persistence/index.ts';
+export type { TApiKeyRow, TTenantCertificateMetadata } from '../persistence/index.ts';

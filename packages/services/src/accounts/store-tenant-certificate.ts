@@ -6,15 +6,27 @@ import {
   type TTenantCertificateMetadata,
 } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
+import { AUDIT_ACTIONS } from '../audit/audit-actions.ts';
+import { assertCapability } from '../identity/assert-capability.ts';
+import type { TPortalActor } from '../identity/permissions.ts';
 import { associatedDataOf, type TCertificateKeyring } from './certificate-keyring.ts';
 import { formatDistinguishedName, openedCertificatesOf, parseCertificate } from './certificate-file.ts';
 
+/** A signing certificate needs at least one of these key usages (spec, Errors: certificate upload). */
+const SIGNING_KEY_USAGES = ['digitalSignature', 'nonRepudiation'];
+
+/** The largest PKCS#12 file accepted (a signing certificate with its chain is a few KiB). */
+export const CERTIFICATE_FILE_MAX_BYTES = 64 * 1024;
+
 /**
- * Installs a tenant's signing certificate. The file is read first (password, key pair, holder id,
- * validity at `now`); its holder id must be the tenant's RNC unless `allowDelegatedHolder` is set
- * (a person's certificate, identified by cédula, that the tax authority has delegated for the
- * RNC). The new row becomes the active one and the previous active row is deactivated in the
- * same transaction (the tenant row is locked, so two uploads never leave two active rows).
+ * Installs a tenant's signing certificate, for the portal (an owner, `actor`) and the admin CLI (an
+ * operator: no actor). The file is checked first, each failure with its spec code: password, file,
+ * private key, key pair, holder id (subject `serialNumber`), key usage (digitalSignature or
+ * nonRepudiation), validity at `now`. A holder other than the tenant's RNC is accepted: a person's
+ * certificate delegated for the RNC, which the tax authority checks. Then, in ONE transaction that
+ * locks the tenant row, the new row becomes the active one, the previous active row is deactivated
+ * and the audit entry is written: the upload installs the certificate or changes nothing. The file
+ * and password are sealed under the keyring; neither reaches an error, a log or the audit entry.
  */
 export async function storeTenantCertificate(options: {
   database: TDatabase;
@@ -23,9 +35,15 @@ export async function storeTenantCertificate(options: {
   p12: Uint8Array;
   password: string;
   now?: Date;
-  allowDelegatedHolder?: boolean;
+  /** The portal member uploading (must have `certificate.manage`); absent for the admin CLI. */
+  actor?: TPortalActor;
 }): Promise<TTenantCertificateMetadata> {
   const { database, keyring } = options;
+  if (options.actor !== undefined) assertCapability(options.actor, 'certificate.manage');
+  if (options.p12.byteLength > CERTIFICATE_FILE_MAX_BYTES)
+    throw new AppError('CERTIFICATE_FILE_INVALID', 'The file is larger than a PKCS#12 certificate can be.', {
+      details: { reason: 'too_large', maxBytes: CERTIFICATE_FILE_MAX_BYTES },
+    });
   const tenant = await findTenant(database, { id: options.tenantId });
   if (!tenant) throw new AppError('NOT_FOUND', 'Tenant not found.');
 
@@ -36,11 +54,12 @@ export async function storeTenantCertificate(options: {
       'The certificate subject has no serialNumber with the holder RNC, cédula or passport.',
     );
   }
-  if (certificate.holderId !== tenant.rnc && !options.allowDelegatedHolder) {
+  const keyUsage = certificate.keyUsage ?? [];
+  if (!keyUsage.some((usage) => SIGNING_KEY_USAGES.includes(usage))) {
     throw new AppError(
-      'CERTIFICATE_RNC_MISMATCH',
-      `The certificate belongs to ${certificate.holderId}, not to the account's RNC ${tenant.rnc}.`,
-      { details: { holderId: certificate.holderId, tenantRnc: tenant.rnc } },
+      'CERTIFICATE_KEY_USAGE_INVALID',
+      'The certificate key usage includes neither digitalSignature nor nonRepudiation: it cannot sign.',
+      { details: { keyUsage } },
     );
   }
   const now = options.now ?? new Date();
@@ -62,18 +81,34 @@ export async function storeTenantCertificate(options: {
   const row = { id: randomUUID(), tenantId: tenant.id };
   const p12 = keyring.seal(options.p12, associatedDataOf(row, 'p12'));
   const password = keyring.seal(Buffer.from(options.password, 'utf8'), associatedDataOf(row, 'password'));
-  const stored = await insertActiveCertificate(database, {
-    id: row.id,
-    tenantId: tenant.id,
-    holderId: certificate.holderId ?? null,
-    subject: formatDistinguishedName(certificate.subject),
-    serialNumber: certificate.certificateSerialNumber,
-    validFrom: certificate.validFrom,
-    validTo: certificate.validTo,
-    keyId: p12.keyId,
-    encryptedP12: p12.sealed,
-    encryptedPassword: password.sealed,
-  });
+  const stored = await insertActiveCertificate(
+    database,
+    {
+      id: row.id,
+      tenantId: tenant.id,
+      holderId: certificate.holderId,
+      subject: formatDistinguishedName(certificate.subject),
+      serialNumber: certificate.certificateSerialNumber,
+      validFrom: certificate.validFrom,
+      validTo: certificate.validTo,
+      keyId: p12.keyId,
+      keyUsage,
+      encryptedP12: p12.sealed,
+      encryptedPassword: password.sealed,
+    },
+    {
+      actorUserId: options.actor?.userId ?? null,
+      action: AUDIT_ACTIONS.CERTIFICATE_UPLOADED,
+      data: {
+        serialNumber: certificate.certificateSerialNumber,
+        holderId: certificate.holderId,
+        validTo: certificate.validTo.toISOString(),
+        via: options.actor === undefined ? 'admin-cli' : 'portal',
+      },
+      ip: options.actor?.ip ?? null,
+      at: now,
+    },
+  );
   openedCertificatesOf(keyring).set(stored.id, Promise.resolve(certificate));
   return stored;
 }

@@ -3,6 +3,11 @@ import { createHash } from 'node:crypto';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { TOperatorNotification } from '../persistence/index.ts';
 
+/** A failed SMTP exchange of a buyer e-mail (the job is retried). */
+export class BuyerEmailError extends Error {
+  override readonly name = 'BuyerEmailError';
+}
+
 /** Event types of the buyer e-mail in a document's log. */
 export const BUYER_EMAIL_EVENT_TYPES = {
   /**

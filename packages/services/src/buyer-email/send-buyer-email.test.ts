@@ -17,7 +17,7 @@ import {
 } from './buyer-email-rules.ts';
 import { createHttpMessageLookup } from './message-lookup.ts';
 import { sendBuyerEmail } from './send-buyer-email.ts';
-import { BuyerEmailError } from './smtp.ts';
+import { BuyerEmailError } from './buyer-email-rules.ts';
 
 const BUYER = 'compras@lospinos.com.do';
 const FROM = 'Facturación electrónica <no-reply@ecf.test>';

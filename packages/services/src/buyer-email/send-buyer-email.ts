@@ -40,6 +40,7 @@ import {
 } from '../persistence/index.ts';
 import { composeBuyerEmail } from './compose-buyer-email.ts';
 import {
+  BuyerEmailError,
   BUYER_EMAIL_EVENT_TYPES,
   BUYER_EMAIL_UNCERTAIN_NOTIFICATION_KIND,
   buyerEmailMessageIdOf,
@@ -48,7 +49,7 @@ import {
   type TBuyerEmailOptions,
   type TBuyerEmailReport,
 } from './buyer-email-rules.ts';
-import { BuyerEmailError, describeSmtpError, sendSmtpMessage } from './smtp.ts';
+import { describeSmtpError, sendSmtpMessage } from '../shared/smtp.ts';
 
 const HISTORY_TYPES = Object.values(BUYER_EMAIL_EVENT_TYPES);
 

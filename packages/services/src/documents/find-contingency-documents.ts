@@ -1,4 +1,4 @@
-import type { Environment, TDatabase } from '@ecf/db';
+import type { Document, Environment, TDatabase } from '@ecf/db';
 import { findDocumentsInContingency } from '../persistence/index.ts';
 
 /** Documents of a tenant currently in contingency in one environment, longest waiting first. */
@@ -11,7 +11,15 @@ export async function findContingencyDocuments(options: {
     tenantId: options.tenantId,
     environment: options.environment,
   });
-  return documents.map((document) => ({
+  return documents.map(toContingencyItem);
+}
+
+/**
+ * A document in contingency as the API's contingency list shows it (the support desk adds its
+ * tenant, environment and next attempt to the same item).
+ */
+export function toContingencyItem(document: Document) {
+  return {
     documentId: document.id,
     encf: document.encf,
     type: `E${document.type}`,
@@ -20,7 +28,7 @@ export async function findContingencyDocuments(options: {
     attempts: document.attempts,
     lastError: messageOf(document.lastError),
     lastDeferredAt: document.lastDeferredAt?.toISOString() ?? null,
-  }));
+  };
 }
 
 function messageOf(lastError: unknown): string | null {

@@ -4,13 +4,32 @@
  * link to it (`GET /ri/{token}`).
  */
 export { getDocument } from './get-document.ts';
+export {
+  ACCEPTED_STATUSES,
+  CERTIFICATE_WARNING_DAYS,
+  summarizeDocuments,
+  SUMMARY_DAYS,
+  type TCertificateState,
+  type TDocumentSummary,
+  type TStatusCounts,
+} from './summarize-documents.ts';
 export { findDocumentStatuses, toStatusResult } from './find-document-statuses.ts';
 export {
   findIssuedDocuments,
   toIssuedDocument,
   type TIssuedDocumentFilters,
 } from './find-issued-documents.ts';
-export { findContingencyDocuments } from './find-contingency-documents.ts';
+export { findContingencyDocuments, toContingencyItem } from './find-contingency-documents.ts';
+export { buildEvidenceBundle, type TEvidenceBundle } from './build-evidence-bundle.ts';
+export { getDocumentDetails, type TDocumentDetails, type TTaxauthMessage } from './get-document-details.ts';
+export {
+  DOCUMENT_STATUSES,
+  FINAL_DOCUMENT_STATUSES,
+  ISSUED_LIST_DEFAULT_LIMIT,
+  ZDocumentStatus,
+  ZIssuedListQuery,
+  type TIssuedListQueryText,
+} from './issued-documents-query.ts';
 export { getSignedDocumentXml } from './get-signed-document-xml.ts';
 export { getDocumentPdf } from './get-document-pdf.ts';
 export { getPdfByRiLink } from './get-pdf-by-ri-link.ts';

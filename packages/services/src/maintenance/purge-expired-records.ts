@@ -5,13 +5,16 @@ import { deleteExpiredRecords, deleteRecoveredWorkerInstances } from '../persist
 const WORKER_INSTANCE_RETENTION_MS = 7 * 24 * 3600_000;
 
 /**
- * Deletes rate-limit windows and idempotency records whose time is over (before `before`), and
- * the leases of dead workers looked after more than a week before it.
+ * Deletes rate-limit windows, idempotency records, portal sessions and password resets whose time
+ * is over (before `before`), and the leases of dead workers looked after more than a week before it.
  */
-export async function purgeExpiredRecords(options: {
-  database: TDatabase;
-  before: Date;
-}): Promise<{ counters: number; idempotencyRecords: number; workerInstances: number }> {
+export async function purgeExpiredRecords(options: { database: TDatabase; before: Date }): Promise<{
+  counters: number;
+  idempotencyRecords: number;
+  portalSessions: number;
+  passwordResets: number;
+  workerInstances: number;
+}> {
   const expired = await deleteExpiredRecords(options.database, options.before);
   const workerInstances = await deleteRecoveredWorkerInstances(
     sqlPoolOf(options.database),

@@ -106,6 +106,8 @@ export type TKeyLookupRow = {
   address: string | null;
   phones: string[];
   fiscal_email: string | null;
+  deferred_send_authorized: boolean;
+  payment_term_days: number | null;
   production_state: ProductionState;
   plan: string;
   /** The request's position in its key's window; null when it was not counted. */
@@ -140,7 +142,7 @@ const LOOKUP_AND_COUNT = `
              AND (i.wanted_scopes = '' OR k.scopes::text[] && string_to_array(i.wanted_scopes, ',')) AS eligible,
            k.id, k.tenant_id, k.environment::text AS environment, k.prefix, k.scopes::text[] AS scopes, k.revoked_at,
            (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale,
-           t.rnc, t.legal_name, t.trade_name, t.address, t.phones, t.fiscal_email, t.production_state::text AS production_state, t.plan
+           t.rnc, t.legal_name, t.trade_name, t.address, t.phones, t.fiscal_email, t.deferred_send_authorized, t.payment_term_days, t.production_state::text AS production_state, t.plan
     FROM input i JOIN api_keys k ON k.hash = i.hash JOIN tenants t ON t.id = k.tenant_id
   ), counted AS (
     INSERT INTO rate_limit_counters (bucket, window_start, count, expires_at)
@@ -149,7 +151,7 @@ const LOOKUP_AND_COUNT = `
     RETURNING bucket, window_start, count
   )
   SELECT k.ord, k.id, k.tenant_id, k.environment, k.prefix, k.scopes, k.revoked_at, k.stale, k.rnc, k.legal_name, k.trade_name,
-         k.address, k.phones, k.fiscal_email, k.production_state, k.plan,
+         k.address, k.phones, k.fiscal_email, k.deferred_send_authorized, k.payment_term_days, k.production_state, k.plan,
          CASE WHEN k.eligible THEN c.count - (SELECT count(*) FROM k later WHERE later.eligible AND later.id = k.id AND later.window_start = k.window_start AND later.ord > k.ord) END::int AS count
   FROM k LEFT JOIN counted c ON c.bucket = 'api-key:' || k.id AND c.window_start = k.window_start`;
 

@@ -2,7 +2,8 @@
  * Tenant signing certificates (`tenant_certificates`): sealed PKCS#12 and password, their metadata,
  * and which one is active. Nothing here decrypts: the accounts domain seals and opens.
  */
-import { prepared, sqlPoolOf, type TDatabase } from '@ecf/db';
+import { inSqlTransaction, prepared, sqlPoolOf, type TDatabase } from '@ecf/db';
+import { insertAuditEntry, type TAuditEntryInput } from './portal-audit.ts';
 
 /** A stored certificate as operators and APIs may see it: metadata only, never the key, file or password. */
 export type TTenantCertificateMetadata = {
@@ -14,6 +15,8 @@ export type TTenantCertificateMetadata = {
   validFrom: Date;
   validTo: Date;
   keyId: string;
+  /** Key usages read at upload (`digitalSignature`, `nonRepudiation`...); empty for rows stored before. */
+  keyUsage: string[];
   active: boolean;
   createdAt: Date;
   revokedAt: Date | null;
@@ -28,6 +31,7 @@ const METADATA_SELECT = {
   validFrom: true,
   validTo: true,
   keyId: true,
+  keyUsage: true,
   active: true,
   createdAt: true,
   revokedAt: true,
@@ -42,9 +46,25 @@ export type TSealedCertificate = {
   encryptedPassword: Uint8Array;
 };
 
+type TMetadataRow = {
+  id: string;
+  tenant_id: string;
+  holder_id: string | null;
+  subject: string;
+  serial_number: string;
+  valid_from: Date;
+  valid_to: Date;
+  key_id: string;
+  key_usage: string[];
+  active: boolean;
+  created_at: Date;
+  revoked_at: Date | null;
+};
+
 /**
- * Inserts a tenant's certificate as its active one and deactivates the previous active row, in one
- * transaction that locks the tenant row (two uploads never leave two active rows).
+ * Inserts a tenant's certificate as its active one, deactivates the previous active row and
+ * appends the audit entry (`audit`, with the new row's id as target), in ONE transaction that
+ * locks the tenant row: two uploads never leave two active rows, and a failure changes nothing.
  */
 export async function insertActiveCertificate(
   database: TDatabase,
@@ -52,14 +72,56 @@ export async function insertActiveCertificate(
     encryptedP12: Uint8Array<ArrayBuffer>;
     encryptedPassword: Uint8Array<ArrayBuffer>;
   },
+  audit?: Omit<TAuditEntryInput, 'tenantId' | 'targetType' | 'targetId'>,
 ): Promise<TTenantCertificateMetadata> {
-  return database.$transaction(async (transaction) => {
-    await transaction.$queryRaw`SELECT id FROM tenants WHERE id = ${row.tenantId}::uuid FOR UPDATE`;
-    await transaction.tenantCertificate.updateMany({
-      where: { tenantId: row.tenantId, active: true },
-      data: { active: false },
-    });
-    return transaction.tenantCertificate.create({ data: { ...row, active: true }, select: METADATA_SELECT });
+  return inSqlTransaction(database, async (sql) => {
+    await sql.query(`SELECT id FROM tenants WHERE id = $1::uuid FOR UPDATE`, [row.tenantId]);
+    await sql.query(`UPDATE tenant_certificates SET active = false WHERE tenant_id = $1::uuid AND active`, [
+      row.tenantId,
+    ]);
+    const { rows } = await sql.query<TMetadataRow>(
+      `INSERT INTO tenant_certificates (id, tenant_id, holder_id, subject, serial_number, valid_from, valid_to,
+         key_id, key_usage, encrypted_p12, encrypted_password, active, created_at)
+       VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, $8, $9::text[], $10, $11, true, now())
+       RETURNING id, tenant_id, holder_id, subject, serial_number, valid_from, valid_to, key_id, key_usage,
+         active, created_at, revoked_at`,
+      [
+        row.id,
+        row.tenantId,
+        row.holderId,
+        row.subject,
+        row.serialNumber,
+        row.validFrom,
+        row.validTo,
+        row.keyId,
+        row.keyUsage,
+        Buffer.from(row.encryptedP12),
+        Buffer.from(row.encryptedPassword),
+      ],
+    );
+    const inserted = rows[0];
+    if (inserted === undefined) throw new Error('the certificate row was not inserted');
+    if (audit !== undefined)
+      await insertAuditEntry(sql, {
+        ...audit,
+        tenantId: row.tenantId,
+        targetType: 'certificate',
+        targetId: inserted.id,
+      });
+    return {
+      id: inserted.id,
+      tenantId: inserted.tenant_id,
+      holderId: inserted.holder_id,
+      subject: inserted.subject,
+      serialNumber: inserted.serial_number,
+      validFrom: inserted.valid_from,
+      validTo: inserted.valid_to,
+      keyId: inserted.key_id,
+      keyUsage: inserted.key_usage,
+      active: inserted.active,
+      createdAt: inserted.created_at,
+      revokedAt: inserted.revoked_at,
+    };
   });
 }
 

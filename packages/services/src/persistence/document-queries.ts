@@ -70,6 +70,9 @@ export async function findIssuedDocumentsPage(
       : {}),
     ...(after
       ? {
+          // The bound alone is what PostgreSQL can use as the index range (the OR only as a filter):
+          // without it a page deep in the cursor reads every newer row first (bench/portal).
+          submittedAt: { lte: after.submittedAt },
           OR: [
             { submittedAt: { lt: after.submittedAt } },
             { submittedAt: after.submittedAt, id: { lt: after.id } },

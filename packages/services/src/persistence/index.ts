@@ -57,6 +57,14 @@ export {
   findSignedXmlArtifact,
   type TIssuedFilters,
 } from './document-queries.ts';
+export {
+  findDocumentArtifactRows,
+  findDocumentDeliveryRow,
+  findDocumentEventRows,
+  type TArtifactListRow,
+  type TDeliveryListRow,
+  type TDocumentEventRow,
+} from './document-details.ts';
 export { closeEpisode, openEpisode, type TEpisodeClose, type TReceptionService } from './episodes.ts';
 export {
   findUnsentOperatorNotification,
@@ -84,6 +92,7 @@ export {
   type TKeyLookup,
   type TKeyLookupRow,
 } from './accounts.ts';
+export { findApiKeyRows, insertAuditedApiKey, revokeAuditedApiKey, type TApiKeyRow } from './api-keys.ts';
 export {
   findActiveCertificateRow,
   findCertificatesOfTenant,
@@ -103,3 +112,81 @@ export {
   markWorkerInstancesRecovered,
   touchWorkerInstance,
 } from './worker-instances.ts';
+export {
+  clearUserSignInFailures,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  recordUserSignInFailure,
+  updateUserPassword,
+  type TUserRow,
+} from './users.ts';
+export {
+  countSignInAttempt,
+  findPhantomSignInFailures,
+  recordPhantomSignInFailure,
+} from './sign-in-counters.ts';
+export {
+  insertPortalSession,
+  loadPortalSession,
+  revokePortalSessionRow,
+  revokeUserSessionRows,
+  setSessionActiveTenant,
+  touchPortalSession,
+  type TSessionRow,
+} from './portal-sessions.ts';
+export {
+  changeMembershipRole,
+  deleteMembership,
+  findTenantMemberRow,
+  findTenantMemberRows,
+  findUserTenantRows,
+  insertMembership,
+  isTenantMemberEmail,
+  type TMemberRow,
+  type TMembershipChange,
+  type TMembershipRemoval,
+  type TUserTenantRow,
+} from './memberships.ts';
+export {
+  acceptInvitationRow,
+  findInvitationByTokenHash,
+  findPendingInvitationRows,
+  insertInvitation,
+  revokeInvitationRow,
+  type TAcceptingUser,
+  type TInvitationAcceptance,
+  type TInvitationRow,
+} from './invitations.ts';
+export { consumePasswordReset, findPasswordReset, insertPasswordReset } from './password-resets.ts';
+export {
+  appendAuditEntryRow,
+  findTenantAuditEntries,
+  insertAuditEntry,
+  type TAuditEntry,
+  type TAuditEntryInput,
+} from './portal-audit.ts';
+export {
+  changeAccountRow,
+  findAccountRow,
+  type TAccountChanges,
+  type TAccountRow,
+} from './account-settings.ts';
+export { findDocumentSummary, type TDocumentSummaryRow } from './document-summary.ts';
+export {
+  findContingencyDocumentsOfAllTenants,
+  findDocumentRefs,
+  findDocumentScope,
+  findOperatorNotificationRow,
+  findOperatorNotificationRows,
+  findTaxauthEpisodeRows,
+  findTenantRefs,
+  findUncertainDeliveryRows,
+  findUserRefs,
+  markOperatorNotificationAcknowledged,
+  type TEpisodeRow,
+  type TOperatorNotificationRow,
+  type TSupportTenantRef,
+  type TUncertainDeliveryRow,
+} from './support.ts';
+export { loadDocumentEvidence, type TEvidenceArtifact, type TEvidenceEvent } from './evidence.ts';

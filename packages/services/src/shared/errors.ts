@@ -75,8 +75,6 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   /** The tenant has no active signing certificate (install one with `certificate upload`). */
   CERTIFICATE_NOT_ACTIVE: 409,
-  /** The certificate's holder (subject `serialNumber`) is not the tenant's RNC. */
-  CERTIFICATE_RNC_MISMATCH: 422,
   /** The PKCS#12 integrity check or key decryption failed with the given password. */
   CERTIFICATE_PASSWORD_INVALID: 422,
   /** The file is not a readable PKCS#12 certificate, or its key is not RSA (`details.reason`). */
@@ -87,6 +85,11 @@ export const ERROR_STATUS = {
   CERTIFICATE_KEY_PAIR_NOT_FOUND: 422,
   /** The certificate subject carries no holder id (`serialNumber` with the RNC, cédula or passport). */
   CERTIFICATE_HOLDER_ID_MISSING: 422,
+  /**
+   * The certificate cannot sign: its key usage includes neither digitalSignature nor
+   * nonRepudiation, or it has no key-usage extension (`details.keyUsage`, what it has).
+   */
+  CERTIFICATE_KEY_USAGE_INVALID: 422,
   /** The certificate's validity ended before now. */
   CERTIFICATE_EXPIRED: 422,
   /** The certificate's validity starts after now. */
@@ -124,6 +127,42 @@ export const ERROR_STATUS = {
   RI_NOT_DELIVERABLE: 404,
   /** Buyer PDF link: genuine but more than 30 days after sending. */
   RI_LINK_EXPIRED: 410,
+  /**
+   * Portal sign-in refused: the e-mail and password do not match an account. The same answer, in
+   * about the same time, whether or not the e-mail has an account.
+   */
+  INVALID_CREDENTIALS: 401,
+  /**
+   * A portal sign-in (or password-reset request) refused before any check (`details.reason`):
+   * `account` (5 or more failed sign-ins with this e-mail, each further failure doubling the wait;
+   * the same for an e-mail without an account) or `ip` (too many attempts from this address).
+   * `details.retryAfterSeconds`, `Retry-After`.
+   */
+  TOO_MANY_ATTEMPTS: 429,
+  /** No valid portal session: signed out, revoked (sign-out everywhere), expired, or the user is gone. */
+  SESSION_INVALID: 401,
+  /** The portal user's role (or support's read-only access) lacks the capability (`details.capability`). */
+  FORBIDDEN: 403,
+  /** A portal request for a tenant's data while the session has no tenant (none chosen, or the membership was removed). */
+  NO_ACTIVE_TENANT: 403,
+  /** An invitation link that names no invitation, or one that was revoked or replaced. */
+  INVITATION_INVALID: 404,
+  /** An invitation link past its expiry (`details.expiredAt`). */
+  INVITATION_EXPIRED: 410,
+  /** An invitation that was already accepted (links are single use). */
+  INVITATION_ALREADY_ACCEPTED: 409,
+  /** The invitation is for another e-mail than the signed-in user's (`details.invitedEmail` is not given). */
+  INVITATION_EMAIL_MISMATCH: 403,
+  /** A new account cannot be created for an address that has one: sign in to accept (`details.reason: account_exists`). */
+  ACCOUNT_EXISTS: 409,
+  /** The address already belongs to a member of the tenant. */
+  ALREADY_MEMBER: 409,
+  /** The tenant's only owner cannot be removed or given another role. */
+  LAST_OWNER: 409,
+  /** A password reset link that names no reset, or one already used. */
+  PASSWORD_RESET_INVALID: 404,
+  /** A password reset link past its expiry. */
+  PASSWORD_RESET_EXPIRED: 410,
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_STATUS;

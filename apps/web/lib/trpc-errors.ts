@@ -1,0 +1,71 @@
+/**
+ * What a form needs from a failed procedure call (client-safe): the field messages of the server's
+ * zod check, and the services' error code with its details, mapped to the portal's messages.
+ */
+import { TRPCClientError } from '@trpc/client';
+
+export type TProcedureFailure = {
+  appCode: string | null;
+  details: Record<string, unknown> | null;
+  fieldErrors: Record<string, string>;
+  /** tRPC's code: NOT_FOUND, FORBIDDEN, UNAUTHORIZED, CONFLICT, TOO_MANY_REQUESTS... */
+  code: string | null;
+  message: string;
+};
+
+export function failureOf(error: unknown): TProcedureFailure {
+  if (error instanceof TRPCClientError) {
+    const data = (error as TRPCClientError<never>).data as
+      | {
+          appCode?: string | null;
+          details?: Record<string, unknown> | null;
+          fieldErrors?: Record<string, string> | null;
+          code?: string;
+        }
+      | undefined;
+    return {
+      appCode: data?.appCode ?? null,
+      details: data?.details ?? null,
+      fieldErrors: data?.fieldErrors ?? {},
+      code: data?.code ?? null,
+      message: error.message,
+    };
+  }
+  return { appCode: null, details: null, fieldErrors: {}, code: null, message: String(error) };
+}
+
+/** The portal's words for the services' error codes a page may meet (Spanish, never revealing). */
+export const APP_ERROR_MESSAGES: Record<string, string> = {
+  ALREADY_MEMBER: 'Esa dirección ya pertenece a un miembro de la cuenta.',
+  LAST_OWNER: 'La cuenta necesita al menos un propietario.',
+  INVITATION_INVALID: 'Este enlace de invitación no es válido o fue reemplazado.',
+  INVITATION_EXPIRED: 'Este enlace de invitación venció. Pida una invitación nueva.',
+  INVITATION_ALREADY_ACCEPTED: 'Esta invitación ya fue aceptada.',
+  INVITATION_EMAIL_MISMATCH: 'Esta invitación es para otra dirección de correo.',
+  ACCOUNT_EXISTS: 'Esa dirección ya tiene una cuenta: inicie sesión para aceptar.',
+  PASSWORD_RESET_INVALID: 'Este enlace no es válido o ya se usó. Pida uno nuevo.',
+  PASSWORD_RESET_EXPIRED: 'Este enlace venció. Pida uno nuevo.',
+  TOO_MANY_ATTEMPTS: 'Demasiados intentos. Espere un momento antes de volver a intentarlo.',
+  FORBIDDEN: 'Su rol no permite esta acción.',
+  NO_ACTIVE_TENANT: 'Elija primero una cuenta.',
+  SESSION_INVALID: 'Su sesión terminó. Inicie sesión de nuevo.',
+  NOT_FOUND: 'No se encontró.',
+  CERTIFICATE_PASSWORD_INVALID: 'La contraseña no abre este certificado.',
+  CERTIFICATE_FILE_INVALID: 'El archivo no es un certificado PKCS#12 (.p12 o .pfx) legible con llave RSA.',
+  CERTIFICATE_PRIVATE_KEY_MISSING: 'El archivo no contiene la llave privada del certificado.',
+  CERTIFICATE_KEY_PAIR_NOT_FOUND: 'El archivo no contiene el certificado que corresponde a su llave privada.',
+  CERTIFICATE_HOLDER_ID_MISSING:
+    'El certificado no indica el RNC, la cédula o el pasaporte de su titular (atributo serialNumber).',
+  CERTIFICATE_KEY_USAGE_INVALID:
+    'El certificado no sirve para firmar: su uso de llave no incluye firma digital ni no repudio.',
+  CERTIFICATE_EXPIRED: 'El certificado está vencido.',
+  CERTIFICATE_NOT_YET_VALID: 'El certificado aún no es válido: su vigencia no ha empezado.',
+};
+
+/** The message to show for a failure that no field claims. */
+export function formMessageOf(failure: TProcedureFailure): string {
+  if (failure.appCode !== null && APP_ERROR_MESSAGES[failure.appCode] !== undefined)
+    return APP_ERROR_MESSAGES[failure.appCode] ?? '';
+  if (Object.keys(failure.fieldErrors).length > 0) return 'Revise los campos marcados.';
+  return 'No se pudo completar la acción. Inténtelo de nuevo.';
+}

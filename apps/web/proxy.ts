@@ -1,0 +1,68 @@
+/**
+ * The portal's proxy (Next.js 16's name for middleware), run before every page: a fresh CSP nonce
+ * per request and the policy that requires it, so no script runs unless Next.js (which reads the
+ * nonce from the request's policy header) or our code put it there. It also tells the pages which
+ * path is being rendered (`x-pathname`, for the navigation and sign-in's return address) and
+ * remembers the last environment visited (a UI preference cookie). No database, no session here:
+ * pages and procedures check the session themselves on every request.
+ *
+ * The other security headers (frame, sniffing, referrer, permissions) are static: next.config.ts.
+ */
+import { NextResponse, type NextRequest } from 'next/server';
+import { ENVIRONMENT_COOKIE, environmentOfPath } from './lib/environments.ts';
+
+/** The Content-Security-Policy of a page rendered with `nonce`. */
+export function contentSecurityPolicy(
+  nonce: string,
+  options: { development: boolean; https: boolean },
+): string {
+  return [
+    "default-src 'self'",
+    // 'strict-dynamic': scripts the nonce'd ones load are trusted, host allow-lists ignored.
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${options.development ? " 'unsafe-eval'" : ''}`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ...(options.https ? ['upgrade-insecure-requests'] : []),
+  ].join('; ');
+}
+
+export function proxy(request: NextRequest) {
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  const https =
+    request.nextUrl.protocol === 'https:' ||
+    request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+  // NODE_ENV is fixed by Next.js itself at build time (not configuration): React needs eval in development only.
+  // eslint-disable-next-line no-restricted-properties
+  const development = process.env.NODE_ENV === 'development';
+  const policy = contentSecurityPolicy(nonce, { development, https });
+  const headers = new Headers(request.headers);
+  headers.set('x-nonce', nonce);
+  headers.set('content-security-policy', policy);
+  headers.set('x-pathname', request.nextUrl.pathname);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set('content-security-policy', policy);
+  const environment = environmentOfPath(request.nextUrl.pathname);
+  if (environment !== null && request.cookies.get(ENVIRONMENT_COOKIE)?.value !== environment)
+    response.cookies.set(ENVIRONMENT_COOKIE, environment, {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: https,
+    });
+  return response;
+}
+
+export const config = {
+  matcher: [
+    {
+      // Pages only: not the API routes (their own static policy, next.config.ts), not static files.
+      source: '/((?!api/|_next/static|_next/image|favicon.ico).*)',
+    },
+  ],
+};

@@ -1,0 +1,25 @@
+import { findIssuedDocuments, ISSUED_LIST_DEFAULT_LIMIT } from '@ecf/services';
+import { tenantProcedure } from '../../trpc/procedures.ts';
+import { issuedDocumentOf } from './document.schema.ts';
+import { ZListDocumentsInput, ZListDocumentsOutput } from './list-documents.schema.ts';
+
+/**
+ * The active tenant's issued documents in one environment: the REST API's list (same filters, same
+ * keyset cursor under the same secret, so a cursor of one works in the other).
+ */
+export const listDocuments = tenantProcedure('documents.read')
+  .input(ZListDocumentsInput)
+  .output(ZListDocumentsOutput)
+  .query(async ({ ctx, input }) => {
+    const { cursor, limit, ...filters } = input.query;
+    const page = await findIssuedDocuments({
+      database: ctx.database,
+      tenantId: ctx.tenant.id,
+      environment: input.environment,
+      filters,
+      limit: limit ?? ISSUED_LIST_DEFAULT_LIMIT,
+      cursor,
+      cursorSecret: ctx.documents.cursorSecret,
+    });
+    return { items: page.items.map(issuedDocumentOf), nextCursor: page.nextCursor };
+  });

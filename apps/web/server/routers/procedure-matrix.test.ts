@@ -1,0 +1,279 @@
+/**
+ * THE ROLE × PROCEDURE MATRIX: every procedure of the portal, called by every kind of caller, with
+ * a valid input, against the real database. One table (ROWS) lists each procedure with the access
+ * it must have; the expected outcome of each cell comes from that access and the permission table
+ * of @ecf/services (CAPABILITIES, SUPPORT_READS, SUPPORT_ACTIONS), and one test is generated per cell.
+ * A procedure missing from the table fails the first test.
+ *
+ * Adding a procedure (a later page): add ONE row: its dotted path, its access
+ * (`public` | `authed` | `{ tenant: capability }` | `{ support: capability }`), and `input(world, role)`
+ * returning a VALID input for that caller (seed what it needs in `world`: each cell gets a fresh
+ * world, so mutations do not disturb each other). When a role must get something else than the
+ * access implies (a business rule, not a permission), say so in `except` with the reason.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { TRPCError } from '@trpc/server';
+import { seedApiKey } from '@ecf/db';
+import { createTestCertificate } from '@ecf/fiscal-core/testing';
+import { CAPABILITIES, SUPPORT_ACTIONS, SUPPORT_READS, type TCapability } from '@ecf/services';
+import { appRouter } from './root.ts';
+import { seedIssuedDocument, validTryItJson } from '../../test/document-fixtures.ts';
+import {
+  callByPath,
+  callerOf,
+  newToken,
+  openPortalHarness,
+  PASSWORD,
+  ROLES,
+  seedInvitation,
+  seedWorld,
+  type TPortalHarness,
+  type TRole,
+  type TWorld,
+} from '../../test/portal-harness.ts';
+
+type TAccess = 'public' | 'authed' | { tenant: TCapability } | { support: TCapability };
+type TOutcome = 'allowed' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND';
+type TRow = {
+  access: TAccess;
+  input: (world: TWorld, role: TRole, harness: TPortalHarness) => unknown;
+  except?: Partial<Record<TRole, { outcome: TOutcome; why: string }>>;
+};
+
+let counter = 0;
+const freshEmail = () => `nueva-${Date.now()}-${(counter += 1)}@example.com`;
+
+const ROWS: Record<string, TRow> = {
+  'session.current': { access: 'authed', input: () => undefined },
+  'session.switchTenant': {
+    access: 'authed',
+    input: (world) => ({ tenantId: world.tenant.id }),
+    except: { nonMember: { outcome: 'NOT_FOUND', why: 'a tenant one does not belong to is not revealed' } },
+  },
+  'session.signOutEverywhere': { access: 'authed', input: () => undefined },
+  'members.list': { access: { tenant: 'members.read' }, input: () => undefined },
+  'members.get': {
+    access: { tenant: 'members.read' },
+    input: (world) => ({ membershipId: world.target.membershipId }),
+  },
+  'members.changeRole': {
+    access: { tenant: 'members.manage' },
+    input: (world) => ({ membershipId: world.target.membershipId, role: 'developer' }),
+  },
+  'members.remove': {
+    access: { tenant: 'members.manage' },
+    input: (world) => ({ membershipId: world.target.membershipId }),
+  },
+  'invitations.create': {
+    access: { tenant: 'members.manage' },
+    input: () => ({ email: freshEmail(), role: 'accountant' }),
+  },
+  'invitations.listPending': { access: { tenant: 'members.read' }, input: () => undefined },
+  'invitations.revoke': {
+    access: { tenant: 'members.manage' },
+    input: (world) => ({ invitationId: world.pending.invitation.id }),
+  },
+  'invitations.get': { access: 'public', input: (world) => ({ token: world.pending.token }) },
+  'invitations.acceptAsNewUser': {
+    access: 'public',
+    input: (world) => ({ token: world.pending.token, name: 'Persona Nueva', password: PASSWORD }),
+  },
+  'invitations.acceptAsCurrentUser': {
+    access: 'authed',
+    // An invitation to the OTHER tenant, for the caller's own address.
+    input: async (world, role, harness) => {
+      const user = role === 'signedOut' ? world.users.owner : world.users[role];
+      const { token } = await seedInvitation(harness.database, {
+        tenantId: world.otherTenant.id,
+        invitedById: world.otherOwner.id,
+        email: user.email,
+      });
+      return { token };
+    },
+    except: { support: { outcome: 'FORBIDDEN', why: 'operator staff never become tenant members' } },
+  },
+  'password.requestReset': { access: 'public', input: (world) => ({ email: world.users.owner.email }) },
+  'password.completeReset': {
+    access: 'public',
+    input: async (world, _role, harness) => {
+      const { token, tokenHash } = newToken();
+      await harness.database.passwordReset.create({
+        data: { userId: world.users.accountant.id, tokenHash, expiresAt: new Date(Date.now() + 600_000) },
+      });
+      return { token, password: 'otra contraseña larga de prueba' };
+    },
+  },
+  'audit.list': { access: { tenant: 'audit.read' }, input: () => ({}) },
+  'documents.list': {
+    access: { tenant: 'documents.read' },
+    input: () => ({ environment: 'TesteCF', query: { status: 'accepted', limit: '10' } }),
+  },
+  'documents.get': {
+    access: { tenant: 'documents.read' },
+    input: async (world, _role, harness) => ({
+      environment: 'TesteCF',
+      documentId: (await seedIssuedDocument(harness.database, { tenantId: world.tenant.id })).id,
+    }),
+  },
+  'tryIt.preflight': { access: { tenant: 'emission.test' }, input: () => ({ json: validTryItJson() }) },
+  'tryIt.emit': { access: { tenant: 'emission.test' }, input: () => ({ json: validTryItJson() }) },
+  'tryIt.status': {
+    access: { tenant: 'emission.test' },
+    input: async (world, _role, harness) => ({
+      documentId: (await seedIssuedDocument(harness.database, { tenantId: world.tenant.id })).id,
+    }),
+  },
+  'apiKeys.list': { access: { tenant: 'keys.read' }, input: () => ({ environment: 'TesteCF' }) },
+  'apiKeys.create': {
+    access: { tenant: 'keys.manage' },
+    input: () => ({
+      environment: 'TesteCF',
+      name: 'Clave de la matriz',
+      scopes: ['ecf:read', 'status:read'],
+    }),
+  },
+  'apiKeys.revoke': {
+    access: { tenant: 'keys.manage' },
+    input: async (world, _role, harness) => {
+      const { record } = await seedApiKey(harness.database, {
+        tenantId: world.tenant.id,
+        environment: 'TesteCF',
+      });
+      return { apiKeyId: record.id };
+    },
+  },
+  'certificate.list': { access: { tenant: 'certificate.read' }, input: () => undefined },
+  'certificate.upload': {
+    access: { tenant: 'certificate.manage' },
+    input: (world) => {
+      const generated = createTestCertificate({ rnc: world.tenant.rnc, commonName: 'Firmante Matriz' });
+      return { p12Base64: generated.p12.toString('base64'), password: generated.password };
+    },
+  },
+  'overview.get': { access: { tenant: 'overview.read' }, input: () => ({ environment: 'TesteCF' }) },
+  'account.get': { access: { tenant: 'account.read' }, input: () => undefined },
+  'account.updateProfile': {
+    access: { tenant: 'account.manage' },
+    input: () => ({
+      legalName: 'Comercial Caribe SRL',
+      tradeName: '',
+      address: 'Av. Churchill 100',
+      phones: ['809-555-0101', '', ''],
+      fiscalEmail: 'facturas@caribe.example',
+    }),
+  },
+  'account.updateSettings': {
+    access: { tenant: 'account.manage' },
+    input: () => ({
+      buyerEmailEnvironments: ['TesteCF'],
+      paymentTermDays: 30,
+      deferredSendAuthorized: false,
+    }),
+  },
+  'support.tenants': { access: { support: 'support.read' }, input: () => undefined },
+  'support.contingency': { access: { support: 'support.read' }, input: () => ({}) },
+  'support.episodes': { access: { support: 'support.read' }, input: () => undefined },
+  'support.notifications': { access: { support: 'support.read' }, input: () => undefined },
+  'support.acknowledgeNotification': {
+    access: { support: 'support.act' },
+    input: async (world, _role, harness) => {
+      const notification = await harness.database.operatorNotification.create({
+        data: { kind: 'contingency_72h', tenantId: world.tenant.id, data: { message: 'matrix' } },
+      });
+      return { notificationId: notification.id };
+    },
+  },
+  'support.uncertainDeliveries': { access: { support: 'support.read' }, input: () => undefined },
+  'support.reconcileDelivery': {
+    access: { support: 'support.act' },
+    input: async (world, _role, harness) => {
+      const document = await harness.database.document.create({
+        data: {
+          tenantId: world.tenant.id,
+          environment: 'TesteCF',
+          type: 31,
+          encf: `E31${String(Math.floor(Math.random() * 1e10)).padStart(10, '0')}`,
+          status: 'accepted',
+          format: 'simplified',
+          issueDate: new Date('2026-11-20'),
+          totalAmount: '118.00',
+          submittedPayload: {},
+        },
+      });
+      await harness.database.receiverDelivery.create({
+        data: { documentId: document.id, tenantId: world.tenant.id, status: 'uncertain', attempts: 6 },
+      });
+      return { documentId: document.id, outcome: 'dispatch_failed', note: 'never reached the buyer' };
+    },
+  },
+};
+
+/** What the access and the permission table say a role gets. */
+function expectedOutcome(access: TAccess, role: TRole): TOutcome {
+  if (access === 'public') return 'allowed';
+  if (role === 'signedOut') return 'UNAUTHORIZED';
+  if (access === 'authed') return 'allowed';
+  if ('support' in access) return role === 'support' ? 'allowed' : 'FORBIDDEN';
+  const capability = access.tenant;
+  if (role === 'support')
+    return ([...SUPPORT_READS, ...SUPPORT_ACTIONS] as readonly TCapability[]).includes(capability)
+      ? 'allowed'
+      : 'FORBIDDEN';
+  if (role === 'nonMember') return 'FORBIDDEN';
+  return (CAPABILITIES[capability] as readonly string[]).includes(role) ? 'allowed' : 'FORBIDDEN';
+}
+
+async function outcomeOf(call: Promise<unknown>): Promise<{ outcome: string; error?: unknown }> {
+  try {
+    await call;
+    return { outcome: 'allowed' };
+  } catch (error) {
+    if (error instanceof TRPCError) return { outcome: error.code, error };
+    return { outcome: 'unexpected', error };
+  }
+}
+
+let harness: TPortalHarness;
+before(async () => {
+  harness = await openPortalHarness();
+});
+after(async () => {
+  await harness.close();
+});
+
+test('every procedure of the router has a row in the matrix, and every row a procedure', () => {
+  const procedures = Object.keys(appRouter._def.procedures).sort();
+  assert.deepEqual(Object.keys(ROWS).sort(), procedures);
+});
+
+for (const [path, row] of Object.entries(ROWS)) {
+  describe(path, () => {
+    for (const role of ROLES) {
+      const exception = row.except?.[role];
+      const expected = exception?.outcome ?? expectedOutcome(row.access, role);
+      test(`${role}: ${expected}${exception ? ` (${exception.why})` : ''}`, async () => {
+        const world = await seedWorld(harness.database);
+        const input = await row.input(world, role, harness);
+        const auditBefore = await harness.database.portalAuditEntry.count({
+          where: { tenantId: world.tenant.id, action: 'support.viewed' },
+        });
+        const { outcome, error } = await outcomeOf(
+          callByPath(callerOf(harness, world.sessions[role]), path, input),
+        );
+        assert.equal(
+          outcome,
+          expected,
+          error instanceof Error ? `${error.message}\n${String(error.cause)}` : undefined,
+        );
+        // Support reading a tenant's data leaves an entry in that tenant's audit log.
+        if (role === 'support' && typeof row.access === 'object' && 'tenant' in row.access) {
+          const auditAfter = await harness.database.portalAuditEntry.count({
+            where: { tenantId: world.tenant.id, action: 'support.viewed', targetId: path },
+          });
+          assert.equal(auditAfter - auditBefore, expected === 'allowed' ? 1 : 0);
+        }
+      });
+    }
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * What every tRPC procedure receives. Built per request by the route handler and the server
+ * caller from a session validated against PostgreSQL (`validatePortalSession`), and by tests from
+ * sessions they seed: procedures never read cookies, headers or the environment themselves.
+ */
+import type { TDatabase, TEnqueue } from '@ecf/db';
+import type {
+  TCertificateKeyring,
+  TPortalMail,
+  TPortalSession,
+  TSignInPolicy,
+  TSubmissionContext,
+} from '@ecf/services';
+import type { TRequestMeta } from '../request-meta.ts';
+
+export type TTrpcContext = {
+  database: TDatabase;
+  /** The request's portal session, checked in the database for this request; null: signed out. */
+  session: TPortalSession | null;
+  request: TRequestMeta;
+  mail: TPortalMail;
+  signInPolicy: TSignInPolicy;
+  /** The REST API's public address (pages show it to API users). */
+  apiUrl: string;
+  now: () => Date;
+  /** The certificates' master keyring (certificate upload); throws when CERTIFICATE_MASTER_KEY is not set. */
+  certificateKeyring: () => TCertificateKeyring;
+  /** Issued documents and Try it: what the REST API's document routes are given too. */
+  documents: TPortalDocuments;
+};
+
+/**
+ * The documents pages' share of the runtime: the API's cursor secret (one cursor for both), the
+ * shared enqueue function (Try it's emissions commit with their `document.sign` job) and the
+ * official XSDs, compiled on first use.
+ */
+export type TPortalDocuments = {
+  cursorSecret: string;
+  enqueue: TEnqueue;
+  loadXsd: () => Promise<TSubmissionContext['xsd']>;
+};

@@ -1,0 +1,25 @@
+/**
+ * The tRPC context of the request being served by Next.js (route handler or server component):
+ * the process's runtime and the session checked in the database for this request.
+ */
+import 'server-only';
+import { headers } from 'next/headers';
+import { getPortalSession } from '../../auth/portal-session.ts';
+import { requestMetaOf } from '../request-meta.ts';
+import { portalRuntime } from '../runtime.ts';
+import type { TTrpcContext } from './context.ts';
+
+export async function createRequestContext(): Promise<TTrpcContext> {
+  const runtime = portalRuntime();
+  return {
+    database: runtime.database,
+    session: await getPortalSession(),
+    request: requestMetaOf(await headers()),
+    mail: runtime.mail,
+    signInPolicy: runtime.signInPolicy,
+    apiUrl: runtime.apiUrl,
+    now: () => new Date(),
+    certificateKeyring: runtime.certificateKeyring,
+    documents: runtime.documents,
+  };
+}

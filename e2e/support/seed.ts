@@ -1,0 +1,75 @@
+/**
+ * What a spec seeds for itself (STYLE 16: every spec its own tenant), with the shared seed helpers
+ * of @ecf/db on the stack's database: a tenant and its members with real argon2id passwords.
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import {
+  createDatabaseClient,
+  seedMembership,
+  seedTenant,
+  seedUser,
+  type MemberRole,
+  type TDatabase,
+} from '@ecf/db';
+import { hashPassword } from '@ecf/services';
+import { stack } from './stack.ts';
+
+let database: TDatabase | undefined;
+
+/** The stack's database (one client per spec process; `closeDatabase` in `after`). */
+export function stackDatabase(): TDatabase {
+  database ??= createDatabaseClient({ databaseUrl: stack().databaseUrl, maxConnections: 3 });
+  return database;
+}
+
+export async function closeDatabase(): Promise<void> {
+  await database?.$disconnect();
+  database = undefined;
+}
+
+export type TPortalUser = { id: string; email: string; name: string; password: string };
+
+/** A user with a fresh password (and a unique address: specs share the stack). */
+export async function seedPortalUser(input: {
+  name: string;
+  isSupport?: boolean;
+  email?: string;
+}): Promise<TPortalUser> {
+  const password = `clave-${randomBytes(9).toString('base64url')}`;
+  const email =
+    input.email ??
+    `${input.name.split(' ')[0]?.toLowerCase() ?? 'persona'}-${randomInt(0, 1_000_000_000)}@example.com`;
+  const user = await seedUser(stackDatabase(), {
+    email,
+    name: input.name,
+    passwordHash: await hashPassword(password),
+    isSupport: input.isSupport ?? false,
+  });
+  return { id: user.id, email: user.email, name: user.name, password };
+}
+
+/** A tenant with an owner and, optionally, more members with their roles. */
+export async function seedPortalTenant(
+  input: { tradeName?: string; members?: Array<{ name: string; role: MemberRole }> } = {},
+) {
+  const tenant = await seedTenant(stackDatabase(), {
+    tradeName: input.tradeName ?? `Comercial ${randomInt(0, 100_000)}`,
+  });
+  const owner = await seedPortalUser({ name: 'Olga Propietaria' });
+  const ownerMembership = await seedMembership(stackDatabase(), {
+    userId: owner.id,
+    tenantId: tenant.id,
+    role: 'owner',
+  });
+  const members: Array<TPortalUser & { role: MemberRole; membershipId: string }> = [];
+  for (const member of input.members ?? []) {
+    const user = await seedPortalUser({ name: member.name });
+    const membership = await seedMembership(stackDatabase(), {
+      userId: user.id,
+      tenantId: tenant.id,
+      role: member.role,
+    });
+    members.push({ ...user, role: member.role, membershipId: membership.id });
+  }
+  return { tenant, owner: { ...owner, membershipId: ownerMembership.id }, members };
+}

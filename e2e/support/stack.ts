@@ -1,0 +1,152 @@
+/**
+ * The whole service for the portal's e2e specs, on free ports and a database of its own: the tax
+ * authority simulator, the mail catcher, the API, the worker and the portal's PRODUCTION build
+ * (`next start`). Started once per run by the global setup (support/global-setup.ts), which hands
+ * the addresses to every spec process in `E2E_STACK`; each spec seeds its own tenant (support/seed.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { createTestDatabase, type TTestDatabase } from '@ecf/db/testing';
+import { startMailCatcher, type TMailCatcher } from '@ecf/mail-catcher';
+import { freePort, startServer } from './processes.ts';
+import { ensurePortalBuild, REPOSITORY, WEB_DIRECTORY } from './portal-build.ts';
+
+/** What a spec needs to reach the stack (JSON in `E2E_STACK`). */
+export type TStack = {
+  portalUrl: string;
+  apiUrl: string;
+  mailCatcherUrl: string;
+  simulatorUrl: string;
+  databaseUrl: string;
+  /** Secrets the running services were given: none may appear in a client bundle. */
+  secrets: Record<string, string>;
+};
+
+type TRunning = { stack: TStack; stop: () => Promise<void> };
+
+const app = (name: string) => path.join(REPOSITORY, 'apps', name);
+
+export async function startStack(): Promise<TRunning> {
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step().catch(() => undefined);
+  };
+  try {
+    const build = ensurePortalBuild();
+    const database: TTestDatabase = await createTestDatabase();
+    stops.push(() => database.drop());
+    const catcher: TMailCatcher = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
+    stops.push(() => catcher.close());
+    const [simPort, apiPort, workerPort, portalPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+    const secrets = {
+      NEXTAUTH_SECRET: randomBytes(32).toString('base64url'),
+      CERTIFICATE_MASTER_KEY: randomBytes(32).toString('base64'),
+      RI_LINK_SECRET: randomBytes(32).toString('base64url'),
+      API_CURSOR_SECRET: randomBytes(32).toString('base64url'),
+    };
+    const common = {
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'warn',
+      CERTIFICATE_MASTER_KEY: secrets.CERTIFICATE_MASTER_KEY,
+      RI_LINK_SECRET: secrets.RI_LINK_SECRET,
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(catcher.smtpPort),
+      SMTP_TIMEOUT_MS: '5000',
+    };
+    const simulatorUrl = `http://127.0.0.1:${simPort}`;
+    const simulator = await startServer({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/main.ts'],
+      cwd: app('taxauth-sim'),
+      env: { ...common, SIM_PORT: String(simPort) },
+      url: `${simulatorUrl}/_sim/health`,
+    });
+    stops.push(simulator.stop);
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const api = await startServer({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/main.ts'],
+      cwd: app('api'),
+      env: { ...common, API_PORT: String(apiPort), API_CURSOR_SECRET: secrets.API_CURSOR_SECRET },
+      url: `${apiUrl}/healthz`,
+    });
+    stops.push(api.stop);
+    const taxauth = {
+      TAXAUTH_ECF_BASE_URL: simulatorUrl,
+      TAXAUTH_FC_BASE_URL: simulatorUrl,
+      TAXAUTH_STATUS_BASE_URL: simulatorUrl,
+    };
+    const worker = await startServer({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/main.ts'],
+      cwd: app('worker'),
+      env: {
+        ...common,
+        ...taxauth,
+        WORKER_HEALTH_PORT: String(workerPort),
+        PUBLIC_BASE_URL: apiUrl,
+        SMTP_MESSAGE_LOOKUP_URL: `http://127.0.0.1:${catcher.httpPort}/api/messages/by-message-id/{messageId}`,
+      },
+      url: `http://127.0.0.1:${workerPort}/healthz`,
+    });
+    stops.push(worker.stop);
+    await build;
+    const portalUrl = `http://127.0.0.1:${portalPort}`;
+    const portal = await startServer({
+      command: process.execPath,
+      // As `npm start -w @ecf/web` runs it: tsx loads the server packages from source (NODE_OPTIONS).
+      args: [
+        path.join(REPOSITORY, 'node_modules', 'next', 'dist', 'bin', 'next'),
+        'start',
+        '--port',
+        String(portalPort),
+        '--hostname',
+        '127.0.0.1',
+      ],
+      cwd: WEB_DIRECTORY,
+      env: {
+        ...common,
+        NEXT_TELEMETRY_DISABLED: '1',
+        NODE_OPTIONS: '--import tsx',
+        PORTAL_PUBLIC_URL: portalUrl,
+        NEXTAUTH_SECRET: secrets.NEXTAUTH_SECRET,
+        // The documents page pages with the API's own cursors.
+        API_CURSOR_SECRET: secrets.API_CURSOR_SECRET,
+        NEXT_PUBLIC_API_URL: apiUrl,
+        // Every spec signs in from 127.0.0.1: the per-address limit is tested in @ecf/services.
+        PORTAL_SIGN_IN_IP_MAX_ATTEMPTS: '100000',
+      },
+      url: `${portalUrl}/sign-in`,
+    });
+    stops.push(portal.stop);
+    return {
+      stack: {
+        portalUrl,
+        apiUrl,
+        mailCatcherUrl: `http://127.0.0.1:${catcher.httpPort}`,
+        simulatorUrl,
+        databaseUrl: database.url,
+        secrets,
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The stack the global setup started (in a spec process). */
+export function stack(): TStack {
+  const text = process.env.E2E_STACK;
+  if (text === undefined || text === '')
+    throw new Error(
+      'E2E_STACK is not set: run the specs with npm test -w @ecf/e2e (support/global-setup.ts starts the stack)',
+    );
+  return JSON.parse(text) as TStack;
+}

@@ -1,0 +1,110 @@
+/**
+ * The portal's audit log (`portal_audit_log`, append-only: a trigger refuses UPDATE, DELETE and
+ * TRUNCATE). Entries are inserted alone or inside the transaction of the change they record, so a
+ * change and its entry commit together or not at all.
+ */
+import { sqlPoolOf, type TDatabase, type TSql } from '@ecf/db';
+
+/** An entry to append. `tenantId` null: an operator-level entry (a sign-in, support's desk). */
+export type TAuditEntryInput = {
+  tenantId: string | null;
+  actorUserId: string | null;
+  /** Dotted verb: `member.invited`, `member.removed`, `support.viewed`... */
+  action: string;
+  targetType?: string | null;
+  targetId?: string | null;
+  data?: Record<string, unknown>;
+  ip?: string | null;
+  at: Date;
+};
+
+/** An entry as read back, with who made it. */
+export type TAuditEntry = {
+  id: string;
+  tenantId: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  data: Record<string, unknown>;
+  ip: string | null;
+  createdAt: Date;
+  actor: { id: string; email: string; name: string; isSupport: boolean } | null;
+};
+
+const INSERT_ENTRY = `INSERT INTO portal_audit_log (tenant_id, actor_user_id, action, target_type, target_id, data, ip, created_at)
+  VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6::jsonb, $7, $8::timestamptz) RETURNING id::text`;
+
+/** Appends one entry on `sql` (the pool, or a connection inside the caller's transaction). */
+export async function insertAuditEntry(sql: TSql, entry: TAuditEntryInput): Promise<string> {
+  const { rows } = await sql.query<{ id: string }>(INSERT_ENTRY, [
+    entry.tenantId,
+    entry.actorUserId,
+    entry.action,
+    entry.targetType ?? null,
+    entry.targetId ?? null,
+    JSON.stringify(entry.data ?? {}),
+    entry.ip ?? null,
+    entry.at,
+  ]);
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('the audit entry was not inserted');
+  return id;
+}
+
+/** Appends one entry on its own. */
+export async function appendAuditEntryRow(database: TDatabase, entry: TAuditEntryInput): Promise<string> {
+  return insertAuditEntry(sqlPoolOf(database), entry);
+}
+
+type TAuditRow = {
+  id: string;
+  tenant_id: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  data: Record<string, unknown>;
+  ip: string | null;
+  created_at: Date;
+  actor_id: string | null;
+  actor_email: string | null;
+  actor_name: string | null;
+  actor_is_support: boolean | null;
+};
+
+/**
+ * A tenant's entries, newest first, older than `beforeId` when given (keyset pagination on the
+ * `(tenant_id, id DESC)` index); `limit` + 1 rows are read so the caller knows whether more exist.
+ */
+export async function findTenantAuditEntries(
+  database: TDatabase,
+  input: { tenantId: string; beforeId?: string; limit: number; actions?: string[] },
+): Promise<TAuditEntry[]> {
+  const { rows } = await sqlPoolOf(database).query<TAuditRow>(
+    `SELECT a.id::text, a.tenant_id, a.action, a.target_type, a.target_id, a.data, a.ip, a.created_at,
+            u.id AS actor_id, u.email AS actor_email, u.name AS actor_name, u.is_support AS actor_is_support
+       FROM portal_audit_log a LEFT JOIN users u ON u.id = a.actor_user_id
+      WHERE a.tenant_id = $1::uuid AND ($2::bigint IS NULL OR a.id < $2::bigint)
+        AND ($4::text[] IS NULL OR a.action = ANY($4::text[]))
+      ORDER BY a.id DESC LIMIT $3`,
+    [input.tenantId, input.beforeId ?? null, input.limit, input.actions ?? null],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    tenantId: row.tenant_id,
+    action: row.action,
+    targetType: row.target_type,
+    targetId: row.target_id,
+    data: row.data,
+    ip: row.ip,
+    createdAt: row.created_at,
+    actor:
+      row.actor_id === null
+        ? null
+        : {
+            id: row.actor_id,
+            email: row.actor_email ?? '',
+            name: row.actor_name ?? '',
+            isSupport: row.actor_is_support === true,
+          },
+  }));
+}

@@ -1,0 +1,67 @@
+/** @jsxRuntime automatic */
+import { useId, type ReactNode } from 'react';
+import styles from './table.module.css';
+
+export type TTableColumn<TRow> = {
+  /** Header text (also what a screen reader announces for each cell of the column). */
+  header: ReactNode;
+  cell: (row: TRow) => ReactNode;
+  /** Right-aligned, tabular figures. */
+  numeric?: boolean;
+  /** A row header cell (`<th scope="row">`): the column that names the row. */
+  rowHeader?: boolean;
+};
+
+/**
+ * A data table with a caption (its accessible name), column headers and, when there are no rows,
+ * the `empty` message instead of an empty grid. A table wider than the page scrolls inside a
+ * region named by the caption that takes keyboard focus (so it can be scrolled without a mouse).
+ */
+export function Table<TRow>(props: {
+  caption: ReactNode;
+  /** Hide the caption visually (still the table's name for assistive technology). */
+  captionHidden?: boolean;
+  columns: readonly TTableColumn<TRow>[];
+  rows: readonly TRow[];
+  rowKey: (row: TRow) => string;
+  empty?: ReactNode;
+}) {
+  const { caption, captionHidden = false, columns, rows, rowKey, empty = 'No hay nada que mostrar.' } = props;
+  const captionId = useId();
+  return (
+    <div className={styles.wrapper} role="region" aria-labelledby={captionId} tabIndex={0}>
+      <table className={styles.table}>
+        <caption id={captionId} className={captionHidden ? 'ecf-visually-hidden' : styles.caption}>
+          {caption}
+        </caption>
+        <thead>
+          <tr>
+            {columns.map((column, index) => (
+              <th key={index} scope="col" className={column.numeric ? styles.numeric : undefined}>
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((column, index) =>
+                column.rowHeader ? (
+                  <th key={index} scope="row" className={column.numeric ? styles.numeric : undefined}>
+                    {column.cell(row)}
+                  </th>
+                ) : (
+                  <td key={index} className={column.numeric ? styles.numeric : undefined}>
+                    {column.cell(row)}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rows.length === 0 ? <p className={styles.empty}>{empty}</p> : null}
+    </div>
+  );
+}
