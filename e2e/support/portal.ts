@@ -60,6 +60,13 @@ export async function signIn(page: Page, user: Pick<TPortalUser, 'email' | 'pass
 
 /** axe on the page as it is now: fails on any serious or critical violation (WCAG 2.1 AA rules). */
 export async function checkAccessibility(page: Page): Promise<void> {
+  // The page as the user ends up with it: loaded, its requests done, hydrated. (A not-found thrown
+  // while the page streams arrives as Next's bare error shell first, which the client replaces.)
+  await page.waitForLoadState('networkidle');
+  await page
+    .locator('html[lang]')
+    .waitFor({ state: 'attached', timeout: 5000 })
+    .catch(() => undefined);
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     .analyze();
