@@ -59,6 +59,8 @@ const ZEnv = z
     /** Master key of the tenants' certificates (the certificate page): server-only, never in a bundle. */
     CERTIFICATE_MASTER_KEY: z.string().min(1).optional(),
     CERTIFICATE_MASTER_KEYS: z.string().optional(),
+    /** Development only: webhook endpoints may target loopback/private addresses over plain http (local receivers). */
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: ZBoolean,
   })
   .refine((env) => (env.SMTP_USER === undefined) === (env.SMTP_PASSWORD === undefined), {
     path: ['SMTP_PASSWORD'],

@@ -54,6 +54,7 @@ test('a role without a page gets "not allowed"; the navigation does not offer it
     'Documentos',
     'Probar',
     'Claves API',
+    'Webhooks',
     'Certificado',
     'Cuenta',
     'Miembros',

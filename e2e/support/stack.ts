@@ -89,6 +89,8 @@ export async function startStack(): Promise<TRunning> {
         ...common,
         ...taxauth,
         WORKER_HEALTH_PORT: String(workerPort),
+        // The webhooks spec's receiver listens on 127.0.0.1 over plain http (development setting).
+        WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
         PUBLIC_BASE_URL: apiUrl,
         SMTP_MESSAGE_LOOKUP_URL: `http://127.0.0.1:${catcher.httpPort}/api/messages/by-message-id/{messageId}`,
       },
@@ -120,6 +122,7 @@ export async function startStack(): Promise<TRunning> {
         NEXT_PUBLIC_API_URL: apiUrl,
         // Every spec signs in from 127.0.0.1: the per-address limit is tested in @ecf/services.
         PORTAL_SIGN_IN_IP_MAX_ATTEMPTS: '100000',
+        WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
       },
       url: `${portalUrl}/sign-in`,
     });

@@ -70,8 +70,8 @@ export const NAV_ENTRIES: readonly TNavEntry[] = [
     label: 'Webhooks',
     scope: 'environment',
     segment: 'webhooks',
-    capability: 'webhooks.manage',
-    built: false,
+    capability: 'webhooks.read',
+    built: true,
     plannedIn: 'webhooks issue',
   },
   {

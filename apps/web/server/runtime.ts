@@ -16,7 +16,7 @@ import {
   type TSignInPolicy,
 } from '@ecf/services';
 import { portalEnv } from '../env.ts';
-import type { TPortalDocuments } from './trpc/context.ts';
+import type { TPortalDocuments, TPortalWebhooks } from './trpc/context.ts';
 
 export type TPortalRuntime = {
   database: TDatabase;
@@ -28,6 +28,7 @@ export type TPortalRuntime = {
   /** The certificates' master keyring, built on first use (only the certificate upload needs it). */
   certificateKeyring: () => TCertificateKeyring;
   documents: TPortalDocuments;
+  webhooks: TPortalWebhooks;
 };
 
 // On globalThis so that `next dev`'s module reloads reuse the pool instead of opening another.
@@ -38,6 +39,7 @@ let keyring: TCertificateKeyring | undefined;
 export function portalRuntime(): TPortalRuntime {
   if (holder.__ecfPortalRuntime !== undefined) return holder.__ecfPortalRuntime;
   const env = portalEnv();
+  const documents = portalDocumentsOf(env.DATABASE_URL, env.API_CURSOR_SECRET, env.XSD_DIRECTORY);
   holder.__ecfPortalRuntime = {
     database: createDatabaseClient({
       databaseUrl: env.DATABASE_URL,
@@ -75,7 +77,8 @@ export function portalRuntime(): TPortalRuntime {
       });
       return keyring;
     },
-    documents: portalDocumentsOf(env.DATABASE_URL, env.API_CURSOR_SECRET, env.XSD_DIRECTORY),
+    documents,
+    webhooks: { allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, enqueue: documents.enqueue },
   };
   return holder.__ecfPortalRuntime;
 }
@@ -91,7 +94,7 @@ function portalDocumentsOf(
 ): TPortalDocuments {
   const queue = createProducerQueue({
     databaseUrl,
-    queues: ['document.sign'],
+    queues: ['document.sign', 'webhook.deliver'],
     onError: (error) => console.error('portal job queue error', error),
   });
   let xsd: ReturnType<TPortalDocuments['loadXsd']> | undefined;

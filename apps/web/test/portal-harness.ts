@@ -19,7 +19,7 @@ import {
   type TPortalMail,
   type TPortalSession,
 } from '@ecf/services';
-import type { TPortalDocuments, TTrpcContext } from '../server/trpc/context.ts';
+import type { TPortalDocuments, TPortalWebhooks, TTrpcContext } from '../server/trpc/context.ts';
 import { createCallerFactory } from '../server/trpc/init.ts';
 import { appRouter } from '../server/routers/root.ts';
 
@@ -32,6 +32,8 @@ export type TPortalHarness = {
   mail: TPortalMail;
   /** A real pg-boss producer on the test database and the official XSDs (both started on first use). */
   documents: TPortalDocuments;
+  /** Local receivers allowed (WEBHOOKS_ALLOW_PRIVATE_TARGETS on), the same producer's enqueue. */
+  webhooks: TPortalWebhooks;
   close: () => Promise<void>;
 };
 
@@ -43,7 +45,7 @@ export async function openPortalHarness(): Promise<TPortalHarness> {
   const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
   const queue = createProducerQueue({
     databaseUrl: context.url,
-    queues: ['document.sign'],
+    queues: ['document.sign', 'webhook.deliver'],
     onError: (error) => console.error('test job queue', error),
   });
   let xsd: ReturnType<TPortalDocuments['loadXsd']> | undefined;
@@ -54,6 +56,7 @@ export async function openPortalHarness(): Promise<TPortalHarness> {
   };
   return {
     documents,
+    webhooks: { allowPrivateTargets: true, enqueue: queue.enqueue },
     database: context.database,
     catcher,
     mail: {
@@ -181,6 +184,7 @@ export function contextOf(
     now: () => new Date(),
     certificateKeyring: () => TEST_CERTIFICATE_KEYRING,
     documents: harness.documents,
+    webhooks: harness.webhooks,
   };
 }
 

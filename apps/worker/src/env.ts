@@ -94,6 +94,19 @@ const ZEnv = z
     PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
     /** HMAC key of the buyer links; the API must have the same. Set a long random value in production. */
     RI_LINK_SECRET: z.string().min(32).default('local-development-ri-link-secret-change-me-000'),
+    /**
+     * Development only: webhook deliveries may go to loopback and private addresses over plain HTTP
+     * (local receivers). Off by default; production never sets it.
+     */
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((value) => value === 'true'),
+    /**
+     * How long a webhook attempt may run before its worker is taken for dead and the delivery goes
+     * back to the queue (it must cover the 10 s request and its records). Crash tests set a few seconds.
+     */
+    WORKER_WEBHOOK_LEASE_SECONDS: z.coerce.number().int().min(1).default(60),
   })
   .refine((env) => (env.SMTP_USER === undefined) === (env.SMTP_PASSWORD === undefined), {
     path: ['SMTP_PASSWORD'],

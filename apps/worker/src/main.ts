@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { createDatabaseClient } from '@ecf/db';
 import { loadXsdValidators } from '@ecf/config';
-import { createCertificateKeyring, createHttpMessageLookup } from '@ecf/services';
+import { closeWebhookConnections, createCertificateKeyring, createHttpMessageLookup } from '@ecf/services';
 import { readEnv } from './env.ts';
 import { createWorker } from './worker.ts';
 
@@ -56,6 +56,10 @@ const worker = createWorker({
     },
     timeoutMs: env.TAXAUTH_TIMEOUT_MS,
   },
+  webhooks: {
+    allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+    leaseMs: env.WORKER_WEBHOOK_LEASE_SECONDS * 1000,
+  },
   buyerEmail: {
     transport: {
       host: env.SMTP_HOST,
@@ -83,6 +87,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log.info({ signal }, 'stopping: waiting for running jobs');
   await worker.stop();
+  await closeWebhookConnections();
   await new Promise<void>((resolve) => healthServer.close(() => resolve()));
   await database.$disconnect();
 }

@@ -5,9 +5,10 @@ import { JOB_QUEUE_SCHEMA, type TDatabase } from '@ecf/db';
 import { createEnqueue } from '@ecf/db/job-queue';
 import type { TCertificateKeyring } from '@ecf/services';
 import type { TXsdValidators } from '@ecf/fiscal-core';
-import type { TBuyerEmailSettings, TJobContext } from './jobs/context.ts';
+import type { TBuyerEmailSettings, TJobContext, TWebhookSettings } from './jobs/context.ts';
 import { JOB_HEARTBEAT_SECONDS, JOB_REGISTRY, type TAnyJobDefinition } from './jobs/registry.ts';
 import { startLostDocumentRecovery, type TLostDocumentRecovery } from './lost-document-recovery.ts';
+import { startWebhookOutbox, type TWebhookOutbox } from './webhook-outbox.ts';
 import {
   createTaxauthClients,
   type TTaxauthBaseUrls,
@@ -56,6 +57,13 @@ export type TWorkerOptions = {
   transmitInFlightMs?: number;
   /** SMTP and link settings of the buyer e-mail job; without them `document.email-buyer` jobs fail (and are retried). */
   buyerEmail?: TBuyerEmailSettings;
+  /** Settings of `webhook.deliver` (default: private targets refused). */
+  webhooks?: TWebhookSettings;
+  /**
+   * How often this process runs the webhook sweep (dead workers' deliveries back in the queue,
+   * leftover outbox rows fanned out); default `recoveryIntervalSeconds`, 0 = only the minute schedule.
+   */
+  webhookSweepIntervalSeconds?: number;
 };
 
 /** Default of `recoveryIntervalSeconds`. */
@@ -93,6 +101,7 @@ export function createWorker(options: TWorkerOptions) {
   });
   let state: 'starting' | 'running' | 'stopping' | 'stopped' = 'starting';
   let recovery: TLostDocumentRecovery | undefined;
+  let webhookOutbox: TWebhookOutbox | undefined;
   const startedAt = new Date();
   const processed = new Map<string, { completed: number; failed: number }>();
 
@@ -183,6 +192,7 @@ export function createWorker(options: TWorkerOptions) {
               ? {}
               : { transmitInFlightMs: options.transmitInFlightMs }),
             ...(options.buyerEmail ? { buyerEmail: options.buyerEmail } : {}),
+            ...(options.webhooks ? { webhooks: options.webhooks } : {}),
           });
           counts.completed += 1;
         } catch (error) {
@@ -210,6 +220,19 @@ export function createWorker(options: TWorkerOptions) {
       );
       if (job.schedule) await boss.schedule(job.name, job.schedule, {});
     }
+    // The outbox's listener once the webhook queues exist (its fan-out enqueues webhook.deliver).
+    if (jobs.some((job) => job.name === 'webhook.deliver'))
+      webhookOutbox = await startWebhookOutbox({
+        databaseUrl: options.databaseUrl,
+        database: options.database,
+        enqueue,
+        log: options.log.child({ task: 'webhook-outbox' }),
+        now,
+        sweepIntervalSeconds:
+          options.webhookSweepIntervalSeconds ??
+          options.recoveryIntervalSeconds ??
+          DEFAULT_RECOVERY_INTERVAL_SECONDS,
+      });
     state = 'running';
     options.log.info({ queues: jobs.map((job) => job.name) }, 'worker started');
   }
@@ -217,6 +240,7 @@ export function createWorker(options: TWorkerOptions) {
   async function stop(): Promise<void> {
     if (state === 'stopping' || state === 'stopped') return;
     state = 'stopping';
+    await webhookOutbox?.stop();
     await boss.stop({ graceful: true, timeout: options.shutdownTimeoutMs ?? 30_000, close: true });
     // Renewed until the running jobs ended: a stop that gave up on some leaves a lapsing lease behind.
     await recovery?.stop();

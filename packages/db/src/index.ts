@@ -39,6 +39,10 @@ export type {
   PasswordReset,
   PortalSession,
   PortalAuditEntry,
+  WebhookEndpoint,
+  WebhookEvent,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
 } from './generated/prisma/client.ts';
 export { PRISMA_ERROR, isPrismaError, type TPrismaErrorCode } from './errors.ts';
 export {
@@ -69,6 +73,7 @@ export {
   JOB_NAMES,
   JOB_QUEUE_SCHEMA,
   DOCUMENT_STATUS_CHANNEL,
+  WEBHOOK_EVENT_CHANNEL,
   type TDocumentStatusNotification,
   type TJobName,
   type TJobPayload,

@@ -38,7 +38,26 @@ export const JOB_CONTRACTS = {
    * every minute; the safety net under pg-boss.
    */
   'maintenance.sweep-documents': z.strictObject({}),
+  /**
+   * Turns pending outbox rows (`webhook_events`, written by triggers with each change) into one
+   * delivery per subscribed endpoint and enqueues their `webhook.deliver` jobs. The worker also runs
+   * it when the outbox NOTIFYs `ecf_webhook_event`; scheduled every minute as the safety net.
+   */
+  'webhook.fan-out': z.strictObject({}),
+  /**
+   * One attempt of a webhook delivery (signed POST of its stored body). A retry is a new job sent
+   * with the attempt's outcome, not before the backoff; duplicates are no-ops (guarded claim).
+   */
+  'webhook.deliver': z.strictObject({ deliveryId: z.uuid() }),
+  /**
+   * Puts back deliveries whose worker died mid-attempt (lapsed lease) and re-enqueues overdue queued
+   * ones of active endpoints. Scheduled every minute (the worker's recovery loop also runs it).
+   */
+  'maintenance.sweep-webhooks': z.strictObject({}),
 } as const;
+
+/** Channel the outbox triggers (migration 0012) NOTIFY, with an empty payload, when they record an event. */
+export const WEBHOOK_EVENT_CHANNEL = 'ecf_webhook_event';
 
 /** Channel of the `documents` status trigger (migration 0002); payload {@link TDocumentStatusNotification}. */
 export const DOCUMENT_STATUS_CHANNEL = 'ecf_document_status';

@@ -166,3 +166,45 @@ export {
   SWEEP_EVENT_TYPE,
   sweepDocuments,
 } from './maintenance/index.ts';
+export {
+  assertWebhookTarget,
+  createWebhookEndpoint,
+  DIRECT_WEBHOOK_EVENT_TYPES,
+  findWebhookDeliveries,
+  findWebhookEndpoints,
+  getWebhookEndpoint,
+  replayWebhookDelivery,
+  retireWebhookEndpoint,
+  rotateWebhookSecret,
+  sendTestWebhook,
+  updateWebhookEndpoint,
+  WEBHOOK_DELIVERIES_MAX_LIMIT,
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_NAME_MAX_LENGTH,
+  WEBHOOK_OVERLAP_MAX_SECONDS,
+  WEBHOOK_URL_MAX_LENGTH,
+  type TWebhookDelivery,
+  type TWebhookEndpoint,
+  type TWebhookEndpointPatch,
+  type TWebhookEventType,
+  type TWebhookTargetRefusal,
+} from './webhooks/index.ts';
+// The webhook signer and sender (the example receiver's test, the bench).
+export { deliverWebhook, signWebhookBody, webhookRequestHeaders } from './webhooks/index.ts';
+// The webhook engine (worker, docs, bench).
+export {
+  buildDirectWebhookPayload,
+  buildPartnerWebhookPayload,
+  closeWebhookConnections,
+  fanOutWebhookEvents,
+  generateWebhookSecret,
+  runWebhookDelivery,
+  sealWebhookSecret,
+  sweepWebhookDeliveries,
+  WEBHOOK_EVENT_TYPES,
+  ZDirectWebhookPayload,
+  ZPartnerWebhookPayload,
+  type TDirectWebhookPayload,
+  type TPartnerWebhookPayload,
+  type TRunWebhookDeliveryResult,
+} from './webhooks/index.ts';

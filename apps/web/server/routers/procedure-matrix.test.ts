@@ -16,7 +16,14 @@ import assert from 'node:assert/strict';
 import { TRPCError } from '@trpc/server';
 import { seedApiKey } from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core/testing';
-import { CAPABILITIES, SUPPORT_ACTIONS, SUPPORT_READS, type TCapability } from '@ecf/services';
+import {
+  CAPABILITIES,
+  createWebhookEndpoint,
+  sendTestWebhook,
+  SUPPORT_ACTIONS,
+  SUPPORT_READS,
+  type TCapability,
+} from '@ecf/services';
 import { appRouter } from './root.ts';
 import { seedIssuedDocument, validTryItJson } from '../../test/document-fixtures.ts';
 import {
@@ -28,6 +35,7 @@ import {
   ROLES,
   seedInvitation,
   seedWorld,
+  TEST_CERTIFICATE_KEYRING,
   type TPortalHarness,
   type TRole,
   type TWorld,
@@ -40,6 +48,37 @@ type TRow = {
   input: (world: TWorld, role: TRole, harness: TPortalHarness) => unknown;
   except?: Partial<Record<TRole, { outcome: TOutcome; why: string }>>;
 };
+
+/** An active endpoint of the world's tenant in TesteCF (a local receiver's address). */
+async function seedWebhookEndpoint(world: TWorld, harness: TPortalHarness): Promise<string> {
+  const { endpoint } = await createWebhookEndpoint({
+    database: harness.database,
+    tenantId: world.tenant.id,
+    environment: 'TesteCF',
+    name: 'Endpoint de la matriz',
+    url: 'http://127.0.0.1:9/hook',
+    eventTypes: 'all',
+    keyring: TEST_CERTIFICATE_KEYRING,
+    allowPrivateTargets: true,
+  });
+  return endpoint.id;
+}
+
+/** A failed delivery (a test event whose attempts ran out) of an active endpoint. */
+async function seedFailedDelivery(world: TWorld, harness: TPortalHarness): Promise<string> {
+  const endpointId = await seedWebhookEndpoint(world, harness);
+  const { deliveryId } = await sendTestWebhook({
+    database: harness.database,
+    tenantId: world.tenant.id,
+    endpointId,
+    enqueue: harness.webhooks.enqueue,
+  });
+  await harness.database.webhookDelivery.update({
+    where: { id: deliveryId },
+    data: { status: 'failed', attempts: 8, failureReason: 'attempts_exhausted', completedAt: new Date() },
+  });
+  return deliveryId;
+}
 
 let counter = 0;
 const freshEmail = () => `nueva-${Date.now()}-${(counter += 1)}@example.com`;
@@ -170,6 +209,61 @@ const ROWS: Record<string, TRow> = {
       paymentTermDays: 30,
       deferredSendAuthorized: false,
     }),
+  },
+  'webhooks.list': { access: { tenant: 'webhooks.read' }, input: () => ({ environment: 'TesteCF' }) },
+  'webhooks.get': {
+    access: { tenant: 'webhooks.read' },
+    input: async (world, _role, harness) => ({
+      environment: 'TesteCF',
+      endpointId: await seedWebhookEndpoint(world, harness),
+    }),
+  },
+  'webhooks.deliveries': {
+    access: { tenant: 'webhooks.read' },
+    input: async (world, _role, harness) => ({
+      environment: 'TesteCF',
+      endpointId: await seedWebhookEndpoint(world, harness),
+      status: 'failed',
+    }),
+  },
+  'webhooks.checkUrl': {
+    access: { tenant: 'webhooks.manage' },
+    input: () => ({ url: 'http://127.0.0.1:9/x' }),
+  },
+  'webhooks.create': {
+    access: { tenant: 'webhooks.manage' },
+    input: () => ({
+      environment: 'TesteCF',
+      name: 'ERP',
+      url: 'http://127.0.0.1:9/hook',
+      eventTypes: ['ecf.queued'],
+    }),
+  },
+  'webhooks.update': {
+    access: { tenant: 'webhooks.manage' },
+    input: async (world, _role, harness) => ({
+      endpointId: await seedWebhookEndpoint(world, harness),
+      status: 'paused',
+    }),
+  },
+  'webhooks.retire': {
+    access: { tenant: 'webhooks.manage' },
+    input: async (world, _role, harness) => ({ endpointId: await seedWebhookEndpoint(world, harness) }),
+  },
+  'webhooks.rotateSecret': {
+    access: { tenant: 'webhooks.manage' },
+    input: async (world, _role, harness) => ({
+      endpointId: await seedWebhookEndpoint(world, harness),
+      overlapSeconds: 3600,
+    }),
+  },
+  'webhooks.sendTest': {
+    access: { tenant: 'webhooks.manage' },
+    input: async (world, _role, harness) => ({ endpointId: await seedWebhookEndpoint(world, harness) }),
+  },
+  'webhooks.replay': {
+    access: { tenant: 'webhooks.manage' },
+    input: async (world, _role, harness) => ({ deliveryId: await seedFailedDelivery(world, harness) }),
   },
   'support.tenants': { access: { support: 'support.read' }, input: () => undefined },
   'support.contingency': { access: { support: 'support.read' }, input: () => ({}) },

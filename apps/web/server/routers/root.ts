@@ -16,6 +16,7 @@ import { membersRouter } from './members/index.ts';
 import { passwordRouter } from './password/index.ts';
 import { sessionRouter } from './session/index.ts';
 import { supportRouter } from './support/index.ts';
+import { webhooksRouter } from './webhooks/index.ts';
 
 export const appRouter = createRouter({
   session: sessionRouter,
@@ -30,6 +31,7 @@ export const appRouter = createRouter({
   documents: documentsRouter,
   tryIt: tryItRouter,
   support: supportRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

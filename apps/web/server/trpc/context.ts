@@ -27,7 +27,15 @@ export type TTrpcContext = {
   certificateKeyring: () => TCertificateKeyring;
   /** Issued documents and Try it: what the REST API's document routes are given too. */
   documents: TPortalDocuments;
+  /** Webhook endpoints: the development setting and the enqueue of `webhook.deliver` (tests, replays). */
+  webhooks: TPortalWebhooks;
 };
+
+/**
+ * `allowPrivateTargets`: WEBHOOKS_ALLOW_PRIVATE_TARGETS (development only, off by default): local
+ * receivers on loopback and plain http. `enqueue`: the same producer as Try it's.
+ */
+export type TPortalWebhooks = { allowPrivateTargets: boolean; enqueue: TEnqueue };
 
 /**
  * The documents pages' share of the runtime: the API's cursor secret (one cursor for both), the

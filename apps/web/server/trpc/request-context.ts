@@ -21,5 +21,6 @@ export async function createRequestContext(): Promise<TTrpcContext> {
     now: () => new Date(),
     certificateKeyring: runtime.certificateKeyring,
     documents: runtime.documents,
+    webhooks: runtime.webhooks,
   };
 }

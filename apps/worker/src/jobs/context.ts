@@ -36,6 +36,18 @@ export type TJobContext = {
   transmitInFlightMs?: number;
   /** SMTP and link settings of `document.email-buyer`. */
   buyerEmail?: TBuyerEmailSettings;
+  /** Settings of `webhook.deliver` (WEBHOOKS_ALLOW_PRIVATE_TARGETS, WORKER_WEBHOOK_LEASE_SECONDS). */
+  webhooks?: TWebhookSettings;
+};
+
+/** Settings of the webhook delivery job. */
+export type TWebhookSettings = {
+  /** Development only: loopback, private targets and plain HTTP allowed (local receivers). */
+  allowPrivateTargets: boolean;
+  /** How long a claimed attempt may run before the sweep takes its worker for dead (default 60 s). */
+  leaseMs?: number;
+  /** Per-request timeout (default 10 s; tests). */
+  timeoutMs?: number;
 };
 
 /** A job: its queue name, the payload contract, and the handler that runs a parsed payload. */

@@ -11,8 +11,11 @@ import { purgeExpired } from './purge-expired.ts';
 import { signDocument } from './sign-document.ts';
 import { sweepDocumentsJob } from './sweep-documents.ts';
 import { transmitDocument } from './transmit-document.ts';
+import { deliverWebhookJob } from './deliver-webhook.ts';
+import { fanOutWebhooksJob } from './fan-out-webhooks.ts';
+import { sweepWebhooksJob } from './sweep-webhooks.ts';
 
-export type { TAnyJobDefinition, TJobContext, TJobDefinition } from './context.ts';
+export type { TAnyJobDefinition, TJobContext, TJobDefinition, TWebhookSettings } from './context.ts';
 
 /**
  * The lease of a running job (pg-boss `heartbeatSeconds`, its minimum): the worker refreshes the
@@ -95,6 +98,30 @@ export const JOB_REGISTRY: TAnyJobDefinition[] = [
   defineJob({
     name: 'maintenance.sweep-documents',
     handle: sweepDocumentsJob,
+    schedule: '* * * * *',
+    queue: { retryLimit: 0, expireInSeconds: 120 },
+  }),
+  // Webhooks: retries are jobs the handler sends with the backoff; pg-boss's retries cover a failing database.
+  defineJob({
+    name: 'webhook.deliver',
+    handle: deliverWebhookJob,
+    queue: {
+      retryLimit: 10,
+      retryDelay: 10,
+      retryBackoff: true,
+      retryDelayMax: 600,
+      expireInSeconds: 120,
+      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+    },
+  }),
+  defineJob({
+    name: 'webhook.fan-out',
+    handle: fanOutWebhooksJob,
+    queue: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 120 },
+  }),
+  defineJob({
+    name: 'maintenance.sweep-webhooks',
+    handle: sweepWebhooksJob,
     schedule: '* * * * *',
     queue: { retryLimit: 0, expireInSeconds: 120 },
   }),

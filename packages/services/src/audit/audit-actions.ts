@@ -29,6 +29,18 @@ export const AUDIT_ACTIONS = {
   API_KEY_REVOKED: 'api_key.revoked',
   /** A signing certificate was installed (the previous one inactive). `targetId` the certificate id; `data.serialNumber`, `data.holderId`, `data.validTo`, `data.via` (`portal` or `admin-cli`); never the file or password. */
   CERTIFICATE_UPLOADED: 'certificate.uploaded',
+  /** A member created a webhook endpoint. `targetId` the endpoint id; `data.environment`, `data.name`, `data.url`, `data.eventTypes` (never the secret). */
+  WEBHOOK_CREATED: 'webhook.created',
+  /** A member changed an endpoint (name, URL, event types, pause/resume). `data.before`, `data.after`: the changed fields. */
+  WEBHOOK_UPDATED: 'webhook.updated',
+  /** A member retired (deleted) an endpoint; its queued deliveries failed. `data.failedDeliveries`. */
+  WEBHOOK_RETIRED: 'webhook.retired',
+  /** A member rotated an endpoint's secret. `data.overlapSeconds`, `data.previousSecretExpiresAt` (never a secret). */
+  WEBHOOK_SECRET_ROTATED: 'webhook.secret_rotated',
+  /** A member queued a `webhook.test` event to one endpoint. `data.eventId`, `data.deliveryId`. */
+  WEBHOOK_TEST_SENT: 'webhook.test_sent',
+  /** A member replayed a failed delivery. `targetId` the delivery id; `data.endpointId`, `data.eventId`, `data.attempts`, `data.maxAttempts`. */
+  WEBHOOK_DELIVERY_REPLAYED: 'webhook.delivery_replayed',
   /**
    * Operator staff read this tenant's data. `targetType` 'portal', `targetId` what was read (the
    * tRPC procedure's path), `data.input` the non-secret input.

@@ -40,7 +40,9 @@ export const CAPABILITIES = {
   'members.manage': ['owner'],
   /** The tenant's portal audit log (support's views included). */
   'audit.read': ['owner'],
-  /** Webhook endpoints (a later issue). */
+  /** Webhook endpoints of an environment and their deliveries log (each attempt): read. */
+  'webhooks.read': ['owner', 'developer'],
+  /** Webhook endpoints: create, change, pause, rotate the secret, retire, send a test, replay a delivery. */
   'webhooks.manage': ['owner', 'developer'],
   /** Support desk: contingency across tenants, outage episodes, operator notifications (support only). */
   'support.read': [],
@@ -64,6 +66,7 @@ export const SUPPORT_READS = [
   'account.read',
   'members.read',
   'audit.read',
+  'webhooks.read',
   'support.read',
 ] as const satisfies readonly TCapability[];
 

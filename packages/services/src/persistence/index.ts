@@ -190,3 +190,20 @@ export {
   type TUncertainDeliveryRow,
 } from './support.ts';
 export { loadDocumentEvidence, type TEvidenceArtifact, type TEvidenceEvent } from './evidence.ts';
+export {
+  findWebhookDeliveryRows,
+  findWebhookEndpointRow,
+  findWebhookEndpointRows,
+  insertAuditedWebhookEndpoint,
+  insertAuditedWebhookTest,
+  replayAuditedWebhookDelivery,
+  retireAuditedWebhookEndpoint,
+  rotateAuditedWebhookSecret,
+  updateAuditedWebhookEndpoint,
+  type TEndpointChanges,
+  type TWebhookAttemptRow,
+  type TWebhookDeliveryRow,
+  type TWebhookDeliveryStatus,
+  type TWebhookEndpointRow,
+  type TWebhookEndpointStatus,
+} from './webhook-endpoints.ts';

@@ -163,6 +163,12 @@ export const ERROR_STATUS = {
   PASSWORD_RESET_INVALID: 404,
   /** A password reset link past its expiry. */
   PASSWORD_RESET_EXPIRED: 410,
+  /** Replay of a webhook delivery that is not `failed`, or whose endpoint is not active (`details.status`, `details.endpointStatus`). */
+  WEBHOOK_REPLAY_NOT_ALLOWED: 409,
+  /** The webhook endpoint was retired (DELETE): it cannot be changed, rotated, tested or replayed any more. */
+  WEBHOOK_ENDPOINT_RETIRED: 409,
+  /** A secret rotation's overlap window is still open (`details.previousSecretExpiresAt`): rotate again after it. */
+  WEBHOOK_ROTATION_IN_PROGRESS: 409,
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_STATUS;

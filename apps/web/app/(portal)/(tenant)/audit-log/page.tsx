@@ -12,6 +12,12 @@ const ACTION_LABELS: Record<string, string> = {
   'member.joined': 'Se unió a la cuenta',
   'member.role_changed': 'Cambió un rol',
   'member.removed': 'Quitó a un miembro',
+  'webhook.created': 'Creó un endpoint de webhooks',
+  'webhook.updated': 'Cambió un endpoint de webhooks',
+  'webhook.retired': 'Eliminó un endpoint de webhooks',
+  'webhook.secret_rotated': 'Rotó el secreto de un endpoint',
+  'webhook.test_sent': 'Envió una prueba de webhook',
+  'webhook.delivery_replayed': 'Reenvió una entrega de webhook',
   'support.viewed': 'Soporte consultó datos',
   'support.acted': 'Soporte realizó una acción',
 };
@@ -21,7 +27,13 @@ function describe(data: Record<string, unknown>, targetId: string | null, action
   const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   const role = text(data.role);
   const previousRole = text(data.previousRole);
-  const parts = [text(data.email), previousRole === '' ? role : `${previousRole} → ${role}`];
+  const parts = [
+    text(data.email),
+    previousRole === '' ? role : `${previousRole} → ${role}`,
+    // Webhook endpoints: their name and URL (never a secret).
+    text(data.name),
+    text(data.url),
+  ];
   return parts.filter((part) => part !== '').join(' · ');
 }
 

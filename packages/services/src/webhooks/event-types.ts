@@ -1,0 +1,41 @@
+/**
+ * The webhook event types the engine produces today, and how an endpoint's subscription is stored:
+ * always as an explicit list, "all" being expanded to the types that exist when the endpoint is
+ * saved (Versioning 4: a type added later is not delivered to it until its `eventTypes` are patched).
+ */
+
+/** Every type the engine produces. `webhook.test` goes only to the endpoint a test targets. */
+export const WEBHOOK_EVENT_TYPES = [
+  'ecf.queued',
+  'document.state_changed',
+  'taxauth.service_degraded',
+  'taxauth.service_restored',
+  'webhook.test',
+] as const;
+
+export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The types a direct-account endpoint can subscribe to today (what "all" means now). */
+export const DIRECT_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
+  'ecf.queued',
+  'document.state_changed',
+  'taxauth.service_degraded',
+  'taxauth.service_restored',
+];
+
+/** True for a type an endpoint may list in `eventTypes`. */
+export function isSubscribableWebhookEventType(type: string): boolean {
+  return (DIRECT_WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+/**
+ * The list to store for a subscription: `'all'` becomes the types that exist now; an explicit list
+ * is deduplicated and sorted (unknown types must be refused by the caller's schema first).
+ */
+export function expandWebhookEventTypes(
+  input: 'all' | readonly string[],
+  available: readonly string[] = DIRECT_WEBHOOK_EVENT_TYPES,
+): string[] {
+  const types = input === 'all' ? available : input;
+  return [...new Set(types)].sort();
+}

@@ -1,0 +1,68 @@
+import type { TDatabase, TEnqueue } from '@ecf/db';
+import {
+  fanOutPendingWebhookEvents,
+  type TWebhookEventRow,
+  type TWebhookFanOutEndpoint,
+} from '../persistence/webhooks.ts';
+import { buildDirectWebhookPayload, webhookBodyOf } from './payloads.ts';
+
+/** Outbox rows per transaction of the fan-out. */
+const FAN_OUT_BATCH = 200;
+
+/**
+ * Which endpoints receive `event` (Versioning 4 included): direct endpoints of the event's tenant
+ * (every tenant's, for an environment-wide event such as an outage episode) in its environment,
+ * ACTIVE or PAUSED (a paused endpoint's deliveries wait), whose stored `eventTypes` list the type.
+ * `webhook.test` never fans out (it is addressed to one endpoint). Partner endpoints get no
+ * deliveries until the Partner issue maps fiscal accounts to Partners (its routes build
+ * `buildPartnerWebhookPayload` bodies here).
+ */
+export function webhookEndpointsFor(
+  event: Pick<TWebhookEventRow, 'type' | 'tenantId' | 'environment'>,
+  endpoints: readonly TWebhookFanOutEndpoint[],
+): TWebhookFanOutEndpoint[] {
+  if (event.type === 'webhook.test') return [];
+  return endpoints.filter(
+    (endpoint) =>
+      endpoint.system === 'direct' &&
+      endpoint.tenantId !== null &&
+      (endpoint.status === 'active' || endpoint.status === 'paused') &&
+      endpoint.environment === event.environment &&
+      (event.tenantId === null || endpoint.tenantId === event.tenantId) &&
+      endpoint.eventTypes.includes(event.type),
+  );
+}
+
+/**
+ * Turns every pending outbox row into its deliveries (one per subscribed endpoint, each with the
+ * exact body it will always send) and enqueues the deliveries of active endpoints, a batch per
+ * transaction, until the outbox is empty or `maxBatches` ran. Safe to run in several processes at
+ * once (rows another run holds are skipped; an event never gets two deliveries to one endpoint).
+ */
+export async function fanOutWebhookEvents(options: {
+  database: TDatabase;
+  enqueue: TEnqueue;
+  now: () => Date;
+  batchSize?: number;
+  maxBatches?: number;
+}): Promise<{ events: number; deliveries: number }> {
+  let events = 0;
+  let deliveries = 0;
+  const batchSize = options.batchSize ?? FAN_OUT_BATCH;
+  for (let batch = 0; batch < (options.maxBatches ?? 50); batch += 1) {
+    const result = await fanOutPendingWebhookEvents(options.database, {
+      limit: batchSize,
+      now: options.now(),
+      enqueue: options.enqueue,
+      route: (event, endpoints) =>
+        webhookEndpointsFor(event, endpoints).map((endpoint) => ({
+          endpoint,
+          body: webhookBodyOf(buildDirectWebhookPayload(event, endpoint.tenantId!)),
+        })),
+    });
+    events += result.events;
+    deliveries += result.deliveries;
+    if (result.events < batchSize) break;
+  }
+  return { events, deliveries };
+}

@@ -1,0 +1,53 @@
+/**
+ * Webhooks: the engine (outbox events, fan-out, the delivery job, payloads), the transport
+ * (target rules and SSRF guard, signer, sender, backoff) and the endpoint lifecycle (create,
+ * change, pause, retire, rotate the secret, test, deliveries log, replay).
+ */
+export * from './transport/index.ts';
+export {
+  DIRECT_WEBHOOK_EVENT_TYPES,
+  expandWebhookEventTypes,
+  isSubscribableWebhookEventType,
+  WEBHOOK_EVENT_TYPES,
+  type TWebhookEventType,
+} from './event-types.ts';
+// Engine (W1): secrets, payloads, fan-out, the delivery job, the sweep.
+export { generateWebhookSecret, openWebhookSecret, sealWebhookSecret } from './webhook-secrets.ts';
+export {
+  buildDirectWebhookPayload,
+  buildPartnerWebhookPayload,
+  buildWebhookTestBody,
+  webhookBodyOf,
+  ZDirectWebhookPayload,
+  ZPartnerWebhookPayload,
+  type TDirectWebhookPayload,
+  type TPartnerWebhookPayload,
+  type TWebhookEventRecord,
+} from './payloads.ts';
+export { fanOutWebhookEvents, webhookEndpointsFor } from './fan-out-webhook-events.ts';
+export {
+  runWebhookDelivery,
+  WEBHOOK_LEASE_MS,
+  type TRunWebhookDeliveryResult,
+} from './run-webhook-delivery.ts';
+export { sweepWebhookDeliveries, WEBHOOK_OVERDUE_SECONDS } from './sweep-webhook-deliveries.ts';
+// Endpoint lifecycle (portal).
+export {
+  WEBHOOK_NAME_MAX_LENGTH,
+  WEBHOOK_OVERLAP_MAX_SECONDS,
+  type TWebhookEndpoint,
+} from './webhook-endpoint-rules.ts';
+export { createWebhookEndpoint } from './create-webhook-endpoint.ts';
+export { updateWebhookEndpoint, type TWebhookEndpointPatch } from './update-webhook-endpoint.ts';
+export { retireWebhookEndpoint } from './retire-webhook-endpoint.ts';
+export { rotateWebhookSecret } from './rotate-webhook-secret.ts';
+export { sendTestWebhook } from './send-test-webhook.ts';
+export { findWebhookEndpoints } from './find-webhook-endpoints.ts';
+export { getWebhookEndpoint } from './get-webhook-endpoint.ts';
+export {
+  findWebhookDeliveries,
+  WEBHOOK_DELIVERIES_MAX_LIMIT,
+  WEBHOOK_DELIVERY_STATUSES,
+  type TWebhookDelivery,
+} from './find-webhook-deliveries.ts';
+export { replayWebhookDelivery } from './replay-webhook-delivery.ts';

@@ -1,0 +1,356 @@
+/**
+ * The two webhook payloads, as zod schemas (the contract the docs show) and as builders from an
+ * outbox row. A delivery stores the built body as bytes, so every attempt sends exactly the same
+ * body. Builders parse their result with the schema: a payload that breaks the contract is a bug
+ * that fails the fan-out loudly rather than reaching a receiver.
+ *
+ * - direct (portal webhooks): `id`, `type`, `createdAt`, `tenantId`, `environment`,
+ *   `document {id, type, encf, status, trackId}` (null for environment-wide events),
+ *   `data {severity, message, payload}`.
+ * - partner (`schemaVersion: partner.webhook.v1`): `id`, `type`, `createdAt`, `externalTenantId`,
+ *   `fiscalAccountId`, `environment`, `stateVersion` (the outbox sequence: strictly increasing per
+ *   resource and environment), `correlationId`, `resource`, `data`.
+ */
+import { z } from 'zod';
+import type { DocumentStatus, Environment } from '@ecf/db';
+import { printingOf, printingStatusOf } from '../documents/printing-status.ts';
+import { WEBHOOK_EVENT_TYPES } from './event-types.ts';
+
+const ZEnvironment = z.enum(['TesteCF', 'CerteCF', 'eCF']);
+const ZDocumentStatus = z.enum([
+  'queued_for_signing',
+  'signed',
+  'sent',
+  'contingency',
+  'accepted',
+  'accepted_conditional',
+  'rejected',
+  'cancelled',
+  'transmission_failed',
+]);
+const ZEventType = z.enum(WEBHOOK_EVENT_TYPES);
+const ZLastError = z.looseObject({ code: z.string() }).nullable();
+
+/** The direct-account payload (portal webhooks). */
+export const ZDirectWebhookPayload = z.strictObject({
+  id: z.uuid(),
+  type: ZEventType,
+  createdAt: z.iso.datetime({ offset: true }),
+  tenantId: z.uuid(),
+  environment: ZEnvironment,
+  document: z
+    .strictObject({
+      id: z.uuid(),
+      /** e-CF type as the API spells it (`E31`). */
+      type: z.string().regex(/^E\d{2}$/),
+      encf: z.string(),
+      status: ZDocumentStatus,
+      trackId: z.string().nullable(),
+    })
+    .nullable(),
+  data: z.strictObject({
+    severity: z.enum(['info', 'warning', 'error']),
+    message: z.string(),
+    payload: z.record(z.string(), z.unknown()),
+  }),
+});
+export type TDirectWebhookPayload = z.infer<typeof ZDirectWebhookPayload>;
+
+const ZPrinting = z
+  .strictObject({
+    pdfUrl: z.string().nullable(),
+    securityCode: z.string().nullable(),
+    qrUrl: z.string().nullable(),
+    signatureDate: z.string().nullable(),
+  })
+  .nullable();
+
+/** `resource` of a Partner event about an issued e-CF. */
+const ZPartnerDocumentResource = z.strictObject({
+  kind: z.literal('document'),
+  id: z.uuid(),
+  type: z.string().regex(/^E\d{2}$/),
+  encf: z.string(),
+  status: ZDocumentStatus,
+  trackId: z.string().nullable(),
+  printing: ZPrinting,
+  printingStatus: z.string(),
+  lastError: ZLastError,
+});
+/** `resource` of a tax authority availability event (`dgii_service`, written `taxauth_service`). */
+const ZPartnerServiceResource = z.strictObject({
+  kind: z.literal('taxauth_service'),
+  id: z.uuid(),
+  state: z.enum(['degraded', 'restored']),
+});
+/** `resource` of `webhook.test`. */
+const ZPartnerTestResource = z.strictObject({ kind: z.literal('webhook_endpoint'), id: z.uuid() });
+
+/** The Partner payload (`partner.webhook.v1`). Partner routes come with the Partner API issue. */
+export const ZPartnerWebhookPayload = z.strictObject({
+  schemaVersion: z.literal('partner.webhook.v1'),
+  id: z.uuid(),
+  type: ZEventType,
+  createdAt: z.iso.datetime({ offset: true }),
+  externalTenantId: z.string().min(1).max(200),
+  fiscalAccountId: z.uuid(),
+  environment: ZEnvironment,
+  /** Orders events of the same resource and environment (strictly increasing). */
+  stateVersion: z.number().int().positive(),
+  correlationId: z.string().max(200).nullable(),
+  resource: z.discriminatedUnion('kind', [
+    ZPartnerDocumentResource,
+    ZPartnerServiceResource,
+    ZPartnerTestResource,
+  ]),
+  data: z.record(z.string(), z.unknown()),
+});
+export type TPartnerWebhookPayload = z.infer<typeof ZPartnerWebhookPayload>;
+
+/** An outbox row, as the fan-out reads it (`persistence/webhooks.ts`). */
+export type TWebhookEventRecord = {
+  id: string;
+  /** `webhook_events.sequence` (bigint, as a decimal string). */
+  sequence: string;
+  type: string;
+  tenantId: string | null;
+  environment: Environment;
+  documentId: string | null;
+  episodeId: string | null;
+  data: Record<string, unknown>;
+  createdAt: Date;
+};
+
+type TDocumentSnapshot = {
+  id: string;
+  type: number;
+  encf: string;
+  status: DocumentStatus;
+  trackId: string | null;
+};
+type TDocumentEventData = {
+  document: TDocumentSnapshot;
+  fromStatus: DocumentStatus | null;
+  lastError: { code: string; [key: string]: unknown } | null;
+  securityCode: string | null;
+  signatureDate: string | null;
+  qrUrl: string | null;
+  contingencySince: string | null;
+};
+type TEpisodeEventData = {
+  episodeId: string;
+  code: string;
+  service: string;
+  degradedSince: string;
+  restoredAt: string | null;
+};
+
+const FINAL_STATUSES: ReadonlySet<DocumentStatus> = new Set([
+  'accepted',
+  'accepted_conditional',
+  'rejected',
+  'cancelled',
+]);
+
+/** ISO 8601 in UTC with milliseconds, whatever PostgreSQL's JSON spelling of a timestamp was. */
+function isoOf(value: string | null): string | null {
+  return value === null ? null : new Date(value).toISOString();
+}
+
+function documentSeverity(status: DocumentStatus): 'info' | 'warning' | 'error' {
+  if (status === 'rejected' || status === 'transmission_failed') return 'error';
+  if (status === 'contingency') return 'warning';
+  return 'info';
+}
+
+function documentParts(event: TWebhookEventRecord) {
+  const data = event.data as unknown as TDocumentEventData;
+  const document = data.document;
+  const signatureDate = isoOf(data.signatureDate);
+  const printingInput = {
+    id: document.id,
+    environment: event.environment,
+    status: document.status,
+    trackId: document.trackId,
+    securityCode: data.securityCode,
+    qrUrl: data.qrUrl,
+    signatureDate: signatureDate === null ? null : new Date(signatureDate),
+  };
+  // Like the status batch: the last send failure matters only while the document can still move.
+  const lastError = FINAL_STATUSES.has(document.status) ? null : (data.lastError ?? null);
+  return {
+    data,
+    document: {
+      id: document.id,
+      type: `E${document.type}`,
+      encf: document.encf,
+      status: document.status,
+      trackId: document.trackId,
+    },
+    printing: printingOf(printingInput),
+    printingStatus: printingStatusOf(document.status, document.trackId),
+    lastError,
+  };
+}
+
+/** The direct payload of `event` for an endpoint of `tenantId`. */
+export function buildDirectWebhookPayload(
+  event: TWebhookEventRecord,
+  tenantId: string,
+): TDirectWebhookPayload {
+  const base = {
+    id: event.id,
+    type: event.type,
+    createdAt: event.createdAt.toISOString(),
+    tenantId,
+    environment: event.environment,
+  };
+  let rest: Pick<TDirectWebhookPayload, 'document' | 'data'>;
+  switch (event.type) {
+    case 'ecf.queued':
+    case 'document.state_changed': {
+      const parts = documentParts(event);
+      const queued = event.type === 'ecf.queued';
+      rest = {
+        document: parts.document,
+        data: {
+          severity: queued ? 'info' : documentSeverity(parts.document.status),
+          message: queued
+            ? `e-CF ${parts.document.encf} queued for signing.`
+            : `e-CF ${parts.document.encf} is now ${parts.document.status}.`,
+          payload: queued
+            ? {}
+            : {
+                fromStatus: parts.data.fromStatus,
+                status: parts.document.status,
+                lastError: parts.lastError,
+                printing: parts.printing,
+                printingStatus: parts.printingStatus,
+              },
+        },
+      };
+      break;
+    }
+    case 'taxauth.service_degraded':
+    case 'taxauth.service_restored': {
+      const data = event.data as unknown as TEpisodeEventData;
+      const degraded = event.type === 'taxauth.service_degraded';
+      rest = {
+        document: null,
+        data: {
+          severity: degraded ? 'warning' : 'info',
+          message: degraded
+            ? `The tax authority stopped answering in ${event.environment}; documents go to contingency and are retried.`
+            : `The tax authority answers again in ${event.environment}.`,
+          payload: degraded
+            ? { since: isoOf(data.degradedSince), code: data.code, taxauthEnvironment: event.environment }
+            : {
+                since: isoOf(data.restoredAt),
+                degradedSince: isoOf(data.degradedSince),
+                code: data.code,
+                taxauthEnvironment: event.environment,
+              },
+        },
+      };
+      break;
+    }
+    default:
+      rest = {
+        document: null,
+        data: { severity: 'info', message: 'Test event sent from the portal.', payload: {} },
+      };
+  }
+  return ZDirectWebhookPayload.parse({ ...base, ...rest });
+}
+
+/**
+ * The Partner payload of `event` for a fiscal account (`fiscalAccountId`, `externalTenantId` as the
+ * Partner registered it). `correlationId` is the request's that caused the change, when known.
+ */
+export function buildPartnerWebhookPayload(
+  event: TWebhookEventRecord,
+  account: { fiscalAccountId: string; externalTenantId: string; correlationId?: string | null },
+  endpointId?: string,
+): TPartnerWebhookPayload {
+  const base = {
+    schemaVersion: 'partner.webhook.v1' as const,
+    id: event.id,
+    type: event.type,
+    createdAt: event.createdAt.toISOString(),
+    externalTenantId: account.externalTenantId,
+    fiscalAccountId: account.fiscalAccountId,
+    environment: event.environment,
+    stateVersion: Number(event.sequence),
+    correlationId: account.correlationId ?? null,
+  };
+  switch (event.type) {
+    case 'ecf.queued':
+    case 'document.state_changed': {
+      const parts = documentParts(event);
+      return ZPartnerWebhookPayload.parse({
+        ...base,
+        resource: {
+          kind: 'document',
+          ...parts.document,
+          printing: parts.printing,
+          printingStatus: parts.printingStatus,
+          lastError: parts.lastError,
+        },
+        data: { fromStatus: parts.data.fromStatus },
+      });
+    }
+    case 'taxauth.service_degraded':
+    case 'taxauth.service_restored': {
+      const data = event.data as unknown as TEpisodeEventData;
+      const degraded = event.type === 'taxauth.service_degraded';
+      return ZPartnerWebhookPayload.parse({
+        ...base,
+        resource: { kind: 'taxauth_service', id: data.episodeId, state: degraded ? 'degraded' : 'restored' },
+        data: degraded
+          ? { since: isoOf(data.degradedSince), code: data.code, taxauthEnvironment: event.environment }
+          : {
+              since: isoOf(data.restoredAt),
+              code: data.code,
+              taxauthEnvironment: event.environment,
+              degradedSince: isoOf(data.degradedSince),
+            },
+      });
+    }
+    default:
+      return ZPartnerWebhookPayload.parse({
+        ...base,
+        resource: { kind: 'webhook_endpoint', id: endpointId ?? event.id },
+        data: {},
+      });
+  }
+}
+
+/** The bytes a delivery stores and sends (UTF-8 JSON). */
+export function webhookBodyOf(payload: TDirectWebhookPayload | TPartnerWebhookPayload): Buffer {
+  return Buffer.from(JSON.stringify(payload), 'utf8');
+}
+
+/** The body of a `webhook.test` event for a direct endpoint. */
+export function buildWebhookTestBody(options: {
+  eventId: string;
+  createdAt: Date;
+  tenantId: string;
+  environment: Environment;
+}): Buffer {
+  return webhookBodyOf(
+    buildDirectWebhookPayload(
+      {
+        id: options.eventId,
+        sequence: '0',
+        type: 'webhook.test',
+        tenantId: options.tenantId,
+        environment: options.environment,
+        documentId: null,
+        episodeId: null,
+        data: {},
+        createdAt: options.createdAt,
+      },
+      options.tenantId,
+    ),
+  );
+}

@@ -1,0 +1,53 @@
+import type { TDatabase, TEnqueue } from '@ecf/db';
+import { AUDIT_ACTIONS } from '../audit/audit-actions.ts';
+import { assertCapability } from '../identity/assert-capability.ts';
+import type { TPortalActor } from '../identity/permissions.ts';
+import { replayAuditedWebhookDelivery } from '../persistence/index.ts';
+import { AppError } from '../shared/errors.ts';
+import { isUuid } from '../shared/references.ts';
+import type { TWebhookDelivery } from './find-webhook-deliveries.ts';
+
+/**
+ * Replays a `failed` delivery of an ACTIVE endpoint (spec, States and transitions): re-queued due
+ * now with the same event (id and body) and its attempt counter; the attempts it had left stay
+ * (a delivery that failed at once, a 400, may be tried until 8), and when all 8 were used one more
+ * attempt is allowed. Its `webhook.deliver` job and the audit entry commit with it. Any other
+ * delivery (queued, running, succeeded) or an endpoint paused or retired is 409
+ * `WEBHOOK_REPLAY_NOT_ALLOWED` (`details.status`, `details.endpointStatus`); another tenant's
+ * delivery is NOT_FOUND.
+ */
+export async function replayWebhookDelivery(options: {
+  database: TDatabase;
+  tenantId: string;
+  deliveryId: string;
+  enqueue: TEnqueue;
+  actor?: TPortalActor;
+  now?: () => Date;
+}): Promise<TWebhookDelivery & { endpointId: string }> {
+  if (options.actor !== undefined) assertCapability(options.actor, 'webhooks.manage');
+  if (!isUuid(options.deliveryId)) throw new AppError('NOT_FOUND', 'Webhook delivery not found.');
+  const result = await replayAuditedWebhookDelivery(
+    options.database,
+    {
+      tenantId: options.tenantId,
+      deliveryId: options.deliveryId,
+      at: (options.now ?? (() => new Date()))(),
+      enqueue: options.enqueue,
+    },
+    {
+      actorUserId: options.actor?.userId ?? null,
+      action: AUDIT_ACTIONS.WEBHOOK_DELIVERY_REPLAYED,
+      ip: options.actor?.ip ?? null,
+    },
+  );
+  if (result.kind === 'not_found') throw new AppError('NOT_FOUND', 'Webhook delivery not found.');
+  if (result.kind === 'not_allowed')
+    throw new AppError(
+      'WEBHOOK_REPLAY_NOT_ALLOWED',
+      result.status === 'failed'
+        ? `Only deliveries of an active endpoint are replayed (this one is ${result.endpointStatus}).`
+        : `Only failed deliveries are replayed (this one is ${result.status}).`,
+      { details: { status: result.status, endpointStatus: result.endpointStatus } },
+    );
+  return result.row;
+}
