@@ -45,23 +45,26 @@ test("members are listed owners first; another tenant's membership is not found"
     (await getMember({ database: harness.database, tenantId: tenant.id, membershipId })).role,
     'accountant',
   );
+  // Thunks, run one at a time: a rejection is awaited as soon as it happens (never left unhandled).
   for (const attempt of [
-    getMember({ database: harness.database, tenantId: other.tenant.id, membershipId }),
-    changeMemberRole({
-      database: harness.database,
-      tenantId: other.tenant.id,
-      actor: ownerActor(other.owner.user.id),
-      membershipId,
-      role: 'owner',
-    }),
-    removeMember({
-      database: harness.database,
-      tenantId: other.tenant.id,
-      actor: ownerActor(other.owner.user.id),
-      membershipId,
-    }),
+    () => getMember({ database: harness.database, tenantId: other.tenant.id, membershipId }),
+    () =>
+      changeMemberRole({
+        database: harness.database,
+        tenantId: other.tenant.id,
+        actor: ownerActor(other.owner.user.id),
+        membershipId,
+        role: 'owner',
+      }),
+    () =>
+      removeMember({
+        database: harness.database,
+        tenantId: other.tenant.id,
+        actor: ownerActor(other.owner.user.id),
+        membershipId,
+      }),
   ])
-    assert.equal((await refusal(attempt)).code, 'NOT_FOUND');
+    assert.equal((await refusal(attempt())).code, 'NOT_FOUND');
   assert.equal(
     (await getMember({ database: harness.database, tenantId: tenant.id, membershipId })).role,
     'accountant',
