@@ -26,6 +26,25 @@ async function terminateBackends(): Promise<number> {
   }
 }
 
+/** Backends of the test database but the caller's, once none is left or after two seconds. */
+async function backendsAfterSettling(): Promise<number> {
+  const admin = new pg.Client({ connectionString: testDatabase.url });
+  await admin.connect();
+  try {
+    const deadline = Date.now() + 2000;
+    for (;;) {
+      const { rows } = await admin.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      const count = rows[0]?.count ?? 0;
+      if (count === 0 || Date.now() > deadline) return count;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
 test('an idle connection the server ends does not crash the process; the next query opens another', async () => {
   const database = createDatabaseClient({ databaseUrl: testDatabase.url, maxConnections: 2 });
   try {
@@ -50,8 +69,9 @@ test('$disconnect resolves once every connection is closed, after Prisma and pla
   await Promise.all([pool.query('SELECT pg_sleep(0.05)'), pool.query('SELECT pg_sleep(0.05)')]);
   await database.$disconnect();
   assert.equal(pool.totalCount, 0);
-  // A database dropped right after (as tests do, WITH (FORCE)) finds no connection of ours left.
-  assert.equal(await terminateBackends(), 0);
+  // Every connection of ours is closed: the server's backends then exit on their own, within moments
+  // (a backend whose socket was closed may still be listed while its process ends on a loaded machine).
+  assert.equal(await backendsAfterSettling(), 0);
   // A second disconnect is harmless.
   await database.$disconnect();
 });
