@@ -32,6 +32,7 @@ import {
 import { accountDataOf, createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
 import { readdirSync, readFileSync } from 'node:fs';
 import { e31 } from '../shared/documents.ts';
+import { percentile, postgresCpuSeconds, processCpuSeconds, TICKS_PER_SECOND } from '../shared/measures.ts';
 import { OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
 import path from 'node:path';
 
@@ -97,7 +98,6 @@ async function stopChild(child: TChild): Promise<void> {
 }
 
 /** CPU seconds used so far: the whole machine (all cores, busy time) or one process. */
-const TICKS_PER_SECOND = 100;
 function machineCpuSeconds(): number {
   const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
     .trim()
@@ -110,38 +110,6 @@ function machineCpuSeconds(): number {
     0,
   );
   return busy / TICKS_PER_SECOND;
-}
-function processCpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** CPU seconds of the PostgreSQL server's processes alive now (backends of pools that live through the run). */
-function postgresCpuSeconds(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.split(') ')[1]?.split(' ') ?? [];
-      total += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
-
-function percentile(sorted: number[], fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return (
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN
-  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { createDatabaseClient, seedTenant, sqlPoolOf, type TDatabase } from '@ecf/db';
 import { createTestDatabase } from '@ecf/db/testing';
 import { findIssuedDocuments, summarizeDocuments } from '@ecf/services';
+import { percentile } from '../shared/measures.ts';
 
 const DOCUMENTS = Number(process.env['BENCH_DOCUMENTS'] ?? '100000');
 const NEIGHBOUR_DOCUMENTS = Math.round(DOCUMENTS / 5);
@@ -52,10 +53,6 @@ const SEED = `
         FROM (SELECT i, random() AS r, now() - (power(random(), 1.5) * interval '90 days') AS at
                 FROM generate_series(1, $2::int) AS i) g
     ) s`;
-
-function percentile(sorted: number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? Number.NaN;
-}
 
 async function measure(name: string, run: () => Promise<unknown>) {
   for (let index = 0; index < 5; index += 1) await run();

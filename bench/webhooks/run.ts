@@ -26,7 +26,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +38,7 @@ import {
   createWebhookEndpoint,
   deliverWebhook,
 } from '@ecf/services';
+import { percentile, postgresCpuSeconds, processCpuSeconds } from '../shared/measures.ts';
 
 const EVENTS = Number(process.env['BENCH_EVENTS'] ?? '2000');
 const BATCH = Number(process.env['BENCH_BATCH'] ?? '100');
@@ -58,39 +58,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-function percentile(sorted: number[], fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return (
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN
-  );
-}
-
-/** CPU seconds used so far by one process, and by the PostgreSQL server's processes alive now. */
-const TICKS_PER_SECOND = 100;
-function processCpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-  } catch {
-    return Number.NaN;
-  }
-}
-function postgresCpuSeconds(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.split(') ')[1]?.split(' ') ?? [];
-      total += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
 }
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
