@@ -59,6 +59,11 @@ const ZEnv = z
     /** Master key of the tenants' certificates (the certificate page): server-only, never in a bundle. */
     CERTIFICATE_MASTER_KEY: z.string().min(1).optional(),
     CERTIFICATE_MASTER_KEYS: z.string().optional(),
+    /** The tax authority's services: the annulments page sends the ANECF itself (as the API does). */
+    TAXAUTH_ECF_BASE_URL: z.url().default('http://127.0.0.1:4000'),
+    TAXAUTH_FC_BASE_URL: z.url().default('http://127.0.0.1:4000'),
+    TAXAUTH_STATUS_BASE_URL: z.url().default('http://127.0.0.1:4000'),
+    TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     /** Development only: webhook endpoints may target loopback/private addresses over plain http (local receivers). */
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: ZBoolean,
   })

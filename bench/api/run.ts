@@ -4,7 +4,8 @@
  * returning a fixed JSON body measured in the same run (the ceiling).
  *
  * Run from the repository root:  bash scripts/node24.sh npx tsx bench/api/run.ts
- * Optional: BENCH_SECONDS (per measurement, default 10), BENCH_CONNECTIONS (default 16).
+ * Optional: BENCH_SECONDS (per measurement, default 10), BENCH_CONNECTIONS (default 16),
+ * BENCH_WITHOUT_ANNULMENT_GUARD=1 (emission without migration 0013's insert trigger, to price it).
  *
  * Goals: preflight >= 1/4 of the bare route's rate, emission >= 1/10, no error responses.
  */

@@ -5,7 +5,7 @@
  * serves until SIGTERM, when it closes everything and drops the database.
  */
 import Fastify from 'fastify';
-import { createDatabaseClient, seedApiKey, seedDocument, seedTenant } from '@ecf/db';
+import { createDatabaseClient, seedApiKey, seedDocument, seedTenant, sqlPoolOf } from '@ecf/db';
 import { createTestDatabase } from '@ecf/db/testing';
 import { buildApp, readEnv } from '@ecf/api';
 
@@ -17,6 +17,11 @@ const env = readEnv({
   API_RATE_LIMIT_PER_MINUTE: '100000000',
   API_RATE_LIMIT_PLANS: 'standard=100000000',
 });
+// BENCH_WITHOUT_ANNULMENT_GUARD=1: emission without the annulment guard (the insert trigger of
+// migration 0013 that takes the eNCF prefix's shared lock and looks for a reserving range), to
+// measure what that guard costs an emission.
+if (process.env['BENCH_WITHOUT_ANNULMENT_GUARD'] === '1')
+  await sqlPoolOf(database).query('ALTER TABLE documents DISABLE TRIGGER documents_refuse_reserved_encf');
 const api = await buildApp({ env, database });
 await api.listen({ host: '127.0.0.1', port: 0 });
 

@@ -55,6 +55,8 @@ test('a role without a page gets "not allowed"; the navigation does not offer it
     'Probar',
     'Claves API',
     'Webhooks',
+    'Secuencias',
+    'Anulaciones',
     'Certificado',
     'Cuenta',
     'Miembros',

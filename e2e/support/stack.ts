@@ -67,20 +67,26 @@ export async function startStack(): Promise<TRunning> {
       url: `${simulatorUrl}/_sim/health`,
     });
     stops.push(simulator.stop);
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const api = await startServer({
-      command: process.execPath,
-      args: ['--import', 'tsx', 'src/main.ts'],
-      cwd: app('api'),
-      env: { ...common, API_PORT: String(apiPort), API_CURSOR_SECRET: secrets.API_CURSOR_SECRET },
-      url: `${apiUrl}/healthz`,
-    });
-    stops.push(api.stop);
+    // The worker sends e-CF; the API and the portal send ANECF (annulments) themselves.
     const taxauth = {
       TAXAUTH_ECF_BASE_URL: simulatorUrl,
       TAXAUTH_FC_BASE_URL: simulatorUrl,
       TAXAUTH_STATUS_BASE_URL: simulatorUrl,
     };
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const api = await startServer({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/main.ts'],
+      cwd: app('api'),
+      env: {
+        ...common,
+        ...taxauth,
+        API_PORT: String(apiPort),
+        API_CURSOR_SECRET: secrets.API_CURSOR_SECRET,
+      },
+      url: `${apiUrl}/healthz`,
+    });
+    stops.push(api.stop);
     const worker = await startServer({
       command: process.execPath,
       args: ['--import', 'tsx', 'src/main.ts'],
@@ -113,6 +119,7 @@ export async function startStack(): Promise<TRunning> {
       cwd: WEB_DIRECTORY,
       env: {
         ...common,
+        ...taxauth,
         NEXT_TELEMETRY_DISABLED: '1',
         NODE_OPTIONS: '--import tsx',
         PORTAL_PUBLIC_URL: portalUrl,

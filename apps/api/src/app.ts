@@ -15,13 +15,16 @@ import { registerContingencyRoutes } from './routes/contingency.ts';
 import { registerDocumentRoutes } from './routes/documents.ts';
 import { registerReceiverDeliveryRoutes } from './routes/receiver-delivery.ts';
 import { registerPrintedLinkRoutes } from './routes/printed-link.ts';
+import { registerAnnulmentRoutes } from './routes/annulments.ts';
 import { registerApiReference } from './routes/api-reference.ts';
 import { createDocumentWaiter } from './document-waiter.ts';
 import { createJobQueue } from './job-queue.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { loadXsdValidators } from '@ecf/config';
-import type { TXsdValidators } from '@ecf/fiscal-core';
-import { AppError } from '@ecf/services';
+import type { TSigningCertificate, TXsdValidators } from '@ecf/fiscal-core';
+import { AppError, createCertificateKeyring } from '@ecf/services';
+import { createTaxauthClients, type TTaxauthClient } from '@ecf/taxauth-client';
+import type { Environment } from '@ecf/db';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,6 +44,10 @@ export type TAppOptions = {
   logDestination?: DestinationStream;
   /** Compiled schemas to reuse (tests, benchmarks); loaded from XSD_DIRECTORY otherwise and disposed on close. */
   xsd?: TXsdValidators;
+  /** The tax authority client of an environment (tests); built from TAXAUTH_* otherwise. */
+  taxauthClientFor?: (environment: Environment) => TTaxauthClient;
+  /** The signing certificate of a tenant (tests); the keyring of CERTIFICATE_MASTER_KEY otherwise. */
+  loadCertificate?: (tenantId: string) => Promise<TSigningCertificate>;
 };
 
 /** Builds the API without listening, so tests can `inject` or listen on an ephemeral port. */
@@ -121,6 +128,30 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   });
   registerReceiverDeliveryRoutes(app, { ...authentication, xsd });
   registerPrintedLinkRoutes(app, { database, linkSecret: env.RI_LINK_SECRET });
+  registerAnnulmentRoutes(app, {
+    ...authentication,
+    xsd,
+    clientFor:
+      options.taxauthClientFor ??
+      createTaxauthClients({
+        baseUrls: {
+          ecf: env.TAXAUTH_ECF_BASE_URL,
+          fc: env.TAXAUTH_FC_BASE_URL,
+          status: env.TAXAUTH_STATUS_BASE_URL,
+        },
+        timeoutMs: env.TAXAUTH_TIMEOUT_MS,
+      }),
+    ...(options.loadCertificate
+      ? { loadCertificate: options.loadCertificate }
+      : env.CERTIFICATE_MASTER_KEY
+        ? {
+            keyring: createCertificateKeyring({
+              currentKey: env.CERTIFICATE_MASTER_KEY,
+              previousKeys: env.CERTIFICATE_MASTER_KEYS,
+            }),
+          }
+        : {}),
+  });
   registerApiReference(app);
   return app;
 }

@@ -3,7 +3,13 @@
 // (openapi.ts), so the document cannot drift from what the API enforces.
 import { z } from 'zod';
 import { SUBMISSION_ERROR_CODES, SUBMISSION_WARNING_CODES } from '@ecf/fiscal-core';
-import { DOCUMENT_STATUSES, ZDocumentStatus, ZIssuedListQuery } from '@ecf/services';
+import {
+  DOCUMENT_STATUSES,
+  ZDocumentStatus,
+  ZIssuedListQuery,
+  ZPageCursorText,
+  ZPageLimitText,
+} from '@ecf/services';
 
 export const ZEnvironment = z.enum(['TesteCF', 'CerteCF', 'eCF']);
 
@@ -383,6 +389,264 @@ export const ZReceiverDeliveryReconciliationResponse = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------
+// Sequences and annulments (issue 17). The request fields are ours (the spec names none); the
+// design with examples is docs/annulments.md.
+
+/** e-CF types that take an eNCF: the two digits, or with the series letter (`31` or `E31`). */
+export const ECF_TYPE_CODES = ['31', '32', '33', '34', '41', '43', '44', '45', '46', '47'] as const;
+export const ZEcfTypeCode = z
+  .string()
+  .regex(
+    /^E?(31|32|33|34|41|43|44|45|46|47)$/,
+    'an e-CF type: 31, 32, 33, 34, 41, 43, 44, 45, 46 or 47 (E31 also read)',
+  )
+  .describe('e-CF type: 31 … 47 (E31 also read)');
+export const ZEncf = z
+  .string()
+  .regex(/^E\d{12}$/, 'an eNCF: E, the two-digit e-CF type and a ten-digit sequence (E310000000001)')
+  .describe('eNCF: E + type (2 digits) + sequence (10 digits), E310000000001');
+/** Longest free-text reason kept with an annulment (ours; the ANECF has no such element). */
+export const ANNULMENT_REASON_MAX_LENGTH = 500;
+/** The ANECF holds at most 10 types × 10,000 ranges (ANECF v.1.0.xsd); fiscal-core checks per type. */
+export const ANNULMENT_MAX_RANGES = 100_000;
+/** Longest `Idempotency-Key` accepted to send an ANECF. */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
+
+export const ZSequenceRangeRequest = z
+  .strictObject({
+    type: ZEcfTypeCode,
+    from: ZEncf.describe('first eNCF of the range (same type)'),
+    to: ZEncf.describe('last eNCF of the range, both ends included; at least `from`'),
+    sequenceExpirationDate: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
+      .describe(
+        'the sequence expiration date the tax authority authorised for the range, YYYY-MM-DD (E32 and E34 documents carry none, their range has one). Once registered, rule 16 compares FechaVencimientoSecuencia of every emission in the range with it (SEQUENCE_EXPIRATION_RANGE_MISMATCH)',
+      ),
+  })
+  .describe(
+    'A range of eNCF authorised by the tax authority for one e-CF type. Registration is optional: emission neither reserves numbers nor moves a cursor.',
+  );
+
+export const ZSequenceRange = z.object({
+  sequenceId: z.uuid(),
+  type: z.string().describe('e-CF type, two digits'),
+  from: z.string(),
+  to: z.string(),
+  sequenceExpirationDate: z.string().describe('YYYY-MM-DD'),
+  status: z.literal('active'),
+  registeredAt: z.string(),
+  counts: z
+    .object({
+      total: z.number().int().nonnegative(),
+      used: z.number().int().nonnegative().describe('eNCF of the range with a document in this environment'),
+      annulled: z.number().int().nonnegative().describe('eNCF of the range covered by an accepted ANECF'),
+      free: z.number().int().nonnegative().describe('total − used − annulled'),
+    })
+    .describe('how many of its numbers were used, annulled, free'),
+});
+
+export const ZSequenceRangeResponse = z.object({
+  ok: z.literal(true),
+  environment: ZEnvironment,
+  sequence: ZSequenceRange,
+  correlationId: z.string().min(1),
+});
+
+export const ZSequenceRangeListResponse = z.object({
+  ok: z.literal(true),
+  environment: ZEnvironment,
+  items: z.array(ZSequenceRange).describe('by type, then first eNCF'),
+  correlationId: z.string().min(1),
+});
+
+export const ZAnnulmentRange = z
+  .strictObject({
+    type: ZEcfTypeCode,
+    from: ZEncf.describe('first eNCF to annul (of `type`)'),
+    to: ZEncf.describe('last eNCF to annul, both ends included; equal to `from` for one eNCF'),
+  })
+  .describe('one consecutive range of one e-CF type (SecuenciaeNCFDesde / SecuenciaeNCFHasta)');
+
+export const ZAnnulmentRequest = z
+  .strictObject({
+    ranges: z
+      .array(ZAnnulmentRange)
+      .min(1, 'give at least one range to annul')
+      .max(ANNULMENT_MAX_RANGES)
+      .describe(
+        'ranges to annul, of up to 10 e-CF types with up to 10,000 ranges each (one ANECF: one Anulacion per type in order of first appearance); ranges must not overlap',
+      ),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(ANNULMENT_REASON_MAX_LENGTH)
+      .optional()
+      .describe(
+        'why the numbers are annulled (kept with the annulment; not sent: the ANECF has no such element)',
+      ),
+  })
+  .describe(
+    'AnnulmentRequest (ours; docs/annulments.md): the eNCF ranges one ANECF annuls, and an optional reason.',
+  );
+
+export const ZAnnulmentHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe(
+      `required to send (428 ANECF_IDEMPOTENCY_KEY_REQUIRED without it); 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters. The same key with the same body replays the first answer; with another body 409 ANECF_IDEMPOTENCY_CONFLICT`,
+    ),
+});
+
+export const CONFLICT_REASONS = [
+  'document_already_submitted_or_taxauth_validated',
+  'document_in_contingency',
+  'document_taxauth_submission_uncertain',
+  'document_taxauth_submission_in_progress',
+  'document_already_delivered_to_receiver',
+] as const;
+
+export const ZAnnulmentConflict = z.object({
+  encf: z.string(),
+  documentId: z.uuid(),
+  status: z.string().describe('the document status'),
+  reason: z.enum(CONFLICT_REASONS),
+});
+
+const ZAnnulmentRangeOut = z.object({
+  type: z.string(),
+  from: z.string(),
+  to: z.string(),
+  count: z.number().int().positive().describe('eNCF in the range'),
+});
+
+const ZAnnulmentDocumentRef = z.object({ documentId: z.uuid(), encf: z.string() });
+
+export const ZAnnulmentPrevalidation = z.object({
+  ok: z.literal(true),
+  environment: ZEnvironment,
+  status: z.literal('validated'),
+  ranges: z.array(ZAnnulmentRangeOut),
+  totalEncf: z.number().int().positive().describe('CantidadeNCFAnulados of the header'),
+  coveredDocuments: z
+    .object({ cancellable: z.array(ZAnnulmentDocumentRef.extend({ status: z.string() })) })
+    .describe(
+      'signed documents of the ranges that never left: they become cancelled if the tax authority accepts',
+    ),
+  correlationId: z.string().min(1),
+});
+
+export const ANNULMENT_STATUSES = [
+  'built',
+  'sending',
+  'accepted',
+  'rejected',
+  'uncertain',
+  'failed',
+] as const;
+
+export const ZAnnulment = z.object({
+  ok: z.boolean().describe('false when rejected, uncertain or failed'),
+  annulmentId: z.uuid(),
+  environment: ZEnvironment,
+  status: z
+    .enum(ANNULMENT_STATUSES)
+    .describe(
+      'built and sending: ranges reserved, the ANECF on its way (built: the tax authority was unreachable, send again with the same key); accepted; rejected (definitive, ranges freed); uncertain (no answer or a partial annulment: reconcile); failed (left built for 24 h, never reached the tax authority: ranges freed, send again with another key)',
+    ),
+  reason: z.string().nullable(),
+  ranges: z.array(ZAnnulmentRangeOut),
+  totalEncf: z.number().int().positive(),
+  taxauth: z
+    .object({
+      codigo: z.string().nullable(),
+      nombre: z.string().nullable(),
+      mensajes: z.array(z.string()),
+    })
+    .nullable()
+    .describe(
+      "the tax authority's answer (RespuestaAnulacionRango); null while pending or without an answer",
+    ),
+  coveredDocuments: z.object({
+    cancelled: z.array(ZAnnulmentDocumentRef),
+    skipped: z.array(ZAnnulmentDocumentRef.extend({ status: z.string(), reason: z.enum(CONFLICT_REASONS) })),
+  }),
+  reconciliation: z
+    .object({
+      outcome: z.enum(['accepted', 'rejected']),
+      note: z.string().nullable(),
+      evidenceSha256: z.string().describe('SHA-256 of the evidence stored write-once'),
+      reconciledAt: z.string(),
+    })
+    .nullable(),
+  createdAt: z.string(),
+  answeredAt: z
+    .string()
+    .nullable()
+    .describe('when the tax authority answered (or the reconciliation fixed it)'),
+  correlationId: z.string().min(1),
+});
+
+/** `GET /{environment}/anulaciones-ecf` (ours, docs/annulments.md): newest first, cursor pages. */
+export const ZAnnulmentListQuery = z
+  .strictObject({
+    status: z.enum(ANNULMENT_STATUSES).optional().describe('only annulments in this state'),
+    limit: ZPageLimitText,
+    cursor: ZPageCursorText,
+  })
+  .describe('AnnulmentListQuery');
+
+export const ZAnnulmentSummary = ZAnnulment.omit({ coveredDocuments: true, correlationId: true }).extend({
+  coveredCounts: z
+    .object({ cancelled: z.number().int().nonnegative(), skipped: z.number().int().nonnegative() })
+    .describe('how many covered documents were cancelled or skipped (GET the annulment for the lists)'),
+});
+
+export const ZAnnulmentListResponse = z.object({
+  ok: z.literal(true),
+  environment: ZEnvironment,
+  items: z.array(ZAnnulmentSummary),
+  nextCursor: z.string().nullable(),
+  correlationId: z.string().min(1),
+});
+
+export const ZAnnulmentParams = z.object({
+  environment: ZEnvironment,
+  annulmentId: z.uuid().describe('annulmentId (UUID)'),
+});
+
+/** Longest reconciliation note and evidence text accepted. */
+export const ANNULMENT_EVIDENCE_MAX_LENGTH = 256 * 1024;
+
+export const ZAnnulmentReconciliationRequest = z
+  .strictObject({
+    outcome: z
+      .enum(['accepted', 'rejected'])
+      .describe(
+        'what the tax authority decided, as established outside the API (its portal, a written answer)',
+      ),
+    evidence: z
+      .strictObject({
+        content: z
+          .string()
+          .min(1)
+          .max(ANNULMENT_EVIDENCE_MAX_LENGTH)
+          .describe(
+            "the tax authority's answer as obtained (RespuestaAnulacionRango JSON or XML, the text of its written answer...)",
+          ),
+        contentType: z
+          .enum(['application/json', 'application/xml', 'text/plain'])
+          .optional()
+          .describe('default text/plain'),
+      })
+      .describe('stored as a write-once artifact'),
+    note: z.string().trim().min(1).max(4000).optional(),
+  })
+  .describe('FiscalReconciliationRequest of an uncertain ANECF');
+
+// ---------------------------------------------------------------------------------------------
 // Route table: the single source of the OpenAPI document.
 
 type TResponse = {
@@ -659,6 +923,143 @@ export const ROUTES = {
       ),
       409: error(
         'RECEIVER_DELIVERY_NOT_UNCERTAIN (details.status), RECEIVER_DELIVERY_OUTCOME_CONFLICT (details.reason outcome_differs | evidence_differs | note_differs), RECEIVER_DELIVERY_EVIDENCE_INVALID (details.reason: evidence_required, evidence_not_applicable, not_xml, signature_invalid, xsd_invalid, issuer_mismatch, buyer_mismatch, encf_mismatch, not_received, signer_*)',
+      ),
+    },
+  },
+  listSequences: {
+    method: 'GET',
+    path: '/:environment/secuencias',
+    summary: 'eNCF ranges registered in the environment',
+    description:
+      'Each range with its type, first and last eNCF, sequence expiration date, registration time, and how many of its numbers were used (a document of this account), annulled (an accepted ANECF) and free.',
+    scopes: ['tenant:admin'],
+    params: ZEnvironmentParams,
+    responses: {
+      200: { description: 'the ranges, by type then first eNCF', schema: ZSequenceRangeListResponse },
+      ...AUTH_ERRORS,
+    },
+  },
+  registerSequence: {
+    method: 'POST',
+    path: '/:environment/secuencias',
+    summary: 'Register an active eNCF range of one e-CF type',
+    description:
+      'Optional: emission and annulment work without it; emission neither reserves numbers nor moves a cursor. Once registered, rule 16 compares FechaVencimientoSecuencia of each emission in the range with the range (422 SEQUENCE_EXPIRATION_RANGE_MISMATCH).',
+    scopes: ['tenant:admin'],
+    params: ZEnvironmentParams,
+    body: ZSequenceRangeRequest,
+    responses: {
+      201: { description: 'registered', schema: ZSequenceRangeResponse },
+      400: error(
+        `INVALID_REQUEST with details.issues[] { path, code, message } (not an eNCF, not a date, unknown property); SEQUENCE_RANGE_INVALID with details.path and details.reason: encf_invalid, type_mismatch (an end of another type's prefix), series_mismatch, reversed (from after to), date_invalid; ${JSON_BODY_ERRORS}`,
+      ),
+      ...AUTH_ERRORS,
+      409: error(
+        'SEQUENCE_RANGE_OVERLAP: shares eNCF with a registered range of the same type (details.rangeId, details.from, details.to of the registered range)',
+      ),
+    },
+  },
+  prevalidateAnnulment: {
+    method: 'POST',
+    path: '/:environment/anulaciones-ecf/prevalidar',
+    summary: 'Build and check an ANECF without sending it',
+    description:
+      'Builds the ANECF of the AnnulmentRequest, validates it against ANECF v.1.0.xsd and checks every document of this account and environment in the ranges; nothing is stored, reserved, signed or sent. A signed e-CF that never left toward the tax authority or the buyer can be annulled (listed in coveredDocuments.cancellable); one that arrived or could have arrived blocks the range (ANECF_DOCUMENT_CONFLICT). Documents of other accounts are never looked at.',
+    scopes: ['tenant:admin'],
+    params: ZEnvironmentParams,
+    body: ZAnnulmentRequest,
+    responses: {
+      200: { description: 'the ANECF would be sent as is', schema: ZAnnulmentPrevalidation },
+      400: error(
+        `INVALID_REQUEST with details.issues[] { path, code, message } (not an eNCF, no range, unknown property); ANECF_INVALID with details.errors[] { path, code, message } (ranges[i].from of another type's prefix: ANNULMENT_RANGE_TYPE_MISMATCH; from after to: ANNULMENT_RANGE_REVERSED; overlapping ranges: ANNULMENT_RANGES_OVERLAP; more than 10 types or 10,000 ranges of a type; the built ANECF against ANECF v.1.0.xsd: XSD_VALIDATION_FAILED); ANECF_NOT_AVAILABLE_IN_CERTECF (annulments are eCF operations, tested in TesteCF); ANECF_DOCUMENT_CONFLICT with details.conflicts[] { encf, documentId, status, reason } (reason: ${CONFLICT_REASONS.join(', ')}); ${JSON_BODY_ERRORS}`,
+      ),
+      ...AUTH_ERRORS,
+    },
+  },
+  sendAnnulment: {
+    method: 'POST',
+    path: '/:environment/anulaciones-ecf',
+    summary: 'Annul eNCF ranges with the tax authority (ANECF)',
+    description:
+      'Validates like prevalidar, reserves the ranges (a submission of one of their eNCF is then 409), signs the ANECF and sends it. Idempotency-Key is required; the same key and body replays the first answer (200), the same key with another body is 409 ANECF_IDEMPOTENCY_CONFLICT. ' +
+      'Accepted: documents of the ranges that never left become cancelled (their jobs cancelled), those that may have arrived are listed as skipped with a reason. Rejected: definitive, the ranges are freed; correct and send with another key. Uncertain (no answer, or a partial annulment): never resent automatically; reconcile.',
+    scopes: ['tenant:admin'],
+    params: ZEnvironmentParams,
+    headers: ZAnnulmentHeaders,
+    body: ZAnnulmentRequest,
+    responses: {
+      200: { description: 'idempotent replay of an earlier answer with this key', schema: ZAnnulment },
+      202: { description: 'accepted by the tax authority (status accepted)', schema: ZAnnulment },
+      400: error(
+        `as prevalidar; INVALID_REQUEST (details.reason idempotency_key_invalid: longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters or not printable ASCII)`,
+      ),
+      ...AUTH_ERRORS,
+      409: error(
+        'ANECF_IDEMPOTENCY_CONFLICT (the key was used with another body), ANECF_RANGE_RESERVED (an eNCF of the ranges is being annulled or was annulled by another request: details.annulmentId), ANECF_DOCUMENT_CONFLICT (a document arrived in the ranges meanwhile: details.documentId, details.conflicts[])',
+      ),
+      422: {
+        description:
+          'rejected by the tax authority (definitive): ok false, status rejected, taxauth.mensajes; the ranges are free again',
+        schema: ZAnnulment,
+      },
+      428: error(
+        'ANECF_IDEMPOTENCY_KEY_REQUIRED: Idempotency-Key missing or empty (nothing built, stored or sent)',
+      ),
+      502: {
+        description:
+          'uncertain: no answer from the tax authority, or a partial annulment; do not resend, reconcile (ok false, status uncertain)',
+        schema: ZAnnulment,
+      },
+    },
+  },
+  listAnnulments: {
+    method: 'GET',
+    path: '/:environment/anulaciones-ecf',
+    summary: 'Annulments of the environment, newest first (ours)',
+    description:
+      'Not named by the specification; the list the portal shows. Each annulment as GET /{environment}/anulaciones-ecf/{annulmentId} answers it, with coveredCounts instead of the covered document lists. Optional status filter; limit 1 to 100, default 50; follow nextCursor with the same filter until it is null.',
+    scopes: ['tenant:admin'],
+    params: ZEnvironmentParams,
+    query: ZAnnulmentListQuery,
+    responses: {
+      200: { description: 'a page; follow nextCursor until null', schema: ZAnnulmentListResponse },
+      400: error('INVALID_REQUEST: bad status, limit or cursor (details.issues[].path)'),
+      ...AUTH_ERRORS,
+    },
+  },
+  getAnnulment: {
+    method: 'GET',
+    path: '/:environment/anulaciones-ecf/:annulmentId',
+    summary: 'An annulment: state, ranges, answer, covered documents',
+    scopes: ['tenant:admin'],
+    params: ZAnnulmentParams,
+    responses: {
+      200: { description: 'current state', schema: ZAnnulment },
+      400: error('INVALID_REQUEST: annulmentId not a UUID'),
+      ...AUTH_ERRORS,
+      404: error(
+        'NOT_FOUND: no such annulment in this account and environment; ROUTE_NOT_FOUND: unknown environment',
+      ),
+    },
+  },
+  reconcileAnnulment: {
+    method: 'POST',
+    path: '/:environment/anulaciones-ecf/:annulmentId/reconciliar',
+    summary: 'Fix the outcome of an uncertain annulment (once, immutable)',
+    description:
+      "Only an uncertain annulment. The evidence is stored as a write-once artifact; accepted cancels the covered documents that never left (as a 202 would have); rejected frees the ranges. The same request again answers the same 200; another outcome or evidence on a reconciled annulment, or an annulment that is not uncertain, is 409. Another account's or environment's annulment: 404.",
+    scopes: ['tenant:admin'],
+    params: ZAnnulmentParams,
+    body: ZAnnulmentReconciliationRequest,
+    responses: {
+      200: { description: 'reconciled (or an idempotent replay)', schema: ZAnnulment },
+      400: error(
+        `INVALID_REQUEST (annulmentId not a UUID, unknown outcome or property); ${JSON_BODY_ERRORS}`,
+      ),
+      ...AUTH_ERRORS,
+      404: error('NOT_FOUND: no such annulment in this account and environment'),
+      409: error(
+        'ANECF_NOT_UNCERTAIN (details.status), ANECF_RECONCILIATION_CONFLICT (already reconciled with another outcome, evidence or note)',
       ),
     },
   },

@@ -51,6 +51,14 @@ const ZEnv = z.object({
   CERTIFICATE_MASTER_KEY: z.string().min(1).optional(),
   /** Earlier master keys, comma-separated, still able to decrypt certificates stored before a rotation. */
   CERTIFICATE_MASTER_KEYS: z.string().optional(),
+  /**
+   * The tax authority's services, for what the API sends itself (the ANECF of an annulment, issue
+   * 17): the same addresses as the worker's.
+   */
+  TAXAUTH_ECF_BASE_URL: z.url().default('http://127.0.0.1:4000'),
+  TAXAUTH_FC_BASE_URL: z.url().default('http://127.0.0.1:4000'),
+  TAXAUTH_STATUS_BASE_URL: z.url().default('http://127.0.0.1:4000'),
+  TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** HMAC key of the buyer's PDF links (`GET /ri/{token}`); the worker signs them with the same key. */
   RI_LINK_SECRET: z.string().min(32).default('local-development-ri-link-secret-change-me-000'),
 });

@@ -213,6 +213,111 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/secuencias': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * eNCF ranges registered in the environment
+     * @description Each range with its type, first and last eNCF, sequence expiration date, registration time, and how many of its numbers were used (a document of this account), annulled (an accepted ANECF) and free.
+     */
+    get: operations['listSequences'];
+    put?: never;
+    /**
+     * Register an active eNCF range of one e-CF type
+     * @description Optional: emission and annulment work without it; emission neither reserves numbers nor moves a cursor. Once registered, rule 16 compares FechaVencimientoSecuencia of each emission in the range with the range (422 SEQUENCE_EXPIRATION_RANGE_MISMATCH).
+     */
+    post: operations['registerSequence'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/anulaciones-ecf/prevalidar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Build and check an ANECF without sending it
+     * @description Builds the ANECF of the AnnulmentRequest, validates it against ANECF v.1.0.xsd and checks every document of this account and environment in the ranges; nothing is stored, reserved, signed or sent. A signed e-CF that never left toward the tax authority or the buyer can be annulled (listed in coveredDocuments.cancellable); one that arrived or could have arrived blocks the range (ANECF_DOCUMENT_CONFLICT). Documents of other accounts are never looked at.
+     */
+    post: operations['prevalidateAnnulment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/anulaciones-ecf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Annulments of the environment, newest first (ours)
+     * @description Not named by the specification; the list the portal shows. Each annulment as GET /{environment}/anulaciones-ecf/{annulmentId} answers it, with coveredCounts instead of the covered document lists. Optional status filter; limit 1 to 100, default 50; follow nextCursor with the same filter until it is null.
+     */
+    get: operations['listAnnulments'];
+    put?: never;
+    /**
+     * Annul eNCF ranges with the tax authority (ANECF)
+     * @description Validates like prevalidar, reserves the ranges (a submission of one of their eNCF is then 409), signs the ANECF and sends it. Idempotency-Key is required; the same key and body replays the first answer (200), the same key with another body is 409 ANECF_IDEMPOTENCY_CONFLICT. Accepted: documents of the ranges that never left become cancelled (their jobs cancelled), those that may have arrived are listed as skipped with a reason. Rejected: definitive, the ranges are freed; correct and send with another key. Uncertain (no answer, or a partial annulment): never resent automatically; reconcile.
+     */
+    post: operations['sendAnnulment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/anulaciones-ecf/{annulmentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An annulment: state, ranges, answer, covered documents */
+    get: operations['getAnnulment'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/anulaciones-ecf/{annulmentId}/reconciliar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Fix the outcome of an uncertain annulment (once, immutable)
+     * @description Only an uncertain annulment. The evidence is stored as a write-once artifact; accepted cancels the covered documents that never left (as a 202 would have); rejected frees the ranges. The same request again answers the same 200; another outcome or evidence on a reconciled annulment, or an annulment that is not uncertain, is 409. Another account's or environment's annulment: 404.
+     */
+    post: operations['reconcileAnnulment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2159,6 +2264,1799 @@ export interface operations {
         };
       };
       /** @description RECEIVER_DELIVERY_NOT_UNCERTAIN (details.status), RECEIVER_DELIVERY_OUTCOME_CONFLICT (details.reason outcome_differs | evidence_differs | note_differs), RECEIVER_DELIVERY_EVIDENCE_INVALID (details.reason: evidence_required, evidence_not_applicable, not_xml, signature_invalid, xsd_invalid, issuer_mismatch, buyer_mismatch, encf_mismatch, not_received, signer_*) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  listSequences: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the ranges, by type then first eNCF */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** @description by type, then first eNCF */
+            items: {
+              /** Format: uuid */
+              sequenceId: string;
+              /** @description e-CF type, two digits */
+              type: string;
+              from: string;
+              to: string;
+              /** @description YYYY-MM-DD */
+              sequenceExpirationDate: string;
+              /** @constant */
+              status: 'active';
+              registeredAt: string;
+              /** @description how many of its numbers were used, annulled, free */
+              counts: {
+                total: number;
+                /** @description eNCF of the range with a document in this environment */
+                used: number;
+                /** @description eNCF of the range covered by an accepted ANECF */
+                annulled: number;
+                /** @description total − used − annulled */
+                free: number;
+              };
+            }[];
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  registerSequence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description e-CF type: 31 … 47 (E31 also read) */
+          type: string;
+          /** @description first eNCF of the range (same type) */
+          from: string;
+          /** @description last eNCF of the range, both ends included; at least `from` */
+          to: string;
+          /** @description the sequence expiration date the tax authority authorised for the range, YYYY-MM-DD (E32 and E34 documents carry none, their range has one). Once registered, rule 16 compares FechaVencimientoSecuencia of every emission in the range with it (SEQUENCE_EXPIRATION_RANGE_MISMATCH) */
+          sequenceExpirationDate: string;
+        };
+      };
+    };
+    responses: {
+      /** @description registered */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            sequence: {
+              /** Format: uuid */
+              sequenceId: string;
+              /** @description e-CF type, two digits */
+              type: string;
+              from: string;
+              to: string;
+              /** @description YYYY-MM-DD */
+              sequenceExpirationDate: string;
+              /** @constant */
+              status: 'active';
+              registeredAt: string;
+              /** @description how many of its numbers were used, annulled, free */
+              counts: {
+                total: number;
+                /** @description eNCF of the range with a document in this environment */
+                used: number;
+                /** @description eNCF of the range covered by an accepted ANECF */
+                annulled: number;
+                /** @description total − used − annulled */
+                free: number;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_REQUEST with details.issues[] { path, code, message } (not an eNCF, not a date, unknown property); SEQUENCE_RANGE_INVALID with details.path and details.reason: encf_invalid, type_mismatch (an end of another type's prefix), series_mismatch, reversed (from after to), date_invalid; INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SEQUENCE_RANGE_OVERLAP: shares eNCF with a registered range of the same type (details.rangeId, details.from, details.to of the registered range) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  prevalidateAnnulment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description ranges to annul, of up to 10 e-CF types with up to 10,000 ranges each (one ANECF: one Anulacion per type in order of first appearance); ranges must not overlap */
+          ranges: {
+            /** @description e-CF type: 31 … 47 (E31 also read) */
+            type: string;
+            /** @description first eNCF to annul (of `type`) */
+            from: string;
+            /** @description last eNCF to annul, both ends included; equal to `from` for one eNCF */
+            to: string;
+          }[];
+          /** @description why the numbers are annulled (kept with the annulment; not sent: the ANECF has no such element) */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description the ANECF would be sent as is */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** @constant */
+            status: 'validated';
+            ranges: {
+              type: string;
+              from: string;
+              to: string;
+              /** @description eNCF in the range */
+              count: number;
+            }[];
+            /** @description CantidadeNCFAnulados of the header */
+            totalEncf: number;
+            /** @description signed documents of the ranges that never left: they become cancelled if the tax authority accepts */
+            coveredDocuments: {
+              cancellable: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+                status: string;
+              }[];
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_REQUEST with details.issues[] { path, code, message } (not an eNCF, no range, unknown property); ANECF_INVALID with details.errors[] { path, code, message } (ranges[i].from of another type's prefix: ANNULMENT_RANGE_TYPE_MISMATCH; from after to: ANNULMENT_RANGE_REVERSED; overlapping ranges: ANNULMENT_RANGES_OVERLAP; more than 10 types or 10,000 ranges of a type; the built ANECF against ANECF v.1.0.xsd: XSD_VALIDATION_FAILED); ANECF_NOT_AVAILABLE_IN_CERTECF (annulments are eCF operations, tested in TesteCF); ANECF_DOCUMENT_CONFLICT with details.conflicts[] { encf, documentId, status, reason } (reason: document_already_submitted_or_taxauth_validated, document_in_contingency, document_taxauth_submission_uncertain, document_taxauth_submission_in_progress, document_already_delivered_to_receiver); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  listAnnulments: {
+    parameters: {
+      query?: {
+        /** @description only annulments in this state */
+        status?: 'built' | 'sending' | 'accepted' | 'rejected' | 'uncertain' | 'failed';
+        /** @description 1 to 100, default 50 */
+        limit?: string;
+        /** @description nextCursor of the previous page, unmodified; filters must stay the same */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description a page; follow nextCursor until null */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            items: {
+              /** @description false when rejected, uncertain or failed */
+              ok: boolean;
+              /** Format: uuid */
+              annulmentId: string;
+              /** @enum {string} */
+              environment: 'TesteCF' | 'CerteCF' | 'eCF';
+              /**
+               * @description built and sending: ranges reserved, the ANECF on its way (built: the tax authority was unreachable, send again with the same key); accepted; rejected (definitive, ranges freed); uncertain (no answer or a partial annulment: reconcile); failed (left built for 24 h, never reached the tax authority: ranges freed, send again with another key)
+               * @enum {string}
+               */
+              status: 'built' | 'sending' | 'accepted' | 'rejected' | 'uncertain' | 'failed';
+              reason: string | null;
+              ranges: {
+                type: string;
+                from: string;
+                to: string;
+                /** @description eNCF in the range */
+                count: number;
+              }[];
+              totalEncf: number;
+              /** @description the tax authority's answer (RespuestaAnulacionRango); null while pending or without an answer */
+              taxauth: {
+                codigo: string | null;
+                nombre: string | null;
+                mensajes: string[];
+              } | null;
+              reconciliation: {
+                /** @enum {string} */
+                outcome: 'accepted' | 'rejected';
+                note: string | null;
+                /** @description SHA-256 of the evidence stored write-once */
+                evidenceSha256: string;
+                reconciledAt: string;
+              } | null;
+              createdAt: string;
+              /** @description when the tax authority answered (or the reconciliation fixed it) */
+              answeredAt: string | null;
+              /** @description how many covered documents were cancelled or skipped (GET the annulment for the lists) */
+              coveredCounts: {
+                cancelled: number;
+                skipped: number;
+              };
+            }[];
+            nextCursor: string | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_REQUEST: bad status, limit or cursor (details.issues[].path) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  sendAnnulment: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description required to send (428 ANECF_IDEMPOTENCY_KEY_REQUIRED without it); 1 to 200 printable ASCII characters. The same key with the same body replays the first answer; with another body 409 ANECF_IDEMPOTENCY_CONFLICT */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description ranges to annul, of up to 10 e-CF types with up to 10,000 ranges each (one ANECF: one Anulacion per type in order of first appearance); ranges must not overlap */
+          ranges: {
+            /** @description e-CF type: 31 … 47 (E31 also read) */
+            type: string;
+            /** @description first eNCF to annul (of `type`) */
+            from: string;
+            /** @description last eNCF to annul, both ends included; equal to `from` for one eNCF */
+            to: string;
+          }[];
+          /** @description why the numbers are annulled (kept with the annulment; not sent: the ANECF has no such element) */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description idempotent replay of an earlier answer with this key */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description false when rejected, uncertain or failed */
+            ok: boolean;
+            /** Format: uuid */
+            annulmentId: string;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /**
+             * @description built and sending: ranges reserved, the ANECF on its way (built: the tax authority was unreachable, send again with the same key); accepted; rejected (definitive, ranges freed); uncertain (no answer or a partial annulment: reconcile); failed (left built for 24 h, never reached the tax authority: ranges freed, send again with another key)
+             * @enum {string}
+             */
+            status: 'built' | 'sending' | 'accepted' | 'rejected' | 'uncertain' | 'failed';
+            reason: string | null;
+            ranges: {
+              type: string;
+              from: string;
+              to: string;
+              /** @description eNCF in the range */
+              count: number;
+            }[];
+            totalEncf: number;
+            /** @description the tax authority's answer (RespuestaAnulacionRango); null while pending or without an answer */
+            taxauth: {
+              codigo: string | null;
+              nombre: string | null;
+              mensajes: string[];
+            } | null;
+            coveredDocuments: {
+              cancelled: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+              }[];
+              skipped: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+                status: string;
+                /** @enum {string} */
+                reason:
+                  | 'document_already_submitted_or_taxauth_validated'
+                  | 'document_in_contingency'
+                  | 'document_taxauth_submission_uncertain'
+                  | 'document_taxauth_submission_in_progress'
+                  | 'document_already_delivered_to_receiver';
+              }[];
+            };
+            reconciliation: {
+              /** @enum {string} */
+              outcome: 'accepted' | 'rejected';
+              note: string | null;
+              /** @description SHA-256 of the evidence stored write-once */
+              evidenceSha256: string;
+              reconciledAt: string;
+            } | null;
+            createdAt: string;
+            /** @description when the tax authority answered (or the reconciliation fixed it) */
+            answeredAt: string | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description accepted by the tax authority (status accepted) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description false when rejected, uncertain or failed */
+            ok: boolean;
+            /** Format: uuid */
+            annulmentId: string;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /**
+             * @description built and sending: ranges reserved, the ANECF on its way (built: the tax authority was unreachable, send again with the same key); accepted; rejected (definitive, ranges freed); uncertain (no answer or a partial annulment: reconcile); failed (left built for 24 h, never reached the tax authority: ranges freed, send again with another key)
+             * @enum {string}
+             */
+            status: 'built' | 'sending' | 'accepted' | 'rejected' | 'uncertain' | 'failed';
+            reason: string | null;
+            ranges: {
+              type: string;
+              from: string;
+              to: string;
+              /** @description eNCF in the range */
+              count: number;
+            }[];
+            totalEncf: number;
+            /** @description the tax authority's answer (RespuestaAnulacionRango); null while pending or without an answer */
+            taxauth: {
+              codigo: string | null;
+              nombre: string | null;
+              mensajes: string[];
+            } | null;
+            coveredDocuments: {
+              cancelled: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+              }[];
+              skipped: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+                status: string;
+                /** @enum {string} */
+                reason:
+                  | 'document_already_submitted_or_taxauth_validated'
+                  | 'document_in_contingency'
+                  | 'document_taxauth_submission_uncertain'
+                  | 'document_taxauth_submission_in_progress'
+                  | 'document_already_delivered_to_receiver';
+              }[];
+            };
+            reconciliation: {
+              /** @enum {string} */
+              outcome: 'accepted' | 'rejected';
+              note: string | null;
+              /** @description SHA-256 of the evidence stored write-once */
+              evidenceSha256: string;
+              reconciledAt: string;
+            } | null;
+            createdAt: string;
+            /** @description when the tax authority answered (or the reconciliation fixed it) */
+            answeredAt: string | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description as prevalidar; INVALID_REQUEST (details.reason idempotency_key_invalid: longer than 200 characters or not printable ASCII) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ANECF_IDEMPOTENCY_CONFLICT (the key was used with another body), ANECF_RANGE_RESERVED (an eNCF of the ranges is being annulled or was annulled by another request: details.annulmentId), ANECF_DOCUMENT_CONFLICT (a document arrived in the ranges meanwhile: details.documentId, details.conflicts[]) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description rejected by the tax authority (definitive): ok false, status rejected, taxauth.mensajes; the ranges are free again */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description false when rejected, uncertain or failed */
+            ok: boolean;
+            /** Format: uuid */
+            annulmentId: string;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /**
+             * @description built and sending: ranges reserved, the ANECF on its way (built: the tax authority was unreachable, send again with the same key); accepted; rejected (definitive, ranges freed); uncertain (no answer or a partial annulment: reconcile); failed (left built for 24 h, never reached the tax authority: ranges freed, send again with another key)
+             * @enum {string}
+             */
+            status: 'built' | 'sending' | 'accepted' | 'rejected' | 'uncertain' | 'failed';
+            reason: string | null;
+            ranges: {
+              type: string;
+              from: string;
+              to: string;
+              /** @description eNCF in the range */
+              count: number;
+            }[];
+            totalEncf: number;
+            /** @description the tax authority's answer (RespuestaAnulacionRango); null while pending or without an answer */
+            taxauth: {
+              codigo: string | null;
+              nombre: string | null;
+              mensajes: string[];
+            } | null;
+            coveredDocuments: {
+              cancelled: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+              }[];
+              skipped: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+                status: string;
+                /** @enum {string} */
+                reason:
+                  | 'document_already_submitted_or_taxauth_validated'
+                  | 'document_in_contingency'
+                  | 'document_taxauth_submission_uncertain'
+                  | 'document_taxauth_submission_in_progress'
+                  | 'document_already_delivered_to_receiver';
+              }[];
+            };
+            reconciliation: {
+              /** @enum {string} */
+              outcome: 'accepted' | 'rejected';
+              note: string | null;
+              /** @description SHA-256 of the evidence stored write-once */
+              evidenceSha256: string;
+              reconciledAt: string;
+            } | null;
+            createdAt: string;
+            /** @description when the tax authority answered (or the reconciliation fixed it) */
+            answeredAt: string | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ANECF_IDEMPOTENCY_KEY_REQUIRED: Idempotency-Key missing or empty (nothing built, stored or sent) */
+      428: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description uncertain: no answer from the tax authority, or a partial annulment; do not resend, reconcile (ok false, status uncertain) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description false when rejected, uncertain or failed */
+            ok: boolean;
+            /** Format: uuid */
+            annulmentId: string;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /**
+             * @description built and sending: ranges reserved, the ANECF on its way (built: the tax authority was unreachable, send again with the same key); accepted; rejected (definitive, ranges freed); uncertain (no answer or a partial annulment: reconcile); failed (left built for 24 h, never reached the tax authority: ranges freed, send again with another key)
+             * @enum {string}
+             */
+            status: 'built' | 'sending' | 'accepted' | 'rejected' | 'uncertain' | 'failed';
+            reason: string | null;
+            ranges: {
+              type: string;
+              from: string;
+              to: string;
+              /** @description eNCF in the range */
+              count: number;
+            }[];
+            totalEncf: number;
+            /** @description the tax authority's answer (RespuestaAnulacionRango); null while pending or without an answer */
+            taxauth: {
+              codigo: string | null;
+              nombre: string | null;
+              mensajes: string[];
+            } | null;
+            coveredDocuments: {
+              cancelled: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+              }[];
+              skipped: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+                status: string;
+                /** @enum {string} */
+                reason:
+                  | 'document_already_submitted_or_taxauth_validated'
+                  | 'document_in_contingency'
+                  | 'document_taxauth_submission_uncertain'
+                  | 'document_taxauth_submission_in_progress'
+                  | 'document_already_delivered_to_receiver';
+              }[];
+            };
+            reconciliation: {
+              /** @enum {string} */
+              outcome: 'accepted' | 'rejected';
+              note: string | null;
+              /** @description SHA-256 of the evidence stored write-once */
+              evidenceSha256: string;
+              reconciledAt: string;
+            } | null;
+            createdAt: string;
+            /** @description when the tax authority answered (or the reconciliation fixed it) */
+            answeredAt: string | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  getAnnulment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description annulmentId (UUID) */
+        annulmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description current state */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description false when rejected, uncertain or failed */
+            ok: boolean;
+            /** Format: uuid */
+            annulmentId: string;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /**
+             * @description built and sending: ranges reserved, the ANECF on its way (built: the tax authority was unreachable, send again with the same key); accepted; rejected (definitive, ranges freed); uncertain (no answer or a partial annulment: reconcile); failed (left built for 24 h, never reached the tax authority: ranges freed, send again with another key)
+             * @enum {string}
+             */
+            status: 'built' | 'sending' | 'accepted' | 'rejected' | 'uncertain' | 'failed';
+            reason: string | null;
+            ranges: {
+              type: string;
+              from: string;
+              to: string;
+              /** @description eNCF in the range */
+              count: number;
+            }[];
+            totalEncf: number;
+            /** @description the tax authority's answer (RespuestaAnulacionRango); null while pending or without an answer */
+            taxauth: {
+              codigo: string | null;
+              nombre: string | null;
+              mensajes: string[];
+            } | null;
+            coveredDocuments: {
+              cancelled: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+              }[];
+              skipped: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+                status: string;
+                /** @enum {string} */
+                reason:
+                  | 'document_already_submitted_or_taxauth_validated'
+                  | 'document_in_contingency'
+                  | 'document_taxauth_submission_uncertain'
+                  | 'document_taxauth_submission_in_progress'
+                  | 'document_already_delivered_to_receiver';
+              }[];
+            };
+            reconciliation: {
+              /** @enum {string} */
+              outcome: 'accepted' | 'rejected';
+              note: string | null;
+              /** @description SHA-256 of the evidence stored write-once */
+              evidenceSha256: string;
+              reconciledAt: string;
+            } | null;
+            createdAt: string;
+            /** @description when the tax authority answered (or the reconciliation fixed it) */
+            answeredAt: string | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_REQUEST: annulmentId not a UUID */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such annulment in this account and environment; ROUTE_NOT_FOUND: unknown environment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  reconcileAnnulment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description annulmentId (UUID) */
+        annulmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description what the tax authority decided, as established outside the API (its portal, a written answer)
+           * @enum {string}
+           */
+          outcome: 'accepted' | 'rejected';
+          /** @description stored as a write-once artifact */
+          evidence: {
+            /** @description the tax authority's answer as obtained (RespuestaAnulacionRango JSON or XML, the text of its written answer...) */
+            content: string;
+            /**
+             * @description default text/plain
+             * @enum {string}
+             */
+            contentType?: 'application/json' | 'application/xml' | 'text/plain';
+          };
+          note?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description reconciled (or an idempotent replay) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description false when rejected, uncertain or failed */
+            ok: boolean;
+            /** Format: uuid */
+            annulmentId: string;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /**
+             * @description built and sending: ranges reserved, the ANECF on its way (built: the tax authority was unreachable, send again with the same key); accepted; rejected (definitive, ranges freed); uncertain (no answer or a partial annulment: reconcile); failed (left built for 24 h, never reached the tax authority: ranges freed, send again with another key)
+             * @enum {string}
+             */
+            status: 'built' | 'sending' | 'accepted' | 'rejected' | 'uncertain' | 'failed';
+            reason: string | null;
+            ranges: {
+              type: string;
+              from: string;
+              to: string;
+              /** @description eNCF in the range */
+              count: number;
+            }[];
+            totalEncf: number;
+            /** @description the tax authority's answer (RespuestaAnulacionRango); null while pending or without an answer */
+            taxauth: {
+              codigo: string | null;
+              nombre: string | null;
+              mensajes: string[];
+            } | null;
+            coveredDocuments: {
+              cancelled: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+              }[];
+              skipped: {
+                /** Format: uuid */
+                documentId: string;
+                encf: string;
+                status: string;
+                /** @enum {string} */
+                reason:
+                  | 'document_already_submitted_or_taxauth_validated'
+                  | 'document_in_contingency'
+                  | 'document_taxauth_submission_uncertain'
+                  | 'document_taxauth_submission_in_progress'
+                  | 'document_already_delivered_to_receiver';
+              }[];
+            };
+            reconciliation: {
+              /** @enum {string} */
+              outcome: 'accepted' | 'rejected';
+              note: string | null;
+              /** @description SHA-256 of the evidence stored write-once */
+              evidenceSha256: string;
+              reconciledAt: string;
+            } | null;
+            createdAt: string;
+            /** @description when the tax authority answered (or the reconciliation fixed it) */
+            answeredAt: string | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_REQUEST (annulmentId not a UUID, unknown outcome or property); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such annulment in this account and environment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ANECF_NOT_UNCERTAIN (details.status), ANECF_RECONCILIATION_CONFLICT (already reconciled with another outcome, evidence or note) */
       409: {
         headers: {
           [name: string]: unknown;

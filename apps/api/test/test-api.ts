@@ -3,7 +3,7 @@ import { OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
 import type { FastifyInstance } from 'fastify';
 import { seedApiKey, seedTenant, type TDatabase } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type TAppOptions } from '../src/app.ts';
 import { readEnv } from '../src/env.ts';
 
 /** The official schemas as the tax authority publishes them (shared fixture of the workspace). */
@@ -32,6 +32,7 @@ export type TTestApi = {
 export async function startTestApi(
   overrides: Record<string, string> = {},
   beforeReady?: (app: FastifyInstance) => void,
+  appOptions: Pick<TAppOptions, 'taxauthClientFor' | 'loadCertificate'> = {},
 ): Promise<TTestApi> {
   const testDatabase = await openTestDatabase();
   const logs = new LogCapture();
@@ -41,7 +42,7 @@ export async function startTestApi(
     XSD_DIRECTORY: TEST_XSD_DIRECTORY,
     ...overrides,
   });
-  const app = await buildApp({ env, database: testDatabase.database, logDestination: logs });
+  const app = await buildApp({ env, database: testDatabase.database, logDestination: logs, ...appOptions });
   beforeReady?.(app);
   await app.ready();
   return {

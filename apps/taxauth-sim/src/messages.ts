@@ -129,6 +129,8 @@ export const ANNULMENT_MESSAGES = {
   lineOrder: 'El campo NoLinea no es válido, no cumple orden secuencial.',
   failed: 'No fue posible anular las siguientes secuencias',
   notDelegated: 'El RNC del certificado no está delegado para realizar transacciones para el RNC',
+  /** The simulator's own text (DGII publishes none): a `CantidadeNCFAnulados` that is not the ranges' sum. */
+  countMismatch: 'El campo CantidadeNCFAnulados no corresponde con la cantidad de secuencias a anular',
 } as const;
 
 /** ConsultaTrackIds parameter validation (FACTS §1.7), verbatim. */

@@ -24,6 +24,7 @@ export const FAULT_KINDS = [
   'reject',
   'accept_conditional',
   'lose_answer',
+  'partial_annulment',
 ] as const;
 export type TFaultKind = (typeof FAULT_KINDS)[number];
 

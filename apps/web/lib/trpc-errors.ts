@@ -60,6 +60,17 @@ export const APP_ERROR_MESSAGES: Record<string, string> = {
     'El certificado no sirve para firmar: su uso de llave no incluye firma digital ni no repudio.',
   CERTIFICATE_EXPIRED: 'El certificado está vencido.',
   CERTIFICATE_NOT_YET_VALID: 'El certificado aún no es válido: su vigencia no ha empezado.',
+  ANECF_DOCUMENT_CONFLICT:
+    'Hay e-CF en estos rangos que ya salieron (o pudieron salir) hacia la DGII o el comprador: vea la tabla. Anule solo los números libres.',
+  ANECF_RANGE_RESERVED: 'Otra anulación ya incluye alguno de estos e-NCF.',
+  ANECF_INVALID: 'Revise los rangos marcados.',
+  ANECF_NOT_AVAILABLE_IN_CERTECF: 'Las anulaciones no existen en CerteCF: pruébelas en TesteCF.',
+  ANECF_IDEMPOTENCY_CONFLICT: 'Esta solicitud ya se usó con otros rangos. Prevalide de nuevo.',
+  ANECF_NOT_UNCERTAIN: 'Solo se concilia una anulación incierta.',
+  ANECF_RECONCILIATION_CONFLICT: 'Esta anulación ya fue conciliada con otro resultado o evidencia.',
+  CERTIFICATE_NOT_ACTIVE: 'La cuenta no tiene un certificado de firma activo: instálelo en Certificado.',
+  SEQUENCE_RANGE_OVERLAP: 'El rango se solapa con otro registrado del mismo tipo.',
+  SEQUENCE_RANGE_INVALID: 'Revise el rango.',
 };
 
 /** The message to show for a failure that no field claims. */

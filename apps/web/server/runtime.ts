@@ -15,6 +15,7 @@ import {
   type TPortalMail,
   type TSignInPolicy,
 } from '@ecf/services';
+import { createTaxauthClients } from '@ecf/taxauth-client';
 import { portalEnv } from '../env.ts';
 import type { TPortalDocuments, TPortalWebhooks } from './trpc/context.ts';
 
@@ -39,7 +40,18 @@ let keyring: TCertificateKeyring | undefined;
 export function portalRuntime(): TPortalRuntime {
   if (holder.__ecfPortalRuntime !== undefined) return holder.__ecfPortalRuntime;
   const env = portalEnv();
-  const documents = portalDocumentsOf(env.DATABASE_URL, env.API_CURSOR_SECRET, env.XSD_DIRECTORY);
+  const documents = {
+    ...portalDocumentsOf(env.DATABASE_URL, env.API_CURSOR_SECRET, env.XSD_DIRECTORY),
+    // One client per environment for the process (each caches its tenants' tokens).
+    taxauthClientFor: createTaxauthClients({
+      baseUrls: {
+        ecf: env.TAXAUTH_ECF_BASE_URL,
+        fc: env.TAXAUTH_FC_BASE_URL,
+        status: env.TAXAUTH_STATUS_BASE_URL,
+      },
+      timeoutMs: env.TAXAUTH_TIMEOUT_MS,
+    }),
+  };
   holder.__ecfPortalRuntime = {
     database: createDatabaseClient({
       databaseUrl: env.DATABASE_URL,

@@ -5,12 +5,15 @@
  * role's session is a real `portal_sessions` row checked by `validatePortalSession`, as on every
  * request; procedures are called through the server-side caller with a constructed context.
  */
+import assert from 'node:assert/strict';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { TRPCError } from '@trpc/server';
 import { seedMembership, seedTenant, seedUser, type MemberRole, type TDatabase } from '@ecf/db';
 import { createProducerQueue } from '@ecf/db/job-queue';
 import { openTestDatabase } from '@ecf/db/testing';
 import { loadXsdValidators, OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
 import { startMailCatcher, type TMailCatcher } from '@ecf/mail-catcher';
+import { createTaxauthClients } from '@ecf/taxauth-client';
 import {
   createCertificateKeyring,
   DEFAULT_SIGN_IN_POLICY,
@@ -53,6 +56,11 @@ export async function openPortalHarness(): Promise<TPortalHarness> {
     cursorSecret: TEST_CURSOR_SECRET,
     enqueue: queue.enqueue,
     loadXsd: () => (xsd ??= loadXsdValidators(OFFICIAL_XSD_DIRECTORY)),
+    // Nothing listens on port 9: an ANECF sent from a test never reaches a tax authority (it stays built).
+    taxauthClientFor: createTaxauthClients({
+      baseUrls: { ecf: 'http://127.0.0.1:9', fc: 'http://127.0.0.1:9', status: 'http://127.0.0.1:9' },
+      timeoutMs: 2000,
+    }),
   };
   return {
     documents,
@@ -206,4 +214,15 @@ export function callByPath(
     input: unknown,
   ) => Promise<unknown>;
   return procedure(input);
+}
+
+/** The TRPCError a call is refused with; fails the test when the call succeeds or throws anything else. */
+export async function trpcFailureOf(call: Promise<unknown>): Promise<TRPCError> {
+  try {
+    await call;
+  } catch (error) {
+    assert.ok(error instanceof TRPCError, String(error));
+    return error;
+  }
+  assert.fail('expected a refusal');
 }

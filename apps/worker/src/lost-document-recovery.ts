@@ -13,7 +13,12 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import type { TDatabase, TEnqueue } from '@ecf/db';
-import { registerWorkerInstance, renewWorkerInstance, requeueLostDocuments } from '@ecf/services';
+import {
+  recoverAnnulments,
+  registerWorkerInstance,
+  renewWorkerInstance,
+  requeueLostDocuments,
+} from '@ecf/services';
 
 export type TLostDocumentRecovery = { instanceId: () => string; stop: () => Promise<void> };
 
@@ -93,6 +98,17 @@ export async function startLostDocumentRecovery(options: {
             },
             'dead workers found: the documents of the jobs they held got their next step',
           );
+      }),
+    );
+  if (options.intervalSeconds > 0)
+    timers.push(
+      // Annulments a crash interrupted: an acceptance whose covered documents are not cancelled
+      // yet is finished; an ANECF left `sending` becomes `uncertain` (never resent); one left
+      // `built` for 24 h (never reached the tax authority) becomes `failed` and frees its ranges.
+      every(options.intervalSeconds, 'annulment recovery', async () => {
+        const { settled, madeUncertain, failed } = await recoverAnnulments({ database, now: options.now() });
+        if (settled > 0 || madeUncertain > 0 || failed > 0)
+          log.warn({ settled, madeUncertain, failed }, 'interrupted or abandoned annulments recovered');
       }),
     );
   return {

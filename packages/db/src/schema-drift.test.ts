@@ -23,9 +23,11 @@ const CATALOG_QUERIES = {
             ORDER BY table_name, column_name`,
   enums: `SELECT t.typname, string_agg(e.enumlabel, ',' ORDER BY e.enumsortorder) AS labels
           FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid GROUP BY t.typname ORDER BY t.typname`,
-  // Partial indexes (WHERE ...) are hand-written SQL that Prisma cannot express, so they are left out.
+  // Partial indexes (WHERE ...) and the GiST indexes of exclusion constraints (0013's ranges) are
+  // hand-written SQL that Prisma cannot express, so they are left out.
   indexes: `SELECT tablename, indexname, indexdef FROM pg_indexes
             WHERE schemaname = 'public' AND tablename <> '_ecf_migrations' AND indexdef NOT LIKE '% WHERE %'
+              AND indexdef NOT LIKE '% USING gist %'
             ORDER BY tablename, indexname`,
   // CHECK constraints are hand-written SQL that Prisma cannot express, so they are left out.
   constraints: `SELECT conrelid::regclass::text AS table_name, conname, pg_get_constraintdef(oid) AS definition

@@ -5,6 +5,7 @@
  * `src/persistence/`. This file is the package's public surface: only what other workspaces use.
  */
 export { AppError, type TErrorCode } from './shared/errors.ts';
+export { ZPageCursorText, ZPageLimitText } from './shared/page-query.ts';
 export { isIssuerPhone } from '@ecf/fiscal-core';
 export {
   ACCOUNT_PROFILE_LIMITS,
@@ -54,6 +55,24 @@ export {
   type TSubmissionIssue,
 } from './emission/index.ts';
 export { signQueuedDocument } from './signing/index.ts';
+export { listSequenceRanges, registerSequenceRange, type TSequenceRange } from './sequences/index.ts';
+export {
+  ANNULMENT_CONFLICT_REASONS,
+  ANNULMENT_IDEMPOTENCY_KEY_MAX_LENGTH,
+  getAnnulment,
+  listAnnulments,
+  prevalidateAnnulment,
+  reconcileAnnulment,
+  recoverAnnulments,
+  sendAnnulment,
+  type TAnnulmentConflict,
+  type TAnnulmentPage,
+  type TAnnulmentSummary,
+  type TAnnulmentPrevalidation,
+  type TAnnulmentRequest,
+  type TAnnulmentView,
+  type TSendAnnulmentResult,
+} from './annulments/index.ts';
 export {
   pollDocumentStatus,
   transmitSignedDocument,

@@ -155,6 +155,8 @@ export async function openTransmissionHarness(
 
   return {
     database: app.database,
+    /** The application database's URL (for child processes). */
+    databaseUrl: app.url,
     simulator,
     clock,
     clientFor,

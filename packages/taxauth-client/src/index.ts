@@ -37,6 +37,12 @@ export {
   type TTaxauthService,
   type TTransientReason,
 } from './errors.ts';
+export {
+  annulmentOutcomeOf,
+  annulmentOutcomeOfAnswer,
+  annulmentOutcomeOfError,
+  type TAnnulmentOutcome,
+} from './annulment-outcome.ts';
 export { buildXmlMultipart, type TMultipartBody } from './multipart.ts';
 export {
   createReceiverClient,

@@ -14,6 +14,13 @@ export const STATUS_BATCH_BODY_LIMIT_BYTES = 64 * 1024;
  * (`\"`, `\n`, `\u00e9`) can grow that text, 2 MiB covers it with room.
  */
 export const RECONCILIATION_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+/**
+ * An annulment holds at most 10 types × 10,000 ranges of two 13-character eNCF (about 60 bytes a
+ * range as compact JSON, 6 MB in all): 8 MiB, capped by API_BODY_LIMIT_BYTES (6 MiB by default).
+ * A sequence range is a few hundred bytes.
+ */
+export const ANNULMENT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+export const SEQUENCE_BODY_LIMIT_BYTES = 16 * 1024;
 /** Every other route (GETs, unknown paths): none of them reads a body. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -51,6 +58,22 @@ export function bodyRulesOf(options: { submissionLimitBytes: number }): Map<stri
     [
       `POST ${ROUTES.statusBatch.path}`,
       { bodyLimit: capped(STATUS_BATCH_BODY_LIMIT_BYTES), checkJsonValue: rejectUnstorableText },
+    ],
+    [
+      `POST ${ROUTES.registerSequence.path}`,
+      { bodyLimit: capped(SEQUENCE_BODY_LIMIT_BYTES), checkJsonValue: rejectUnstorableText },
+    ],
+    [
+      `POST ${ROUTES.prevalidateAnnulment.path}`,
+      { bodyLimit: capped(ANNULMENT_BODY_LIMIT_BYTES), checkJsonValue: rejectUnstorableText },
+    ],
+    [
+      `POST ${ROUTES.sendAnnulment.path}`,
+      { bodyLimit: capped(ANNULMENT_BODY_LIMIT_BYTES), checkJsonValue: rejectUnstorableText },
+    ],
+    [
+      `POST ${ROUTES.reconcileAnnulment.path}`,
+      { bodyLimit: capped(RECONCILIATION_BODY_LIMIT_BYTES), checkJsonValue: rejectUnstorableText },
     ],
     [
       `POST ${ROUTES.reconcileReceiverDelivery.path}`,

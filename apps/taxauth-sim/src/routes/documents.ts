@@ -16,6 +16,16 @@ type TEnvParams = { environment: string };
 const APPROVAL_NOT_REQUIRED = ['32', '41', '43', '46', '47'];
 const ENCF_PATTERN = /^E(31|32|33|34|41|43|44|45|46|47)(\d{10})$/;
 
+/** The 10-digit sequence number of an eNCF (`E31` + 10 digits). */
+function sequenceOf(encf: string): number {
+  return Number(encf.slice(3));
+}
+
+/** The eNCF just before `encf` in its type's sequence. */
+function encfBefore(encf: string): string {
+  return `${encf.slice(0, 3)}${String(sequenceOf(encf) - 1).padStart(10, '0')}`;
+}
+
 type TChecked =
   | { ok: true; xml: string; signerId: string | undefined }
   | { ok: false; problem: 'file' | 'structure' | 'signature'; detail?: string };
@@ -141,9 +151,12 @@ export function registerDocumentRoutes(app: FastifyInstance, context: TSimContex
 
       const ranges: Array<{ from: string; to: string }> = [];
       const problems: string[] = [];
+      let total = 0;
       blocksOf(xml, 'Anulacion').forEach((annulment, index) => {
         if (leafText(annulment, 'NoLinea') !== String(index + 1)) problems.push(ANNULMENT_MESSAGES.lineOrder);
         const type = leafText(annulment, 'TipoeCF') ?? '';
+        let lineCount = 0;
+        const before = problems.length;
         for (const sequence of blocksOf(annulment, 'Secuencias')) {
           const from = (leafText(sequence, 'SecuenciaeNCFDesde') ?? '').toUpperCase();
           const to = (leafText(sequence, 'SecuenciaeNCFHasta') ?? '').toUpperCase();
@@ -152,30 +165,56 @@ export function registerDocumentRoutes(app: FastifyInstance, context: TSimContex
           if (fromMatch?.[1] !== type || toMatch?.[1] !== type)
             problems.push(`${ANNULMENT_MESSAGES.typeInvalid}: ${from} - ${to}`);
           else if (from > to) problems.push(`${ANNULMENT_MESSAGES.fromAfterTo}: ${from} - ${to}`);
-          else ranges.push({ from, to });
+          else {
+            ranges.push({ from, to });
+            lineCount += sequenceOf(to) - sequenceOf(from) + 1;
+          }
         }
+        // Counted only when every range of the line could be read (a bad range is reported instead).
+        if (problems.length === before && Number(leafText(annulment, 'CantidadeNCFAnulados')) !== lineCount)
+          problems.push(`${ANNULMENT_MESSAGES.countMismatch}: NoLinea ${index + 1}`);
+        total += lineCount;
       });
+      // The header's count comes first in the document (Encabezado precedes DetalleAnulacion).
+      if (problems.length === 0 && Number(leafText(xml, 'CantidadeNCFAnulados')) !== total)
+        problems.push(ANNULMENT_MESSAGES.countMismatch);
       if (problems.length > 0) return refuse([...new Set(problems)]);
       if (ranges.length === 0) return refuse([ANNULMENT_MESSAGES.typeInvalid]);
+
+      // Injected `partial_annulment`: the last e-NCF of the last range is kept out of the annulment
+      // (listed in the answer as not annulled), the rest is annulled as usual: codigo 3.
+      const kept: string[] = [];
+      const injected = (await context.store.hasActiveFaults())
+        ? await context.store.takeFault(environment, 'anulacionrangos', ['partial_annulment'])
+        : undefined;
+      if (injected !== undefined) {
+        const last = ranges.pop() as { from: string; to: string };
+        kept.push(`${last.to} - ${last.to}`);
+        if (last.from !== last.to) ranges.push({ from: last.from, to: encfBefore(last.to) });
+      }
 
       const outcomes = await context.store.annulRanges(environment, rnc, ranges, context.now());
       const refused = ranges
         .filter((_range, index) => outcomes[index] === 'used')
         .map((range) => `${range.from} - ${range.to}`);
-      if (refused.length === 0)
+      if (refused.length === 0 && kept.length === 0)
         return answer(request, reply, 200, 'RespuestaAnulacionRango', {
           rnc,
           codigo: '1',
           nombre: 'Aceptado',
           mensajes: [ANNULMENT_MESSAGES.done],
         });
-      if (refused.length === ranges.length)
+      if (refused.length === ranges.length && kept.length === 0)
         return refuse([`${ANNULMENT_MESSAGES.failed}: ${refused.join(', ')}`, ANNULMENT_MESSAGES.used]);
       return answer(request, reply, 200, 'RespuestaAnulacionRango', {
         rnc,
         codigo: '3',
         nombre: 'Aceptado Parcialmente',
-        mensajes: [ANNULMENT_MESSAGES.partial, `${ANNULMENT_MESSAGES.used}: ${refused.join(', ')}`],
+        mensajes: [
+          ANNULMENT_MESSAGES.partial,
+          ...(refused.length > 0 ? [`${ANNULMENT_MESSAGES.used}: ${refused.join(', ')}`] : []),
+          ...(kept.length > 0 ? [`${ANNULMENT_MESSAGES.failed}: ${kept.join(', ')}`] : []),
+        ],
       });
     },
   );

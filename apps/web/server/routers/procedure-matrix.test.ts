@@ -13,13 +13,16 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { seedApiKey } from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core/testing';
 import {
   CAPABILITIES,
   createWebhookEndpoint,
+  sendAnnulment,
   sendTestWebhook,
+  storeTenantCertificate,
   SUPPORT_ACTIONS,
   SUPPORT_READS,
   type TCapability,
@@ -62,6 +65,54 @@ async function seedWebhookEndpoint(world: TWorld, harness: TPortalHarness): Prom
     allowPrivateTargets: true,
   });
   return endpoint.id;
+}
+
+let rangeBlock = 0;
+/** A block of eNCF of type 31 no other cell uses. */
+function freshRange(): { type: '31'; from: string; to: string } {
+  rangeBlock += 1;
+  const start = (Date.now() % 1_000_000) * 1000 + rangeBlock * 10;
+  return {
+    type: '31',
+    from: `E31${String(start).padStart(10, '0')}`,
+    to: `E31${String(start + 4).padStart(10, '0')}`,
+  };
+}
+
+/** The world's tenant signing certificate, sealed with the test keyring. */
+async function seedSigningCertificate(world: TWorld, harness: TPortalHarness): Promise<void> {
+  const generated = createTestCertificate({ rnc: world.tenant.rnc, commonName: 'Firmante Matriz' });
+  await storeTenantCertificate({
+    database: harness.database,
+    tenantId: world.tenant.id,
+    p12: generated.p12,
+    password: generated.password,
+    keyring: TEST_CERTIFICATE_KEYRING,
+  });
+}
+
+/**
+ * An annulment of the world's tenant: sent to the harness's unreachable tax authority, so it stays
+ * `built`; `uncertain` is then set as a lost answer would have left it.
+ */
+async function seedAnnulment(world: TWorld, harness: TPortalHarness, state: 'built' | 'uncertain') {
+  await seedSigningCertificate(world, harness);
+  const xsd = await harness.documents.loadXsd();
+  const clientFor = harness.documents.taxauthClientFor;
+  assert.ok(clientFor);
+  const { annulment } = await sendAnnulment({
+    database: harness.database,
+    tenant: world.tenant,
+    environment: 'TesteCF',
+    request: { ranges: [freshRange()] },
+    idempotencyKey: randomUUID(),
+    xsd,
+    clientFor,
+    keyring: TEST_CERTIFICATE_KEYRING,
+  });
+  if (state === 'uncertain')
+    await harness.database.annulment.update({ where: { id: annulment.id }, data: { state: 'uncertain' } });
+  return annulment.id;
 }
 
 /** A failed delivery (a test event whose attempts ran out) of an active endpoint. */
@@ -264,6 +315,39 @@ const ROWS: Record<string, TRow> = {
   'webhooks.replay': {
     access: { tenant: 'webhooks.manage' },
     input: async (world, _role, harness) => ({ deliveryId: await seedFailedDelivery(world, harness) }),
+  },
+  'sequences.list': { access: { tenant: 'annulments.read' }, input: () => ({ environment: 'TesteCF' }) },
+  'sequences.register': {
+    access: { tenant: 'annulments.manage' },
+    input: () => ({ environment: 'TesteCF', ...freshRange(), sequenceExpirationDate: '2028-12-31' }),
+  },
+  'annulments.prevalidate': {
+    access: { tenant: 'annulments.manage' },
+    input: () => ({ environment: 'TesteCF', ranges: [freshRange()] }),
+  },
+  'annulments.send': {
+    access: { tenant: 'annulments.manage' },
+    input: async (world, _role, harness) => {
+      await seedSigningCertificate(world, harness);
+      return { environment: 'TesteCF', ranges: [freshRange()], idempotencyKey: randomUUID() };
+    },
+  },
+  'annulments.list': { access: { tenant: 'annulments.read' }, input: () => ({ environment: 'TesteCF' }) },
+  'annulments.get': {
+    access: { tenant: 'annulments.read' },
+    input: async (world, _role, harness) => ({
+      environment: 'TesteCF',
+      annulmentId: await seedAnnulment(world, harness, 'built'),
+    }),
+  },
+  'annulments.reconcile': {
+    access: { tenant: 'annulments.manage' },
+    input: async (world, _role, harness) => ({
+      environment: 'TesteCF',
+      annulmentId: await seedAnnulment(world, harness, 'uncertain'),
+      outcome: 'accepted',
+      evidence: '{"codigo":"1","mensajes":["Las secuencias fueron anuladas correctamente."]}',
+    }),
   },
   'support.tenants': { access: { support: 'support.read' }, input: () => undefined },
   'support.contingency': { access: { support: 'support.read' }, input: () => ({}) },

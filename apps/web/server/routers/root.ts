@@ -17,6 +17,8 @@ import { passwordRouter } from './password/index.ts';
 import { sessionRouter } from './session/index.ts';
 import { supportRouter } from './support/index.ts';
 import { webhooksRouter } from './webhooks/index.ts';
+import { sequencesRouter } from './sequences/index.ts';
+import { annulmentsRouter } from './annulments/index.ts';
 
 export const appRouter = createRouter({
   session: sessionRouter,
@@ -32,6 +34,8 @@ export const appRouter = createRouter({
   tryIt: tryItRouter,
   support: supportRouter,
   webhooks: webhooksRouter,
+  sequences: sequencesRouter,
+  annulments: annulmentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

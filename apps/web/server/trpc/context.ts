@@ -3,7 +3,8 @@
  * caller from a session validated against PostgreSQL (`validatePortalSession`), and by tests from
  * sessions they seed: procedures never read cookies, headers or the environment themselves.
  */
-import type { TDatabase, TEnqueue } from '@ecf/db';
+import type { Environment, TDatabase, TEnqueue } from '@ecf/db';
+import type { TTaxauthClient } from '@ecf/taxauth-client';
 import type {
   TCertificateKeyring,
   TPortalMail,
@@ -46,4 +47,6 @@ export type TPortalDocuments = {
   cursorSecret: string;
   enqueue: TEnqueue;
   loadXsd: () => Promise<TSubmissionContext['xsd']>;
+  /** The tax authority client of an environment (the annulments page sends the ANECF); absent: sending is unavailable. */
+  taxauthClientFor?: (environment: Environment) => TTaxauthClient;
 };

@@ -5,6 +5,7 @@
  * `findIssuedDocuments` takes (the type as its two digits, the limit as a number).
  */
 import { z } from 'zod';
+import { ZPageCursorText, ZPageLimitText } from '../shared/page-query.ts';
 import { ECF_TYPES } from '@ecf/fiscal-core';
 
 /** Every status of an issued document, in the order of its life (the contract's DocumentStatus). */
@@ -47,19 +48,8 @@ export const ZIssuedListQuery = z
       .transform((type) => Number(type.replace('E', '')))
       .optional(),
     status: ZDocumentStatus.optional(),
-    limit: z
-      .string()
-      .regex(/^\d{1,3}$/, 'an integer from 1 to 100')
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(100))
-      .optional()
-      .describe('1 to 100, default 50'),
-    cursor: z
-      .string()
-      .min(1)
-      .max(512)
-      .optional()
-      .describe('nextCursor of the previous page, unmodified; filters must stay the same'),
+    limit: ZPageLimitText,
+    cursor: ZPageCursorText,
   })
   .refine((query) => !query.issueDateFrom || !query.issueDateTo || query.issueDateFrom <= query.issueDateTo, {
     message: 'issueDateFrom must not be after issueDateTo',

@@ -8,6 +8,8 @@ import {
   insertSubmittedDocument,
   isEncfTaken,
   isUniqueViolation,
+  RESERVED_ENCF_SQLSTATE,
+  reservingAnnulmentOf,
 } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 import { ENCF_PATTERN } from '../shared/references.ts';
@@ -37,6 +39,8 @@ export type TIssueOutcome = {
  * - A failed validation is 422 `VALIDATION_FAILED` with `errors` and `warnings`; nothing is stored
  *   (unless the body is a replay of a stored document: the replay is answered).
  * - In `eCF` the account's production authorization must be active (423 `PRODUCTION_NOT_ACTIVE`).
+ * - An eNCF inside a range an annulment reserved or annulled is 409 `ENCF_ANNULLED` (the insert's
+ *   trigger decides under the range's advisory lock: the emission ⇄ annulment race has one winner).
  */
 export async function issueDocument(
   options: TSubmissionContext & {
@@ -92,6 +96,20 @@ export async function issueDocument(
     } satisfies Document;
     return { outcome: 'created', document, warnings };
   } catch (error) {
+    const annulmentId = reservingAnnulmentOf(error, RESERVED_ENCF_SQLSTATE.insert);
+    if (annulmentId !== null) {
+      // The eNCF is in a range an annulment holds (the insert trigger, under the range's lock): a
+      // replay of a document stored before the reservation is still answered.
+      const replay = await findReplay(database, tenant.id, environment, data.encf, options.rawBody);
+      if (replay) return replay;
+      throw new AppError(
+        'ENCF_ANNULLED',
+        `The eNCF ${data.encf} is in a range reserved or annulled by an annulment.`,
+        {
+          details: { encf: data.encf, annulmentId },
+        },
+      );
+    }
     if (!isUniqueViolation(error)) throw error;
     // The eNCF is taken (a replay, a conflict, or a race with the same eNCF): the stored document decides.
     const replay = await findReplay(database, tenant.id, environment, data.encf, options.rawBody);

@@ -1,6 +1,7 @@
 import type { Environment, TDatabase } from '@ecf/db';
 import { accountDataOf, type TTenantProfile } from '../accounts/index.ts';
-import { findReferencedDocument } from '../persistence/index.ts';
+import { findReferencedDocument, isEncfAnnulled } from '../persistence/index.ts';
+import { findRegisteredRange } from '../sequences/find-registered-range.ts';
 import { assertSubmissionWithinLimits } from './assert-submission-within-limits.ts';
 import { takeCpuTurn } from './take-cpu-turn.ts';
 import {
@@ -64,7 +65,13 @@ export async function validateDocumentSubmission(
     // The signer rebuilds the same account data from the same function (signing/sign-queued-document.ts).
     account: accountDataOf(tenant),
     lookupReferencedDocument: (encf) => lookupReferencedDocument(database, tenant.id, environment, encf),
-    // Range registration (`POST secuencias`) is not built: no range, no SEQUENCE_EXPIRATION_RANGE_MISMATCH.
+    // Rule 16: a registered range (`POST secuencias`) fixes the FechaVencimientoSecuencia of its eNCFs.
+    findRegisteredRange: async (encf) => {
+      const range = await findRegisteredRange({ database, tenantId: tenant.id, environment, encf });
+      if (range === null) return null;
+      const [year, month, day] = range.sequenceExpirationDate.split('-');
+      return { sequenceExpirationDate: `${day}-${month}-${year}` };
+    },
   });
   if (!result.success)
     return { success: false, errors: copy(result.errors), warnings: copy(result.warnings) };
@@ -118,13 +125,28 @@ async function lookupReferencedDocument(
   environment: Environment,
   encf: string,
 ): Promise<TReferencedDocument | null> {
-  const original = await findReferencedDocument(database, { tenantId, environment, encf });
-  if (!original) return null;
+  const [original, annulled] = await Promise.all([
+    findReferencedDocument(database, { tenantId, environment, encf }),
+    isEncfAnnulled(database, { tenantId, environment, encf }),
+  ]);
+  if (!original) {
+    // An eNCF an accepted ANECF annulled, never issued through the service: only rule 20's status check applies.
+    return annulled
+      ? {
+          status: 'cancelled',
+          annulled: true,
+          buyerId: null,
+          issueDate: '',
+          totalAmount: '0',
+          creditNotesTotal: '0',
+        }
+      : null;
+  }
   const issueDate = original.issueDate;
   return {
     status: original.status,
-    // ANECF (annulment) is not built yet: nothing is ever annulled.
-    annulled: false,
+    // An accepted ANECF covering it (its document is then `cancelled`, or was skipped).
+    annulled,
     buyerId: original.buyerRnc,
     issueDate: formatTaxauthDate({
       year: issueDate.getUTCFullYear(),

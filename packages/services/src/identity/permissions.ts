@@ -44,6 +44,10 @@ export const CAPABILITIES = {
   'webhooks.read': ['owner', 'developer'],
   /** Webhook endpoints: create, change, pause, rotate the secret, retire, send a test, replay a delivery. */
   'webhooks.manage': ['owner', 'developer'],
+  /** eNCF ranges registered per environment (sequences) and annulments (ANECF): read. */
+  'annulments.read': ['owner', 'developer'],
+  /** Register a range; prevalidate, send and reconcile an annulment (ANECF) with the tax authority. */
+  'annulments.manage': ['owner', 'developer'],
   /** Support desk: contingency across tenants, outage episodes, operator notifications (support only). */
   'support.read': [],
   /** Support desk actions: acknowledge a notification, reconcile an uncertain delivery (support only). */
@@ -67,6 +71,7 @@ export const SUPPORT_READS = [
   'members.read',
   'audit.read',
   'webhooks.read',
+  'annulments.read',
   'support.read',
 ] as const satisfies readonly TCapability[];
 

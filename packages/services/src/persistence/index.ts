@@ -207,3 +207,33 @@ export {
   type TWebhookEndpointRow,
   type TWebhookEndpointStatus,
 } from './webhook-endpoints.ts';
+export {
+  findOverlappingSequenceRange,
+  findSequenceRangeOfEncf,
+  insertSequenceRange,
+  isExclusionViolation,
+  listSequenceRangesWithCounts,
+  type TSequenceRangeRow,
+  type TSequenceRangeWithCounts,
+} from './sequences.ts';
+export {
+  findAnnulment,
+  findAnnulmentByKey,
+  failStaleBuiltAnnulments,
+  findAnnulmentPage,
+  findAnnulmentsToRecover,
+  findDocumentsInRanges,
+  isEncfAnnulled,
+  markAnnulmentSending,
+  reconcileUncertainAnnulment,
+  recordAnnulmentAnswer,
+  reserveAnnulment,
+  reservingAnnulmentOf,
+  RESERVED_ENCF_SQLSTATE,
+  settleCoveredDocuments,
+  type TAnnulmentRow,
+  type TCoveredDocumentRow,
+  type TCoveredDocuments,
+  type TReservation,
+  type TReservedRange,
+} from './annulments.ts';

@@ -169,6 +169,32 @@ export const ERROR_STATUS = {
   WEBHOOK_ENDPOINT_RETIRED: 409,
   /** A secret rotation's overlap window is still open (`details.previousSecretExpiresAt`): rotate again after it. */
   WEBHOOK_ROTATION_IN_PROGRESS: 409,
+  /** The ANECF does not build or does not meet its XSD (`details.errors[]` with `path`, `code`, `message`). */
+  ANECF_INVALID: 400,
+  /** Annulments are eCF operations tested in TesteCF: none in CerteCF. */
+  ANECF_NOT_AVAILABLE_IN_CERTECF: 400,
+  /**
+   * Documents of the ranges arrived or could have arrived at the tax authority or the buyer
+   * (`details.conflicts[]`: `encf`, `documentId`, `status`, `reason`). 400; 409 (status override)
+   * when one appeared while the annulment reserved the ranges (`details.documentId`).
+   */
+  ANECF_DOCUMENT_CONFLICT: 400,
+  /** `Idempotency-Key` missing (or empty) to send an ANECF. */
+  ANECF_IDEMPOTENCY_KEY_REQUIRED: 428,
+  /** The same `Idempotency-Key` with another request (`details.annulmentId`). */
+  ANECF_IDEMPOTENCY_CONFLICT: 409,
+  /** A range overlaps one another annulment holds (`details.annulmentId`, `details.range`). */
+  ANECF_RANGE_RESERVED: 409,
+  /** Reconciliation of an annulment that is not `uncertain` (`details.status`). */
+  ANECF_NOT_UNCERTAIN: 409,
+  /** Reconciliation again with another outcome or other evidence (`details.outcome`). */
+  ANECF_RECONCILIATION_CONFLICT: 409,
+  /** A sequence range that is not one type and series, or reversed (`details.reason`, `details.path`). */
+  SEQUENCE_RANGE_INVALID: 400,
+  /** The range overlaps a registered range of the same type (`details.rangeId`, `details.from`, `details.to`). */
+  SEQUENCE_RANGE_OVERLAP: 409,
+  /** Emission of an eNCF inside a range reserved or annulled by an annulment (`details.encf`, `details.annulmentId`, `details.state`). */
+  ENCF_ANNULLED: 409,
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_STATUS;
@@ -190,16 +216,21 @@ export class AppError extends Error {
       headers?: Record<string, string>;
       body?: Record<string, unknown>;
       cause?: unknown;
+      /** Overrides the code's status where the spec gives one code two statuses (`ANECF_DOCUMENT_CONFLICT` 400/409). */
+      status?: number;
     } = {},
   ) {
     super(message, { cause: options.cause });
+    this.statusOverride = options.status;
     this.code = code;
     this.details = options.details ?? {};
     this.headers = options.headers ?? {};
     this.body = options.body ?? {};
   }
 
+  private readonly statusOverride: number | undefined;
+
   get status(): number {
-    return ERROR_STATUS[this.code];
+    return this.statusOverride ?? ERROR_STATUS[this.code];
   }
 }

@@ -26,6 +26,8 @@ import {
   artifactInput,
   changeDocument,
   loadQueuedDocument,
+  RESERVED_ENCF_SQLSTATE,
+  reservingAnnulmentOf,
   type TDocumentState,
   type TTransmissionDocument,
 } from '../persistence/index.ts';
@@ -136,12 +138,12 @@ export async function signQueuedDocument(options: {
     content: signed.data.xml,
   });
   const { sha256 } = artifact;
-  const claim =
+  const claimWanted =
     options.claimTransmission === true && transmissionChannelOf(document) === 'ecf'
       ? { attempt: document.attempts + 1, channel: 'ecf' as const }
       : undefined;
   // The guard: only the run that moves the document out of the queue writes anything.
-  const change = {
+  const changeOf = (claim: typeof claimWanted) => ({
     documentId: document.id,
     from: ['queued_for_signing' as const],
     ...(claim === undefined ? {} : { attempts: document.attempts }),
@@ -178,19 +180,32 @@ export async function signQueuedDocument(options: {
             },
           ]),
     ],
-  };
-  // With `enqueue`, the next step exists exactly when the signature commits: never a signed document without it.
-  const { moved } = await changeDocument(sqlPoolOf(database), {
-    ...change,
-    ...(options.enqueue === undefined
-      ? {}
-      : {
-          followUp: {
-            jobs: [{ name: 'document.transmit' as const, payload: { documentId: document.id } }],
-            enqueue: options.enqueue,
-          },
-        }),
   });
+  // With `enqueue`, the next step exists exactly when the signature commits: never a signed document without it.
+  const write = (claim: typeof claimWanted) =>
+    changeDocument(sqlPoolOf(database), {
+      ...changeOf(claim),
+      ...(options.enqueue === undefined
+        ? {}
+        : {
+            followUp: {
+              jobs: [{ name: 'document.transmit' as const, payload: { documentId: document.id } }],
+              enqueue: options.enqueue,
+            },
+          }),
+    });
+  let claim = claimWanted;
+  let moved: boolean;
+  try {
+    ({ moved } = await write(claim));
+  } catch (error) {
+    // An annulment holds the eNCF's range (migration 0013's send-claim trigger): signed without
+    // the claim; the transmit step waits for the annulment's answer.
+    if (claim === undefined || reservingAnnulmentOf(error, RESERVED_ENCF_SQLSTATE.sendClaim) === null)
+      throw error;
+    claim = undefined;
+    ({ moved } = await write(claim));
+  }
   if (!moved) return { outcome: 'skipped', documentId: document.id, reason: 'not_queued' };
   const after: TTransmissionDocument = {
     ...document,

@@ -10,6 +10,8 @@ import {
   changeDocument,
   closeEpisode,
   readSignedXml,
+  RESERVED_ENCF_SQLSTATE,
+  reservingAnnulmentOf,
   type TDocumentState,
   type TTransmissionDocument,
 } from '../persistence/index.ts';
@@ -30,6 +32,9 @@ import {
   type TTransmissionReport,
 } from './transmission-options.ts';
 import { definiteOutcomeOf, keptMessages } from './transmission-rules.ts';
+
+/** How long a send waits when an annulment holds its eNCF's range (the annulment's answer usually comes in seconds). */
+const ANNULMENT_HOLD_RETRY_SECONDS = 30;
 
 /** One attempt: claimed (before the request leaves), sent, and its answer applied. */
 export async function sendToTaxauth(step: {
@@ -96,7 +101,20 @@ export async function sendToTaxauth(step: {
               at: claimedAt,
             },
           ],
+        }).catch((error: unknown) => {
+          // Migration 0013's trigger: an annulment holds the eNCF's range, so the document never
+          // leaves. Asked again later: cancelled if the annulment is accepted, sent if it is rejected.
+          if (reservingAnnulmentOf(error, RESERVED_ENCF_SQLSTATE.sendClaim) !== null)
+            return { moved: false, reserved: true };
+          throw error;
         });
+  if ('reserved' in claim)
+    return {
+      documentId: document.id,
+      next: 'retry',
+      afterSeconds: ANNULMENT_HOLD_RETRY_SECONDS,
+      outcome: 'encf_reserved_by_annulment',
+    };
   if (!claim.moved) return { documentId: document.id, next: 'retry', afterSeconds: 1, outcome: 'claim_lost' };
   const current = { ...document, attempts: attempt };
   const outcomeEvent = { attempt, channel };

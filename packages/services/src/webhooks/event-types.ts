@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'document.state_changed',
   'taxauth.service_degraded',
   'taxauth.service_restored',
+  'annulment.state_changed',
   'webhook.test',
 ] as const;
 
@@ -21,6 +22,7 @@ export const DIRECT_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
   'document.state_changed',
   'taxauth.service_degraded',
   'taxauth.service_restored',
+  'annulment.state_changed',
 ];
 
 /** True for a type an endpoint may list in `eventTypes`. */

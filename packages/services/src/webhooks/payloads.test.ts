@@ -175,3 +175,111 @@ test('partner payload: schemaVersion, stateVersion from the outbox sequence, res
   assert.equal(ZPartnerWebhookPayload.safeParse(withoutVersion).success, false);
   assert.equal(ZPartnerWebhookPayload.safeParse(JSON.parse(JSON.stringify(sent))).success, true);
 });
+
+const annulmentId = 'e7b1c2d3-4f5a-4b6c-8d7e-9f0a1b2c3d4e';
+
+function annulmentEvent(
+  sequence: string,
+  state: string,
+  extra: Record<string, unknown> = {},
+): TWebhookEventRecord {
+  return {
+    id: crypto.randomUUID(),
+    sequence,
+    type: 'annulment.state_changed',
+    tenantId,
+    environment: 'TesteCF',
+    documentId: null,
+    episodeId: null,
+    createdAt: new Date('2026-11-25T10:00:00.000Z'),
+    data: {
+      annulment: { id: annulmentId, state, fromState: 'sending', reconciled: false },
+      taxauth: {
+        codigo: '1',
+        nombre: 'Aceptado',
+        mensajes: ['Las secuencias fueron anuladas correctamente.'],
+      },
+      coveredDocuments: { cancelled: 2, skipped: 1 },
+      answeredAt: '2026-11-25T09:59:59.5-04:00',
+      ...extra,
+    },
+  };
+}
+
+test('annulment.state_changed, direct: no document, severity by state, the answer and covered counts', () => {
+  const accepted = buildDirectWebhookPayload(annulmentEvent('7', 'accepted'), tenantId);
+  assert.equal(accepted.document, null);
+  assert.deepEqual(accepted.data, {
+    severity: 'info',
+    message: `Annulment ${annulmentId} is now accepted.`,
+    payload: {
+      annulmentId,
+      state: 'accepted',
+      fromState: 'sending',
+      reconciled: false,
+      taxauth: {
+        codigo: '1',
+        nombre: 'Aceptado',
+        mensajes: ['Las secuencias fueron anuladas correctamente.'],
+      },
+      coveredDocuments: { cancelled: 2, skipped: 1 },
+      answeredAt: '2026-11-25T13:59:59.500Z',
+    },
+  });
+  assert.ok(ZDirectWebhookPayload.safeParse(accepted).success);
+
+  // No answer at all (lost answer): taxauth null; uncertain is a warning that says not to resend.
+  const uncertain = buildDirectWebhookPayload(
+    annulmentEvent('8', 'uncertain', { taxauth: null, coveredDocuments: null, answeredAt: null }),
+    tenantId,
+  );
+  assert.equal(uncertain.data.severity, 'warning');
+  assert.match(uncertain.data.message, /do not resend/);
+  assert.equal(uncertain.data.payload['taxauth'], null);
+  assert.equal(uncertain.data.payload['coveredDocuments'], null);
+
+  // Messages as objects ({ valor }) are flattened to their text; rejected and failed are errors.
+  const rejected = buildDirectWebhookPayload(
+    annulmentEvent('9', 'rejected', {
+      taxauth: {
+        codigo: 2,
+        nombre: 'Rechazado',
+        mensajes: [{ valor: 'La firma del documento no es válida' }],
+      },
+    }),
+    tenantId,
+  );
+  assert.equal(rejected.data.severity, 'error');
+  assert.deepEqual(rejected.data.payload['taxauth'], {
+    codigo: '2',
+    nombre: 'Rechazado',
+    mensajes: ['La firma del documento no es válida'],
+  });
+  assert.equal(buildDirectWebhookPayload(annulmentEvent('10', 'failed'), tenantId).data.severity, 'error');
+
+  // A state the event never announces is a bug: the fan-out fails loudly.
+  assert.throws(() => buildDirectWebhookPayload(annulmentEvent('11', 'sending'), tenantId));
+});
+
+test('annulment.state_changed, partner: resource {kind annulment, id, state}, stateVersion from the sequence', () => {
+  const payload = buildPartnerWebhookPayload(annulmentEvent('42', 'uncertain'), {
+    fiscalAccountId: tenantId,
+    externalTenantId: 'erp-17',
+  });
+  assert.ok(ZPartnerWebhookPayload.safeParse(payload).success);
+  assert.deepEqual(payload.resource, { kind: 'annulment', id: annulmentId, state: 'uncertain' });
+  assert.equal(payload.stateVersion, 42);
+  assert.equal(payload.type, 'annulment.state_changed');
+  assert.deepEqual(payload.data, {
+    fromState: 'sending',
+    reconciled: false,
+    taxauth: { codigo: '1', nombre: 'Aceptado', mensajes: ['Las secuencias fueron anuladas correctamente.'] },
+    coveredDocuments: { cancelled: 2, skipped: 1 },
+    answeredAt: '2026-11-25T13:59:59.500Z',
+  });
+  assert.equal(
+    ZPartnerWebhookPayload.safeParse({ ...payload, resource: { ...payload.resource, state: 'built' } })
+      .success,
+    false,
+  );
+});

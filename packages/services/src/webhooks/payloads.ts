@@ -10,6 +10,9 @@
  * - partner (`schemaVersion: partner.webhook.v1`): `id`, `type`, `createdAt`, `externalTenantId`,
  *   `fiscalAccountId`, `environment`, `stateVersion` (the outbox sequence: strictly increasing per
  *   resource and environment), `correlationId`, `resource`, `data`.
+ *
+ * `annulment.state_changed` (both systems) is about an ANECF, not a document: `document` is null
+ * (direct) and `resource` is `{ kind: 'annulment', id, state }` (Partner).
  */
 import { z } from 'zod';
 import type { DocumentStatus, Environment } from '@ecf/db';
@@ -83,6 +86,15 @@ const ZPartnerServiceResource = z.strictObject({
   id: z.uuid(),
   state: z.enum(['degraded', 'restored']),
 });
+/** The annulment states an event announces (the tax authority answered, or a reconciliation fixed it). */
+export const ANNULMENT_EVENT_STATES = ['accepted', 'rejected', 'failed', 'uncertain'] as const;
+const ZAnnulmentEventState = z.enum(ANNULMENT_EVENT_STATES);
+/** `resource` of `annulment.state_changed`. */
+const ZPartnerAnnulmentResource = z.strictObject({
+  kind: z.literal('annulment'),
+  id: z.uuid(),
+  state: ZAnnulmentEventState,
+});
 /** `resource` of `webhook.test`. */
 const ZPartnerTestResource = z.strictObject({ kind: z.literal('webhook_endpoint'), id: z.uuid() });
 
@@ -101,6 +113,7 @@ export const ZPartnerWebhookPayload = z.strictObject({
   resource: z.discriminatedUnion('kind', [
     ZPartnerDocumentResource,
     ZPartnerServiceResource,
+    ZPartnerAnnulmentResource,
     ZPartnerTestResource,
   ]),
   data: z.record(z.string(), z.unknown()),
@@ -143,6 +156,69 @@ type TEpisodeEventData = {
   service: string;
   degradedSince: string;
   restoredAt: string | null;
+};
+
+/** `data` of an `annulment.state_changed` outbox row, as the `annulments` trigger writes it (migration 0014). */
+type TAnnulmentEventData = {
+  annulment: { id: string; state: string; fromState: string | null; reconciled: boolean };
+  /** The tax authority's answer (`RespuestaAnulacionRango`), null when there was none. */
+  taxauth: { codigo?: unknown; nombre?: unknown; mensajes?: unknown } | null;
+  /** Counts only (the lists can be long; `GET .../anulaciones-ecf/{annulmentId}` has them). */
+  coveredDocuments: { cancelled?: unknown; skipped?: unknown } | null;
+  answeredAt: string | null;
+};
+
+function textOrNull(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A `mensajes` item as text: a string as is, `{ valor }` by its `valor`. */
+function messageText(message: unknown): string {
+  if (typeof message === 'string') return message;
+  if (typeof message === 'object' && message !== null && 'valor' in message) {
+    const valor = message.valor;
+    if (typeof valor === 'string') return valor;
+    return valor === null || valor === undefined ? '' : JSON.stringify(valor);
+  }
+  return JSON.stringify(message);
+}
+
+function annulmentParts(event: TWebhookEventRecord) {
+  const data = event.data as unknown as TAnnulmentEventData;
+  const state = ZAnnulmentEventState.parse(data.annulment.state);
+  const answer = data.taxauth;
+  const mensajes = Array.isArray(answer?.mensajes) ? (answer.mensajes as unknown[]) : [];
+  const taxauth =
+    answer === null || answer === undefined
+      ? null
+      : {
+          codigo: textOrNull(answer.codigo),
+          nombre: textOrNull(answer.nombre),
+          mensajes: mensajes.map(messageText),
+        };
+  const covered = data.coveredDocuments;
+  return {
+    id: data.annulment.id,
+    state,
+    details: {
+      fromState: data.annulment.fromState,
+      reconciled: data.annulment.reconciled,
+      taxauth,
+      coveredDocuments:
+        covered === null || covered === undefined
+          ? null
+          : { cancelled: Number(covered.cancelled ?? 0), skipped: Number(covered.skipped ?? 0) },
+      answeredAt: isoOf(data.answeredAt),
+    },
+  };
+}
+
+const ANNULMENT_SEVERITY: Record<(typeof ANNULMENT_EVENT_STATES)[number], 'info' | 'warning' | 'error'> = {
+  accepted: 'info',
+  uncertain: 'warning',
+  rejected: 'error',
+  failed: 'error',
 };
 
 const FINAL_STATUSES: ReadonlySet<DocumentStatus> = new Set([
@@ -254,6 +330,21 @@ export function buildDirectWebhookPayload(
       };
       break;
     }
+    case 'annulment.state_changed': {
+      const parts = annulmentParts(event);
+      rest = {
+        document: null,
+        data: {
+          severity: ANNULMENT_SEVERITY[parts.state],
+          message:
+            parts.state === 'uncertain'
+              ? `Annulment ${parts.id} is uncertain: do not resend it, reconcile it.`
+              : `Annulment ${parts.id} is now ${parts.state}.`,
+          payload: { annulmentId: parts.id, state: parts.state, ...parts.details },
+        },
+      };
+      break;
+    }
     default:
       rest = {
         document: null,
@@ -314,6 +405,14 @@ export function buildPartnerWebhookPayload(
               taxauthEnvironment: event.environment,
               degradedSince: isoOf(data.degradedSince),
             },
+      });
+    }
+    case 'annulment.state_changed': {
+      const parts = annulmentParts(event);
+      return ZPartnerWebhookPayload.parse({
+        ...base,
+        resource: { kind: 'annulment', id: parts.id, state: parts.state },
+        data: parts.details,
       });
     }
     default:

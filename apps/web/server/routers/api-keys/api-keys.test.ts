@@ -2,7 +2,6 @@
 // would not offer), the clear key once, another tenant's key NOT_FOUND, every change audited.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { TRPCError } from '@trpc/server';
 import { seedApiKey } from '@ecf/db';
 import { authenticateApiRequest, findAuditEntries } from '@ecf/services';
 import {
@@ -10,6 +9,7 @@ import {
   openPortalHarness,
   seedWorld,
   sessionOf,
+  trpcFailureOf,
   type TPortalHarness,
 } from '../../../test/portal-harness.ts';
 
@@ -21,22 +21,12 @@ after(async () => {
   await harness.close();
 });
 
-async function failureOf(call: Promise<unknown>): Promise<TRPCError> {
-  try {
-    await call;
-  } catch (error) {
-    assert.ok(error instanceof TRPCError, String(error));
-    return error;
-  }
-  assert.fail('expected a refusal');
-}
-
 test('a developer is offered and granted only their scopes; tenant:admin is refused by the procedure itself', async () => {
   const world = await seedWorld(harness.database);
   const developer = callerOf(harness, world.sessions.developer);
   const { grantableScopes } = await developer.apiKeys.list({ environment: 'TesteCF' });
   assert.deepEqual(grantableScopes, ['ecf:validate', 'ecf:create', 'ecf:read', 'status:read']);
-  const refused = await failureOf(
+  const refused = await trpcFailureOf(
     developer.apiKeys.create({ environment: 'TesteCF', name: 'Admin', scopes: ['tenant:admin'] }),
   );
   assert.equal(refused.code, 'FORBIDDEN');
@@ -52,7 +42,7 @@ test('a developer is offered and granted only their scopes; tenant:admin is refu
   );
 
   // Bad input is a field error, never a 500.
-  const bad = await failureOf(
+  const bad = await trpcFailureOf(
     developer.apiKeys.create({
       environment: 'Prod' as 'eCF',
       name: '',
@@ -105,7 +95,7 @@ test("another tenant's key is NOT_FOUND and stays usable", async () => {
     harness,
     await sessionOf(harness.database, world.otherOwner.id, world.otherTenant.id),
   );
-  assert.equal((await failureOf(intruder.apiKeys.revoke({ apiKeyId: record.id }))).code, 'NOT_FOUND');
+  assert.equal((await trpcFailureOf(intruder.apiKeys.revoke({ apiKeyId: record.id }))).code, 'NOT_FOUND');
   assert.deepEqual((await intruder.apiKeys.list({ environment: 'TesteCF' })).keys, []);
   await authenticateApiRequest({
     database: harness.database,

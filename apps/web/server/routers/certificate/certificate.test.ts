@@ -3,7 +3,7 @@
 // and another tenant's certificates never listed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { TRPCError } from '@trpc/server';
+import type { TRPCError } from '@trpc/server';
 import { createTestCertificate } from '@ecf/fiscal-core/testing';
 import { findAuditEntries } from '@ecf/services';
 import {
@@ -11,6 +11,7 @@ import {
   openPortalHarness,
   seedWorld,
   sessionOf,
+  trpcFailureOf,
   type TPortalHarness,
 } from '../../../test/portal-harness.ts';
 
@@ -21,16 +22,6 @@ before(async () => {
 after(async () => {
   await harness.close();
 });
-
-async function failureOf(call: Promise<unknown>): Promise<TRPCError> {
-  try {
-    await call;
-  } catch (error) {
-    assert.ok(error instanceof TRPCError, String(error));
-    return error;
-  }
-  assert.fail('expected a refusal');
-}
 
 const appCodeOf = (error: TRPCError) => (error.cause as { code?: string } | undefined)?.code;
 
@@ -45,20 +36,22 @@ test('an owner installs a certificate (metadata, never the key); refusals carry 
   const upload = (p12: Uint8Array, password: string) =>
     owner.certificate.upload({ p12Base64: Buffer.from(p12).toString('base64'), password });
 
-  const wrong = await failureOf(upload(generated.p12, 'otra-clave'));
+  const wrong = await trpcFailureOf(upload(generated.p12, 'otra-clave'));
   assert.equal(wrong.code, 'UNPROCESSABLE_CONTENT');
   assert.equal(appCodeOf(wrong), 'CERTIFICATE_PASSWORD_INVALID');
   const noUsage = createTestCertificate({ rnc: world.tenant.rnc, commonName: 'Sin uso', keyUsage: null });
   assert.equal(
-    appCodeOf(await failureOf(upload(noUsage.p12, noUsage.password))),
+    appCodeOf(await trpcFailureOf(upload(noUsage.p12, noUsage.password))),
     'CERTIFICATE_KEY_USAGE_INVALID',
   );
-  const garbage = await failureOf(upload(Buffer.from('no soy un certificado'), 'x'));
+  const garbage = await trpcFailureOf(upload(Buffer.from('no soy un certificado'), 'x'));
   assert.equal(appCodeOf(garbage), 'CERTIFICATE_FILE_INVALID');
   // Too large for a signing certificate: refused by the input schema, on its field.
-  const huge = await failureOf(owner.certificate.upload({ p12Base64: 'A'.repeat(90_000), password: 'x' }));
+  const huge = await trpcFailureOf(
+    owner.certificate.upload({ p12Base64: 'A'.repeat(90_000), password: 'x' }),
+  );
   assert.equal(huge.code, 'BAD_REQUEST');
-  const notBase64 = await failureOf(owner.certificate.upload({ p12Base64: '%%%', password: 'x' }));
+  const notBase64 = await trpcFailureOf(owner.certificate.upload({ p12Base64: '%%%', password: 'x' }));
   assert.equal(notBase64.code, 'BAD_REQUEST');
   assert.deepEqual((await owner.certificate.list()).certificates, []);
 
@@ -96,7 +89,7 @@ test('an owner installs a certificate (metadata, never the key); refusals carry 
   // A developer cannot upload.
   assert.equal(
     (
-      await failureOf(
+      await trpcFailureOf(
         callerOf(harness, world.sessions.developer).certificate.upload({ p12Base64: 'AAAA', password: 'x' }),
       )
     ).code,

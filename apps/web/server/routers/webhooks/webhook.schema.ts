@@ -14,6 +14,7 @@ export const WEBHOOK_EVENT_TYPES_OFFERED = [
   'document.state_changed',
   'taxauth.service_degraded',
   'taxauth.service_restored',
+  'annulment.state_changed',
 ] as const satisfies readonly TWebhookEventType[];
 
 /** What each type announces, as the page explains it. */
@@ -22,6 +23,7 @@ export const WEBHOOK_EVENT_TYPE_LABELS: Record<string, string> = {
   'document.state_changed': 'Cambio de estado de un e-CF (firmado, enviado, aceptado, rechazado…)',
   'taxauth.service_degraded': 'La DGII dejó de responder en este ambiente',
   'taxauth.service_restored': 'La DGII volvió a responder en este ambiente',
+  'annulment.state_changed': 'La DGII respondió una anulación de e-NCF (aceptada, rechazada o incierta)',
   'webhook.test': 'Prueba enviada desde el portal',
 };
 

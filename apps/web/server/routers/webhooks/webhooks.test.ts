@@ -3,13 +3,13 @@
 // endpoints and deliveries NOT_FOUND, and the client-safe event types matching the engine's.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { TRPCError } from '@trpc/server';
 import { DIRECT_WEBHOOK_EVENT_TYPES, findAuditEntries } from '@ecf/services';
 import {
   callerOf,
   openPortalHarness,
   seedWorld,
   sessionOf,
+  trpcFailureOf,
   type TPortalHarness,
 } from '../../../test/portal-harness.ts';
 import { WEBHOOK_EVENT_TYPES_OFFERED } from './webhook.schema.ts';
@@ -21,16 +21,6 @@ before(async () => {
 after(async () => {
   await harness.close();
 });
-
-async function failureOf(call: Promise<unknown>): Promise<TRPCError> {
-  try {
-    await call;
-  } catch (error) {
-    assert.ok(error instanceof TRPCError, String(error));
-    return error;
-  }
-  assert.fail('expected a refusal');
-}
 
 test('the page offers exactly the types the engine lets an endpoint subscribe to', () => {
   assert.deepEqual([...WEBHOOK_EVENT_TYPES_OFFERED].sort(), [...DIRECT_WEBHOOK_EVENT_TYPES].sort());
@@ -51,7 +41,7 @@ test('a developer checks a URL as typed, creates an endpoint (secret once), paus
   assert.match(metadata.message ?? '', /no es pública/);
   assert.equal((await developer.webhooks.checkUrl({ url: 'erp.example' })).code, 'url_invalid');
 
-  const refused = await failureOf(
+  const refused = await trpcFailureOf(
     developer.webhooks.create({
       environment: 'TesteCF',
       name: 'ERP',
@@ -68,7 +58,7 @@ test('a developer checks a URL as typed, creates an endpoint (secret once), paus
   // Bad input is a field error, never a 500.
   assert.equal(
     (
-      await failureOf(
+      await trpcFailureOf(
         developer.webhooks.create({ environment: 'TesteCF', name: '', url: '', eventTypes: [] }),
       )
     ).code,
@@ -101,20 +91,20 @@ test('a developer checks a URL as typed, creates an endpoint (secret once), paus
   );
   // An endpoint of TesteCF is not found under eCF.
   assert.equal(
-    (await failureOf(developer.webhooks.get({ environment: 'eCF', endpointId }))).code,
+    (await trpcFailureOf(developer.webhooks.get({ environment: 'eCF', endpointId }))).code,
     'NOT_FOUND',
   );
   const rotated = await developer.webhooks.rotateSecret({ endpointId, overlapSeconds: 3600 });
   assert.notEqual(rotated.signingSecret, created.signingSecret);
   assert.ok(rotated.endpoint.previousSecretExpiresAt);
-  const again = await failureOf(developer.webhooks.rotateSecret({ endpointId, overlapSeconds: 0 }));
+  const again = await trpcFailureOf(developer.webhooks.rotateSecret({ endpointId, overlapSeconds: 0 }));
   assert.equal(again.code, 'CONFLICT');
   assert.equal((again.cause as { code?: string }).code, 'WEBHOOK_ROTATION_IN_PROGRESS');
   const retired = await developer.webhooks.retire({ endpointId });
   assert.equal(retired.failedDeliveries, 1);
-  const late = await failureOf(developer.webhooks.update({ endpointId, name: 'Otro' }));
+  const late = await trpcFailureOf(developer.webhooks.update({ endpointId, name: 'Otro' }));
   assert.equal((late.cause as { code?: string }).code, 'WEBHOOK_ENDPOINT_RETIRED');
-  const replay = await failureOf(developer.webhooks.replay({ deliveryId: test.deliveryId }));
+  const replay = await trpcFailureOf(developer.webhooks.replay({ deliveryId: test.deliveryId }));
   assert.equal((replay.cause as { code?: string }).code, 'WEBHOOK_REPLAY_NOT_ALLOWED');
 
   const audit = await findAuditEntries({ database: harness.database, tenantId: world.tenant.id });
@@ -153,7 +143,10 @@ test('support reads endpoints and deliveries (each view audited) but cannot act;
   );
   assert.equal(seen.canManage, false);
   await support.webhooks.deliveries({ environment: 'CerteCF', endpointId: endpoint.id });
-  assert.equal((await failureOf(support.webhooks.sendTest({ endpointId: endpoint.id }))).code, 'FORBIDDEN');
+  assert.equal(
+    (await trpcFailureOf(support.webhooks.sendTest({ endpointId: endpoint.id }))).code,
+    'FORBIDDEN',
+  );
   const views = await harness.database.portalAuditEntry.count({
     where: { tenantId: world.tenant.id, action: 'support.viewed', targetId: { startsWith: 'webhooks.' } },
   });
@@ -172,7 +165,7 @@ test('support reads endpoints and deliveries (each view audited) but cannot act;
     () => intruder.webhooks.retire({ endpointId: endpoint.id }),
     () => intruder.webhooks.replay({ deliveryId }),
   ])
-    assert.equal((await failureOf(call())).code, 'NOT_FOUND');
+    assert.equal((await trpcFailureOf(call())).code, 'NOT_FOUND');
   assert.deepEqual((await intruder.webhooks.list({ environment: 'CerteCF' })).endpoints, []);
   assert.equal(
     (await owner.webhooks.get({ environment: 'CerteCF', endpointId: endpoint.id })).endpoint.status,
