@@ -50,6 +50,18 @@ export NEXTAUTH_SECRET PORTAL_PUBLIC_URL="${PORTAL_PUBLIC_URL:-http://127.0.0.1:
 npm run --silent migrate -w @ecf/db
 demo_json="$(npm run --silent admin -w @ecf/api -- demo --json --keys-file "$root/.data/demo-keys.json" --users-file "$root/.data/demo-portal-users.json")"
 
+# The simulator's directory of receivers publishes our own reception routes for the demo tenant
+# (docs/receiving.md): suppliers' e-CF and customers' approvals sent to it in TesteCF reach this stack.
+if [ -z "${SIM_DIRECTORY_FILE:-}" ]; then
+  node -e '
+const demo = JSON.parse(process.argv[1]);
+const base = `http://127.0.0.1:${process.argv[2]}/TesteCF`;
+const entry = { rnc: demo.tenant.rnc, name: demo.tenant.legalName, receptionUrl: base, commercialApprovalUrl: base };
+require("node:fs").writeFileSync(process.argv[3], JSON.stringify([entry], null, 2));
+' "$demo_json" "$API_PORT" "$root/.data/sim-directory.json"
+  export SIM_DIRECTORY_FILE="$root/.data/sim-directory.json"
+fi
+
 # The portal runs as a production build (what users get: minified, no dev overlay, the strict CSP
 # without 'unsafe-eval'); it is rebuilt only when its sources changed. WEB_DEV=1 runs `next dev`
 # instead (hot reload while working on the portal).

@@ -57,6 +57,8 @@ test('a role without a page gets "not allowed"; the navigation does not offer it
     'Webhooks',
     'Secuencias',
     'Anulaciones',
+    'Recibidos',
+    'Aprobaciones recibidas',
     'Certificado',
     'Cuenta',
     'Miembros',

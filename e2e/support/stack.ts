@@ -5,6 +5,8 @@
  * the addresses to every spec process in `E2E_STACK`; each spec seeds its own tenant (support/seed.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TTestDatabase } from '@ecf/db/testing';
 import { startMailCatcher, type TMailCatcher } from '@ecf/mail-catcher';
@@ -18,6 +20,12 @@ export type TStack = {
   mailCatcherUrl: string;
   simulatorUrl: string;
   databaseUrl: string;
+  /**
+   * File holding the worker's current process id. The stack supervises its worker as a process
+   * manager would: killed (SIGKILL included), it is started again; a spec may kill it to prove
+   * crash safety.
+   */
+  workerPidFile: string;
   /** Secrets the running services were given: none may appear in a client bundle. */
   secrets: Record<string, string>;
 };
@@ -87,22 +95,41 @@ export async function startStack(): Promise<TRunning> {
       url: `${apiUrl}/healthz`,
     });
     stops.push(api.stop);
-    const worker = await startServer({
-      command: process.execPath,
-      args: ['--import', 'tsx', 'src/main.ts'],
-      cwd: app('worker'),
-      env: {
-        ...common,
-        ...taxauth,
-        WORKER_HEALTH_PORT: String(workerPort),
-        // The webhooks spec's receiver listens on 127.0.0.1 over plain http (development setting).
-        WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-        PUBLIC_BASE_URL: apiUrl,
-        SMTP_MESSAGE_LOOKUP_URL: `http://127.0.0.1:${catcher.httpPort}/api/messages/by-message-id/{messageId}`,
-      },
-      url: `http://127.0.0.1:${workerPort}/healthz`,
+    const workerPidFile = path.join(mkdtempSync(path.join(tmpdir(), 'ecf-e2e-')), 'worker.pid');
+    const startWorker = () =>
+      startServer({
+        command: process.execPath,
+        args: ['--import', 'tsx', 'src/main.ts'],
+        cwd: app('worker'),
+        env: {
+          ...common,
+          ...taxauth,
+          WORKER_HEALTH_PORT: String(workerPort),
+          // The webhooks spec's receiver listens on 127.0.0.1 over plain http (development setting).
+          WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+          PUBLIC_BASE_URL: apiUrl,
+          SMTP_MESSAGE_LOOKUP_URL: `http://127.0.0.1:${catcher.httpPort}/api/messages/by-message-id/{messageId}`,
+        },
+        url: `http://127.0.0.1:${workerPort}/healthz`,
+      });
+    // Supervised: a worker that dies (a spec's SIGKILL) is started again, as a process manager would.
+    let stopping = false;
+    let worker = await startWorker();
+    const supervise = (current: typeof worker) => {
+      writeFileSync(workerPidFile, String(current.process.pid));
+      current.process.once('exit', () => {
+        if (stopping) return;
+        void startWorker().then((next) => {
+          worker = next;
+          supervise(next);
+        });
+      });
+    };
+    supervise(worker);
+    stops.push(async () => {
+      stopping = true;
+      await worker.stop();
     });
-    stops.push(worker.stop);
     await build;
     const portalUrl = `http://127.0.0.1:${portalPort}`;
     const portal = await startServer({
@@ -141,6 +168,7 @@ export async function startStack(): Promise<TRunning> {
         mailCatcherUrl: `http://127.0.0.1:${catcher.httpPort}`,
         simulatorUrl,
         databaseUrl: database.url,
+        workerPidFile,
         secrets,
       },
       stop,

@@ -16,6 +16,9 @@ import { registerDocumentRoutes } from './routes/documents.ts';
 import { registerReceiverDeliveryRoutes } from './routes/receiver-delivery.ts';
 import { registerPrintedLinkRoutes } from './routes/printed-link.ts';
 import { registerAnnulmentRoutes } from './routes/annulments.ts';
+import { registerCommercialApprovalRoutes } from './routes/commercial-approvals.ts';
+import { registerInboundRoutes } from './routes/inbound.ts';
+import { registerReceptionRoutes, rewriteReceptionUrl } from './routes/reception.ts';
 import { registerApiReference } from './routes/api-reference.ts';
 import { createDocumentWaiter } from './document-waiter.ts';
 import { createJobQueue } from './job-queue.ts';
@@ -48,6 +51,8 @@ export type TAppOptions = {
   taxauthClientFor?: (environment: Environment) => TTaxauthClient;
   /** The signing certificate of a tenant (tests); the keyring of CERTIFICATE_MASTER_KEY otherwise. */
   loadCertificate?: (tenantId: string) => Promise<TSigningCertificate>;
+  /** The commercial approval request's own dispatch attempt, per exchange with the issuer (tests); default 30 s. */
+  commercialApprovalDispatchTimeoutMs?: number;
 };
 
 /** Builds the API without listening, so tests can `inject` or listen on an ephemeral port. */
@@ -77,6 +82,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     frameworkErrors: answerFrameworkError,
     // A request without Host reaches the hooks below and is refused as an ErrorResponse, not Node's bare 400.
     http: { requireHostHeader: false },
+    // The public reception services' paths are case-insensitive (FACTS §2; routes/reception.ts).
+    rewriteUrl: (request) => rewriteReceptionUrl(request.url ?? '/', env.RECEPTION_DEFAULT_ENVIRONMENT),
   });
 
   // Without a listener Node closes a CONNECT without a word.
@@ -151,6 +158,53 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
             }),
           }
         : {}),
+  });
+  registerInboundRoutes(app, { ...authentication, cursorSecret: env.API_CURSOR_SECRET });
+  registerReceptionRoutes(app, {
+    database,
+    xsd,
+    enqueue: jobQueue.enqueue,
+    defaultEnvironment: env.RECEPTION_DEFAULT_ENVIRONMENT,
+    rateLimitPerMinute: env.RECEPTION_RATE_LIMIT_PER_MINUTE,
+    ...(options.loadCertificate
+      ? { loadCertificate: options.loadCertificate }
+      : env.CERTIFICATE_MASTER_KEY
+        ? {
+            keyring: createCertificateKeyring({
+              currentKey: env.CERTIFICATE_MASTER_KEY,
+              previousKeys: env.CERTIFICATE_MASTER_KEYS,
+            }),
+          }
+        : {}),
+  });
+  // Issue 18, task C: sending a commercial approval (ACECF) for a received e-CF.
+  registerCommercialApprovalRoutes(app, {
+    ...authentication,
+    xsd,
+    enqueue: jobQueue.enqueue,
+    clientFor:
+      options.taxauthClientFor ??
+      createTaxauthClients({
+        baseUrls: {
+          ecf: env.TAXAUTH_ECF_BASE_URL,
+          fc: env.TAXAUTH_FC_BASE_URL,
+          status: env.TAXAUTH_STATUS_BASE_URL,
+        },
+        timeoutMs: env.TAXAUTH_TIMEOUT_MS,
+      }),
+    ...(options.loadCertificate
+      ? { loadCertificate: options.loadCertificate }
+      : env.CERTIFICATE_MASTER_KEY
+        ? {
+            keyring: createCertificateKeyring({
+              currentKey: env.CERTIFICATE_MASTER_KEY,
+              previousKeys: env.CERTIFICATE_MASTER_KEYS,
+            }),
+          }
+        : {}),
+    ...(options.commercialApprovalDispatchTimeoutMs === undefined
+      ? {}
+      : { dispatchTimeoutMs: options.commercialApprovalDispatchTimeoutMs }),
   });
   registerApiReference(app);
   return app;

@@ -5,10 +5,19 @@ import { z } from 'zod';
 import { SUBMISSION_ERROR_CODES, SUBMISSION_WARNING_CODES } from '@ecf/fiscal-core';
 import {
   DOCUMENT_STATUSES,
+  ZCommercialApprovalReconciliationRequest,
+  ZCommercialApprovalRequest,
   ZDocumentStatus,
   ZIssuedListQuery,
   ZPageCursorText,
   ZPageLimitText,
+} from '@ecf/services';
+// Issue 18, task L: the received lists' queries, shared with the portal.
+import {
+  RECEIVED_GROUPS,
+  TAXAUTH_VALIDITY_STATUSES,
+  ZReceivedApprovalListQuery,
+  ZReceivedListQuery,
 } from '@ecf/services';
 
 export const ZEnvironment = z.enum(['TesteCF', 'CerteCF', 'eCF']);
@@ -689,6 +698,217 @@ const AUTH_ERRORS = {
   ),
 } satisfies Record<number, TResponse>;
 
+// ---------------------------------------------------------------------------------------------
+// Received e-CF and received commercial approvals (issue 18, task L; docs/received-documents.md)
+
+export { ZReceivedApprovalListQuery, ZReceivedListQuery };
+
+export const ZReceivedDocumentParams = z.object({
+  environment: ZEnvironment,
+  inboundDocumentId: z.string().describe('inboundDocumentId (UUID); anything else is 404'),
+});
+
+const ZNotReceived = z
+  .object({
+    code: z
+      .number()
+      .int()
+      .min(1)
+      .max(4)
+      .describe('CodigoMotivoNoRecibido: 1 specification, 2 signature, 3 duplicate, 4 buyer RNC'),
+    reason: z.string(),
+  })
+  .nullable();
+
+export const ZTaxauthValidity = z
+  .looseObject({
+    status: z.enum(TAXAUTH_VALIDITY_STATUSES),
+    codigo: z.number().int().nullable(),
+    estado: z.string().nullable(),
+    checkedAt: z.string(),
+  })
+  .nullable()
+  .describe('what Consulta Estado said of the e-CF (asked by a job after reception); null until asked');
+
+export const ZReceivedDocument = z.object({
+  inboundDocumentId: z.uuid(),
+  environment: ZEnvironment,
+  encf: z.string(),
+  type: z.string().describe('E31, E33, ...'),
+  issuerRnc: z.string(),
+  issuerName: z.string().nullable(),
+  buyerRnc: z.string().nullable(),
+  issueDate: z.string().nullable().describe('FechaEmision (YYYY-MM-DD); null when the XML could not be read'),
+  totalAmount: z.string().nullable().describe('MontoTotal, decimal text with two decimals'),
+  status: z.enum(['received', 'not_received']),
+  notReceived: ZNotReceived,
+  receivedAt: z.string(),
+  signer: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe("the signer's certificate: holderId, subject, issuer, serialNumber, matchesIssuer"),
+  taxauthValidity: ZTaxauthValidity,
+  commercialApproval: z
+    .object({
+      commercialApprovalId: z.uuid(),
+      decision: z.enum(['accept', 'reject']),
+      approvalDate: z.string(),
+      rejectionReason: z.string().nullable(),
+      taxauthStatus: z.string(),
+      dispatchStatus: z.string(),
+      createdAt: z.string(),
+    })
+    .nullable()
+    .describe('the active commercial approval this account sent; null while unanswered'),
+  commercialApprovalDeadline: z
+    .string()
+    .nullable()
+    .describe(
+      'YYYY-MM-DD, day 15 of the month after FechaEmision; only while unanswered (group pending_approval)',
+    ),
+  group: z.enum(RECEIVED_GROUPS),
+  view: z.string().describe("the item's page in the portal, relative to the portal's origin"),
+  links: z.object({ xml: z.string().nullable().describe('null when no copy was kept') }),
+});
+
+export const ZReceivedDocumentListResponse = z.object({
+  ok: z.literal(true),
+  items: z.array(ZReceivedDocument),
+  nextCursor: z.string().nullable(),
+  correlationId: z.string().min(1),
+});
+
+export const ZReceivedDocumentResponse = ZReceivedDocument.extend({
+  ok: z.literal(true),
+  correlationId: z.string().min(1),
+});
+
+export const ZReceivedApproval = z.object({
+  inboundDocumentId: z.uuid(),
+  environment: ZEnvironment,
+  encf: z.string(),
+  issuerRnc: z.string(),
+  buyerRnc: z.string().nullable(),
+  documentId: z.uuid().nullable().describe('the issued e-CF with that eNCF in this environment, else null'),
+  status: z.enum(['received', 'rejected', 'duplicate']),
+  notReceived: z.object({ reason: z.string() }).nullable(),
+  decision: z.enum(['accepted', 'rejected']).nullable().describe('null when not received'),
+  decisionReason: z.string().nullable(),
+  approvedAt: z.string().nullable().describe('FechaHoraAprobacionComercial as written (dd-MM-yyyy HH:mm:ss)'),
+  correspondence: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('result: matched | mismatch (mismatches[]) | ecf_not_found'),
+  receivedAt: z.string(),
+  view: z.string(),
+  links: z.object({ xml: z.string().nullable() }),
+});
+
+export const ZReceivedApprovalListResponse = z.object({
+  ok: z.literal(true),
+  items: z.array(ZReceivedApproval),
+  nextCursor: z.string().nullable(),
+  correlationId: z.string().min(1),
+});
+
+export const ZReceivedApprovalResponse = ZReceivedApproval.extend({
+  ok: z.literal(true),
+  correlationId: z.string().min(1),
+});
+
+// @inbound-schemas (issue 18: received e-CF and received ACECF): insert above this line
+// ---------------------------------------------------------------------------------------------
+// Sending a commercial approval (issue 18, task C; docs/commercial-approvals.md). The request and the
+// reconciliation request are the use-cases' own zod schemas, so the API and the portal check the same.
+
+export const ZInboundApprovalParams = z.object({
+  environment: ZEnvironment,
+  inboundId: z.uuid().describe('inboundDocumentId (UUID) of a received e-CF'),
+});
+
+export const ZCommercialApprovalRequestBody = ZCommercialApprovalRequest.describe(
+  'CommercialApprovalRequest (strict: an unknown property is 400 INVALID_REQUEST)',
+);
+export const ZCommercialApprovalReconciliationBody = ZCommercialApprovalReconciliationRequest;
+
+export const ZCommercialApprovalView = z
+  .object({
+    id: z.uuid(),
+    decision: z.enum(['accept', 'reject']),
+    approvalDate: z.string().describe('FechaHoraAprobacionComercial as an instant (ISO 8601, UTC)'),
+    rejectionReason: z.string().nullable(),
+    status: z.literal('signed').describe('the ACECF was signed and stored write-once (kept 10 years)'),
+    targetSource: z
+      .enum(['directory', 'request', 'not_applicable', 'none'])
+      .describe(
+        "where the issuer's copy goes: the tax authority's directory, the request's targetUrl, not_applicable (CerteCF: only the tax authority), none (the issuer is not in the directory and no targetUrl was given)",
+      ),
+    targetUrl: z.string().nullable(),
+    createdAt: z.string(),
+    supersededAt: z
+      .string()
+      .nullable()
+      .describe(
+        'set when the tax authority rejected it (or it never reached it): a corrected one may be sent',
+      ),
+    taxauth: z.object({
+      status: z.enum(['pending', 'accepted', 'rejected', 'uncertain', 'not_applicable']),
+      codigo: z.string().nullable(),
+      estado: z.string().nullable(),
+      mensajes: z.array(z.string()),
+    }),
+    dispatch: z.object({
+      status: z.enum([
+        'pending',
+        'sending',
+        'retry_scheduled',
+        'sent',
+        'not_received',
+        'uncertain',
+        'dispatch_failed',
+        'not_applicable',
+      ]),
+      attempts: z.number().int().nonnegative().describe('attempts of the current cycle (at most 5)'),
+      httpStatus: z.number().int().nullable().describe("the issuer's last HTTP status"),
+      body: z.string().nullable().describe("at most 4 KB of the issuer's last body (never its headers)"),
+      responseTruncated: z.boolean(),
+      responseBytes: z.number().int().nullable(),
+      nextAttemptAt: z.string().nullable().describe('while retry_scheduled'),
+      error: z.object({ reason: z.string(), message: z.string() }).nullable(),
+    }),
+    reconciliation: z
+      .object({
+        outcome: z.string(),
+        note: z.string().nullable(),
+        reconciledAt: z.string(),
+        evidence: z.object({ artifactId: z.uuid(), sha256: z.string(), contentType: z.string() }).nullable(),
+      })
+      .nullable(),
+  })
+  .describe('the commercial approval (ACECF) this account sent for the received e-CF');
+
+export const ZCommercialApprovalStatusResponse = z
+  .object({
+    ok: z.literal(true),
+    environment: ZEnvironment,
+    inboundDocumentId: z.uuid(),
+    commercialApproval: ZCommercialApprovalView.nullable().describe('null when none was sent'),
+    correlationId: z.string().min(1),
+  })
+  .describe('CommercialApprovalStatusResponse');
+
+export const ZCommercialApprovalSubmitResponse = ZCommercialApprovalStatusResponse.extend({
+  commercialApproval: ZCommercialApprovalView,
+}).describe('CommercialApprovalSubmitResponse');
+
+export const ZCommercialApprovalErrorResponse = ZErrorResponse.extend({
+  commercialApproval: ZCommercialApprovalView.optional().describe(
+    'the approval as it stands (502, 409, 422)',
+  ),
+});
+
+// @approval-schemas (issue 18: commercial approvals): insert above this line
+
 /** How a JSON body can be refused before any route logic (plugins/json-body.ts, body-limits.ts). */
 const JSON_BODY_ERRORS =
   'INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), ' +
@@ -705,6 +925,86 @@ const HTTP_LAYER_ERRORS = {
     'refused before any route runs: INVALID_REQUEST (not valid HTTP/1.1, or no Host), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT',
   ),
 } satisfies Record<number, TResponse>;
+
+/**
+ * The public reception routes (issue 18, task R; routes/reception.ts, docs/receiving.md): no API
+ * key, paths case-insensitive, `/fe/...` rewritten to `/{RECEPTION_DEFAULT_ENVIRONMENT}/fe/...` before routing, bodies multipart/form-data with one part `xml` (not JSON: described
+ * in the descriptions), answers XML or JSON as the tax authority's protocol has them.
+ */
+type TReceptionRouteName =
+  'receptionSeed' | 'receptionCertificateValidation' | 'receptionEcf' | 'receptionCommercialApproval';
+function receptionRoutes(): Record<TReceptionRouteName, TRouteContract> {
+  const prefix = '/:environment';
+  const where =
+    'The environment segment (TesteCF, CerteCF, eCF) selects the environment; the same path without it (/fe/...) serves RECEPTION_DEFAULT_ENVIRONMENT (default TesteCF). Paths are case-insensitive.';
+  const params = { params: ZEnvironmentParams };
+  const refusals = error(
+    'INVALID_REQUEST (details.reason: xml_part_missing, xml_empty, xml_not_utf8, xml_doctype_forbidden, xml_too_deep, xml_malformed, multipart_malformed, multipart_limits, and per route), BODY_TOO_LARGE (2 MiB), UNSUPPORTED_CONTENT_TYPE (not multipart/form-data)',
+  );
+  const rateLimited = {
+    description: 'RATE_LIMIT_EXCEEDED per source address; Retry-After in seconds',
+    schema: ZErrorResponse,
+    headers: { 'Retry-After': 'seconds' },
+  };
+  const routes: Record<TReceptionRouteName, TRouteContract> = {
+    receptionSeed: {
+      method: 'GET',
+      path: `${prefix}/fe/autenticacion/api/semilla`,
+      summary: 'Reception authentication: a seed to sign (SemillaModel XML)',
+      description: `Random, single use, valid 2 minutes. ${where}`,
+      ...params,
+      responses: { 200: { description: 'SemillaModel', contentType: 'application/xml' }, 429: rateLimited },
+    },
+    receptionCertificateValidation: {
+      method: 'POST',
+      path: `${prefix}/fe/autenticacion/api/validacioncertificado`,
+      summary: 'Reception authentication: the signed seed (multipart part xml) for a bearer token',
+      description: `Answers {token, expira, expedido} (UTC yyyy-MM-ddTHH:mm:ssZ; XML when Accept prefers it); the token is valid 1 hour. ${where}`,
+      ...params,
+      responses: {
+        200: { description: '{token, expira, expedido}', contentType: 'application/json' },
+        400: error(
+          'INVALID_REQUEST details.reason: xml_not_seed, seed_xsd_invalid, signature_invalid, certificate_holder_missing, certificate_not_valid_now, seed_unknown, seed_expired, seed_already_used; and the body refusals',
+        ),
+        429: rateLimited,
+      },
+    },
+    receptionEcf: {
+      method: 'POST',
+      path: `${prefix}/fe/recepcion/api/ecf`,
+      summary: 'Receive an e-CF (multipart part xml, {RNCEmisor}{eNCF}.xml); answers an ARECF',
+      description: `RNCComprador selects the tenant. ARECF Estado 0, or 1 with CodigoMotivoNoRecibido 1 (XSD, or a type never exchanged: 32, 41, 43, 45, 46, 47), 2 (signature), 3 (duplicate), 4 (buyer not ours: unsigned). Signed with the receiving tenant's certificate. ${where}`,
+      ...params,
+      responses: {
+        200: { description: 'the ARECF', contentType: 'application/xml' },
+        400: refusals,
+        401: error(
+          'RECEPTION_AUTHENTICATION_REQUIRED: the tenant declared authentication (details.reason token_missing, token_invalid)',
+        ),
+        429: rateLimited,
+        503: error(
+          'SERVICE_UNAVAILABLE details.reason receiver_certificate_unavailable: deliver again later',
+        ),
+      },
+    },
+    receptionCommercialApproval: {
+      method: 'POST',
+      path: `${prefix}/fe/aprobacioncomercial/api/ecf`,
+      summary: 'Receive a commercial approval (ACECF) on an e-CF a tenant issued (multipart part xml)',
+      description: `RNCEmisor selects the tenant. 200 {ok, status: received | duplicate}; 400 when its signature or XSD is invalid (recorded as rejected). ${where}`,
+      ...params,
+      responses: {
+        200: { description: '{ok, status}', contentType: 'application/json' },
+        400: error(
+          'INVALID_REQUEST details.reason: acecf_rejected (details.problem), issuer_not_served; and the body refusals',
+        ),
+        401: error('RECEPTION_AUTHENTICATION_REQUIRED'),
+        429: rateLimited,
+      },
+    },
+  };
+  return routes;
+}
 
 export const ROUTES = {
   health: {
@@ -739,6 +1039,9 @@ export const ROUTES = {
       ...HTTP_LAYER_ERRORS,
     },
   },
+  // Task R (issue 18): the public reception services (FACTS §2), bare (RECEPTION_DEFAULT_ENVIRONMENT)
+  // and under each environment; multipart/XML bodies, described here (docs/receiving.md).
+  ...receptionRoutes(),
   submitDocument: {
     method: 'POST',
     path: '/:environment/documentos-ecf',
@@ -1063,4 +1366,200 @@ export const ROUTES = {
       ),
     },
   },
+  listReceivedDocuments: {
+    method: 'GET',
+    path: '/:environment/documentos-recibidos',
+    summary: "Received e-CF (suppliers' invoices), newest reception first",
+    description:
+      'Only e-CF delivered to the reception route (received or refused with an ARECF Estado 1), never ACECF. group: pending_approval (received, unanswered), accepted, rejected (the active commercial approval), not_received. from/to: calendar dates of reception (YYYY-MM-DD, Dominican Republic time). type accepts E31 or 31; limit 1 to 100, default 50; follow nextCursor with the same filters until it is null. eCF without active production: 423.',
+    scopes: ['ecf:read'],
+    params: ZEnvironmentParams,
+    query: ZReceivedListQuery,
+    responses: {
+      200: { description: 'a page; follow nextCursor until null', schema: ZReceivedDocumentListResponse },
+      400: error(
+        'INVALID_RECEIVED_DOCUMENTS_QUERY: bad filter, limit, unknown parameter or a cursor of other filters (details.issues[] { path, code, message })',
+      ),
+      ...AUTH_ERRORS,
+      423: error('PRODUCTION_NOT_ACTIVE'),
+    },
+  },
+  getReceivedDocument: {
+    method: 'GET',
+    path: '/:environment/documentos-recibidos/:inboundDocumentId',
+    summary: 'A received e-CF',
+    scopes: ['ecf:read'],
+    params: ZReceivedDocumentParams,
+    responses: {
+      200: { description: 'the item', schema: ZReceivedDocumentResponse },
+      ...AUTH_ERRORS,
+      404: error(
+        "RECEIVED_DOCUMENT_NOT_FOUND: another account's or environment's, an ACECF's id, or no such id; ROUTE_NOT_FOUND: unknown environment",
+      ),
+      423: error('PRODUCTION_NOT_ACTIVE'),
+    },
+  },
+  getReceivedDocumentXml: {
+    method: 'GET',
+    path: '/:environment/documentos-recibidos/:inboundDocumentId/xml',
+    summary: 'The received e-CF as the supplier sent it, byte for byte',
+    description:
+      'File {RNCEmisor}{eNCF}.xml from the write-once copy kept 10 years; its SHA-256 is recomputed on every read. Checks in this order: the item (404), Accept (400 NOT_ACCEPTABLE), the copy (404 when none was kept, 500 when it fails its digest).',
+    scopes: ['ecf:read'],
+    params: ZReceivedDocumentParams,
+    headers: ZXmlDownloadHeaders,
+    responses: {
+      200: {
+        description: 'the XML as received (a byte-order mark included when the supplier sent one)',
+        contentType: 'application/xml',
+        headers: { 'Content-Disposition': 'attachment; filename={RNCEmisor}{eNCF}.xml' },
+      },
+      400: error('NOT_ACCEPTABLE (details.accepted)'),
+      ...AUTH_ERRORS,
+      404: error(
+        'RECEIVED_DOCUMENT_NOT_FOUND; RECEIVED_DOCUMENT_XML_NOT_AVAILABLE: refused before its signature was verified, no copy kept',
+      ),
+      423: error('PRODUCTION_NOT_ACTIVE'),
+      500: error(
+        'RECEIVED_DOCUMENT_XML_INTEGRITY_FAILED: the kept copy fails its SHA-256 check and is not served',
+      ),
+    },
+  },
+  listReceivedApprovals: {
+    method: 'GET',
+    path: '/:environment/aprobaciones-comerciales-recibidas',
+    summary: "Commercial approvals (ACECF) customers sent on this account's e-CF, newest first",
+    description:
+      'Received, rejected and duplicate ACECF. from/to: calendar dates of reception (YYYY-MM-DD, Dominican Republic time); buyerRnc: the customer (RNCComprador); limit 1 to 100, default 50; follow nextCursor with the same filters.',
+    scopes: ['ecf:read'],
+    params: ZEnvironmentParams,
+    query: ZReceivedApprovalListQuery,
+    responses: {
+      200: { description: 'a page; follow nextCursor until null', schema: ZReceivedApprovalListResponse },
+      400: error('INVALID_RECEIVED_DOCUMENTS_QUERY (details.issues[] { path, code, message })'),
+      ...AUTH_ERRORS,
+      423: error('PRODUCTION_NOT_ACTIVE'),
+    },
+  },
+  getReceivedApproval: {
+    method: 'GET',
+    path: '/:environment/aprobaciones-comerciales-recibidas/:inboundDocumentId',
+    summary: 'A received commercial approval',
+    scopes: ['ecf:read'],
+    params: ZReceivedDocumentParams,
+    responses: {
+      200: { description: 'the item', schema: ZReceivedApprovalResponse },
+      ...AUTH_ERRORS,
+      404: error(
+        "RECEIVED_COMMERCIAL_APPROVAL_NOT_FOUND: another account's or environment's, a received e-CF's id, or no such id",
+      ),
+      423: error('PRODUCTION_NOT_ACTIVE'),
+    },
+  },
+  getReceivedApprovalXml: {
+    method: 'GET',
+    path: '/:environment/aprobaciones-comerciales-recibidas/:inboundDocumentId/xml',
+    summary: 'The signed ACECF as the customer sent it',
+    description:
+      'File {RNCComprador}{eNCF}.xml from the write-once copy kept 10 years, its SHA-256 recomputed on every read.',
+    scopes: ['ecf:read'],
+    params: ZReceivedDocumentParams,
+    headers: ZXmlDownloadHeaders,
+    responses: {
+      200: {
+        description: 'the signed ACECF as received',
+        contentType: 'application/xml',
+        headers: { 'Content-Disposition': 'attachment; filename={RNCComprador}{eNCF}.xml' },
+      },
+      400: error('NOT_ACCEPTABLE (details.accepted)'),
+      ...AUTH_ERRORS,
+      404: error('RECEIVED_COMMERCIAL_APPROVAL_NOT_FOUND; RECEIVED_COMMERCIAL_APPROVAL_XML_NOT_AVAILABLE'),
+      423: error('PRODUCTION_NOT_ACTIVE'),
+      500: error('RECEIVED_DOCUMENT_XML_INTEGRITY_FAILED: the kept copy fails its SHA-256 check'),
+    },
+  },
+  // @inbound-routes (issue 18: received e-CF and received ACECF lists, items, XML): insert above this line
+  getCommercialApproval: {
+    method: 'GET',
+    path: '/:environment/inbound-taxauth/:inboundId/aprobacion-comercial',
+    summary: 'The commercial approval (ACECF) sent for a received e-CF',
+    description:
+      "The spec's `inbound-dgii` segment is `inbound-taxauth` here. The active approval (or the last one the tax authority rejected), with the tax authority's answer, the dispatch to the issuer (status, attempts, at most 4 KB of its body, nextAttemptAt) and any reconciliation; `commercialApproval` null when none was sent. Another account's or environment's id, or a received ACECF's id: 404 RECEIVED_DOCUMENT_NOT_FOUND.",
+    scopes: ['ecf:read', 'tenant:admin'],
+    params: ZInboundApprovalParams,
+    responses: {
+      200: { description: 'current state', schema: ZCommercialApprovalStatusResponse },
+      400: error('INVALID_REQUEST: inboundId not a UUID'),
+      ...AUTH_ERRORS,
+      404: error('RECEIVED_DOCUMENT_NOT_FOUND; ROUTE_NOT_FOUND: unknown environment'),
+    },
+  },
+  submitCommercialApproval: {
+    method: 'POST',
+    path: '/:environment/inbound-taxauth/:inboundId/aprobacion-comercial',
+    summary:
+      'Accept or reject a received e-CF: sign the ACECF, send it to the tax authority, then to the issuer',
+    description:
+      "The spec's ACECF POST rules, in order: approvalDate (422 COMMERCIAL_APPROVAL_DATE_INVALID, nothing signed or sent); an approval already sent (another decision 409 COMMERCIAL_APPROVAL_DECISION_CONFLICT; the same decision answers its state with 200, and after dispatch_failed starts a new dispatch cycle with the same signed ACECF); accept of an e-CF Consulta Estado reported rejected or not found (409 RECEIVED_ECF_NOT_VALID_IN_TAXAUTH, not in CerteCF nor while never asked); the issuer's URL from the tax authority's directory (TesteCF, eCF) queried with the account's token; targetUrl only when the issuer is not in the directory or in CerteCF; sign, store write-once (10 years), send to the tax authority. " +
+      "Accepted: the dispatch to the issuer is enqueued with the state change (outbox job commercial-approval.dispatch) and the request makes the first attempt itself: 202 when the issuer received it, 502 ACECF_DISPATCH_NOT_RECEIVED (retry_scheduled: the worker retries up to 5 attempts; dispatch_failed; uncertain) otherwise. CerteCF, or no issuer URL: 200 generated without dispatch. The ACECF carries the issuer's Bearer token when its directory entry declares authentication. Needs tenant:admin (spec: answering an approval needs it).",
+    scopes: ['tenant:admin'],
+    params: ZInboundApprovalParams,
+    body: ZCommercialApprovalRequestBody,
+    responses: {
+      200: {
+        description:
+          'generated without dispatch (CerteCF: targetSource not_applicable; no issuer URL: none), or the same decision again (its current state)',
+        schema: ZCommercialApprovalSubmitResponse,
+      },
+      202: {
+        description: 'signed, accepted by the tax authority and received by the issuer',
+        schema: ZCommercialApprovalSubmitResponse,
+      },
+      400: error(
+        `INVALID_REQUEST with details.issues[] { path, code, message } (unknown property, decision, approvalDate missing, rejectionReason required to reject / not allowed to accept / over 250 characters, targetUrl not an http(s) URL); ${JSON_BODY_ERRORS}`,
+      ),
+      ...AUTH_ERRORS,
+      404: error(
+        'RECEIVED_DOCUMENT_NOT_FOUND: another account, environment, an ACECF id, or an e-CF that was not received',
+      ),
+      409: {
+        description:
+          'COMMERCIAL_APPROVAL_DECISION_CONFLICT (details.decision), ACECF_TAXAUTH_SUBMISSION_UNCERTAIN (an earlier submission has no known outcome: reconcile), RECEIVED_ECF_NOT_VALID_IN_TAXAUTH (details.taxauthValidity)',
+        schema: ZCommercialApprovalErrorResponse,
+      },
+      422: {
+        description:
+          'COMMERCIAL_APPROVAL_DATE_INVALID (details.reason invalid | before_issue_date | in_future), ACECF_TARGET_URL_NOT_ALLOWED (details.directoryTargetUrl), ACECF_TAXAUTH_REJECTED (details.taxauthSubmission { httpStatus, taxauthCodigo, taxauthEstado, taxauthMessages, rejectedAt }; correct and send again)',
+        schema: ZCommercialApprovalErrorResponse,
+      },
+      502: {
+        description:
+          'ACECF_DISPATCH_NOT_RECEIVED (the issuer did not receive it: commercialApproval.dispatch.status retry_scheduled, dispatch_failed or uncertain), ACECF_TAXAUTH_SUBMISSION_UNCERTAIN (no answer from the tax authority: do not resend, reconcile)',
+        schema: ZCommercialApprovalErrorResponse,
+      },
+      503: error(
+        'ACECF_TAXAUTH_CERTIFICATE_UNAVAILABLE, DIRECTORY_TAXAUTH_AUTH_FAILED, DIRECTORY_ACCESS_TOKEN_MISSING (no active certificate to get the token), ACECF_SIGNING_FAILED; SERVICE_UNAVAILABLE (details.reason directory_unavailable, taxauth_unavailable: nothing was sent, try again; shutting_down)',
+      ),
+    },
+  },
+  reconcileCommercialApproval: {
+    method: 'POST',
+    path: '/:environment/inbound-taxauth/:inboundId/aprobacion-comercial/reconciliar',
+    summary: 'Fix the outcome of an uncertain commercial approval (once, immutable)',
+    description:
+      'Only an approval whose dispatch to the issuer is uncertain (outcome sent or dispatch_failed), or whose submission to the tax authority has no known outcome (taxauth_accepted: the dispatch starts; taxauth_rejected: set aside, a corrected one may be sent). Nothing is sent again on the network. The evidence is stored write-once (10 years). The same request again answers the same 200; another outcome, evidence or note on a reconciled approval, or an approval that is not uncertain: 409 COMMERCIAL_APPROVAL_NOT_UNCERTAIN.',
+    scopes: ['tenant:admin'],
+    params: ZInboundApprovalParams,
+    body: ZCommercialApprovalReconciliationBody,
+    responses: {
+      200: { description: 'reconciled (or an idempotent replay)', schema: ZCommercialApprovalSubmitResponse },
+      400: error(`INVALID_REQUEST (inboundId not a UUID, unknown outcome or property); ${JSON_BODY_ERRORS}`),
+      ...AUTH_ERRORS,
+      404: error('RECEIVED_DOCUMENT_NOT_FOUND'),
+      409: error(
+        'COMMERCIAL_APPROVAL_NOT_UNCERTAIN (details.status; details.reason outcome_differs | note_differs | evidence_differs on a reconciled approval)',
+      ),
+    },
+  },
+  // @approval-routes (issue 18: sending a commercial approval, its state, reconciliation): insert above this line
 } as const satisfies Record<string, TRouteContract>;

@@ -61,6 +61,13 @@ const ZEnv = z.object({
   TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** HMAC key of the buyer's PDF links (`GET /ri/{token}`); the worker signs them with the same key. */
   RI_LINK_SECRET: z.string().min(32).default('local-development-ri-link-secret-change-me-000'),
+  /**
+   * The environment of the public reception routes without an environment prefix (`/fe/...`);
+   * `/{environment}/fe/...` names its own (docs/receiving.md).
+   */
+  RECEPTION_DEFAULT_ENVIRONMENT: z.enum(['TesteCF', 'CerteCF', 'eCF']).default('TesteCF'),
+  /** Requests per minute per source address on the public reception routes (memory of each API process). */
+  RECEPTION_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

@@ -72,6 +72,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/fe/autenticacion/api/semilla': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Reception authentication: a seed to sign (SemillaModel XML)
+     * @description Random, single use, valid 2 minutes. The environment segment (TesteCF, CerteCF, eCF) selects the environment; the same path without it (/fe/...) serves RECEPTION_DEFAULT_ENVIRONMENT (default TesteCF). Paths are case-insensitive.
+     */
+    get: operations['receptionSeed'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fe/autenticacion/api/validacioncertificado': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reception authentication: the signed seed (multipart part xml) for a bearer token
+     * @description Answers {token, expira, expedido} (UTC yyyy-MM-ddTHH:mm:ssZ; XML when Accept prefers it); the token is valid 1 hour. The environment segment (TesteCF, CerteCF, eCF) selects the environment; the same path without it (/fe/...) serves RECEPTION_DEFAULT_ENVIRONMENT (default TesteCF). Paths are case-insensitive.
+     */
+    post: operations['receptionCertificateValidation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fe/recepcion/api/ecf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Receive an e-CF (multipart part xml, {RNCEmisor}{eNCF}.xml); answers an ARECF
+     * @description RNCComprador selects the tenant. ARECF Estado 0, or 1 with CodigoMotivoNoRecibido 1 (XSD, or a type never exchanged: 32, 41, 43, 45, 46, 47), 2 (signature), 3 (duplicate), 4 (buyer not ours: unsigned). Signed with the receiving tenant's certificate. The environment segment (TesteCF, CerteCF, eCF) selects the environment; the same path without it (/fe/...) serves RECEPTION_DEFAULT_ENVIRONMENT (default TesteCF). Paths are case-insensitive.
+     */
+    post: operations['receptionEcf'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/fe/aprobacioncomercial/api/ecf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Receive a commercial approval (ACECF) on an e-CF a tenant issued (multipart part xml)
+     * @description RNCEmisor selects the tenant. 200 {ok, status: received | duplicate}; 400 when its signature or XSD is invalid (recorded as rejected). The environment segment (TesteCF, CerteCF, eCF) selects the environment; the same path without it (/fe/...) serves RECEPTION_DEFAULT_ENVIRONMENT (default TesteCF). Paths are case-insensitive.
+     */
+    post: operations['receptionCommercialApproval'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/documentos-ecf': {
     parameters: {
       query?: never;
@@ -318,6 +398,164 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/documentos-recibidos': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Received e-CF (suppliers' invoices), newest reception first
+     * @description Only e-CF delivered to the reception route (received or refused with an ARECF Estado 1), never ACECF. group: pending_approval (received, unanswered), accepted, rejected (the active commercial approval), not_received. from/to: calendar dates of reception (YYYY-MM-DD, Dominican Republic time). type accepts E31 or 31; limit 1 to 100, default 50; follow nextCursor with the same filters until it is null. eCF without active production: 423.
+     */
+    get: operations['listReceivedDocuments'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/documentos-recibidos/{inboundDocumentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A received e-CF */
+    get: operations['getReceivedDocument'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/documentos-recibidos/{inboundDocumentId}/xml': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The received e-CF as the supplier sent it, byte for byte
+     * @description File {RNCEmisor}{eNCF}.xml from the write-once copy kept 10 years; its SHA-256 is recomputed on every read. Checks in this order: the item (404), Accept (400 NOT_ACCEPTABLE), the copy (404 when none was kept, 500 when it fails its digest).
+     */
+    get: operations['getReceivedDocumentXml'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/aprobaciones-comerciales-recibidas': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Commercial approvals (ACECF) customers sent on this account's e-CF, newest first
+     * @description Received, rejected and duplicate ACECF. from/to: calendar dates of reception (YYYY-MM-DD, Dominican Republic time); buyerRnc: the customer (RNCComprador); limit 1 to 100, default 50; follow nextCursor with the same filters.
+     */
+    get: operations['listReceivedApprovals'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/aprobaciones-comerciales-recibidas/{inboundDocumentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A received commercial approval */
+    get: operations['getReceivedApproval'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/aprobaciones-comerciales-recibidas/{inboundDocumentId}/xml': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed ACECF as the customer sent it
+     * @description File {RNCComprador}{eNCF}.xml from the write-once copy kept 10 years, its SHA-256 recomputed on every read.
+     */
+    get: operations['getReceivedApprovalXml'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inbound-taxauth/{inboundId}/aprobacion-comercial': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The commercial approval (ACECF) sent for a received e-CF
+     * @description The spec's `inbound-dgii` segment is `inbound-taxauth` here. The active approval (or the last one the tax authority rejected), with the tax authority's answer, the dispatch to the issuer (status, attempts, at most 4 KB of its body, nextAttemptAt) and any reconciliation; `commercialApproval` null when none was sent. Another account's or environment's id, or a received ACECF's id: 404 RECEIVED_DOCUMENT_NOT_FOUND.
+     */
+    get: operations['getCommercialApproval'];
+    put?: never;
+    /**
+     * Accept or reject a received e-CF: sign the ACECF, send it to the tax authority, then to the issuer
+     * @description The spec's ACECF POST rules, in order: approvalDate (422 COMMERCIAL_APPROVAL_DATE_INVALID, nothing signed or sent); an approval already sent (another decision 409 COMMERCIAL_APPROVAL_DECISION_CONFLICT; the same decision answers its state with 200, and after dispatch_failed starts a new dispatch cycle with the same signed ACECF); accept of an e-CF Consulta Estado reported rejected or not found (409 RECEIVED_ECF_NOT_VALID_IN_TAXAUTH, not in CerteCF nor while never asked); the issuer's URL from the tax authority's directory (TesteCF, eCF) queried with the account's token; targetUrl only when the issuer is not in the directory or in CerteCF; sign, store write-once (10 years), send to the tax authority. Accepted: the dispatch to the issuer is enqueued with the state change (outbox job commercial-approval.dispatch) and the request makes the first attempt itself: 202 when the issuer received it, 502 ACECF_DISPATCH_NOT_RECEIVED (retry_scheduled: the worker retries up to 5 attempts; dispatch_failed; uncertain) otherwise. CerteCF, or no issuer URL: 200 generated without dispatch. The ACECF carries the issuer's Bearer token when its directory entry declares authentication. Needs tenant:admin (spec: answering an approval needs it).
+     */
+    post: operations['submitCommercialApproval'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inbound-taxauth/{inboundId}/aprobacion-comercial/reconciliar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Fix the outcome of an uncertain commercial approval (once, immutable)
+     * @description Only an approval whose dispatch to the issuer is uncertain (outcome sent or dispatch_failed), or whose submission to the tax authority has no known outcome (taxauth_accepted: the dispatch starts; taxauth_rejected: set aside, a corrected one may be sent). Nothing is sent again on the network. The evidence is stored write-once (10 years). The same request again answers the same 200; another outcome, evidence or note on a reconciled approval, or an approval that is not uncertain: 409 COMMERCIAL_APPROVAL_NOT_UNCERTAIN.
+     */
+    post: operations['reconcileCommercialApproval'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -551,6 +789,294 @@ export interface operations {
       /** @description refused before any route runs: INVALID_REQUEST (not valid HTTP/1.1, or no Host), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
       400: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  receptionSeed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description SemillaModel */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': unknown;
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED per source address; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  receptionCertificateValidation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {token, expira, expedido} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description INVALID_REQUEST details.reason: xml_not_seed, seed_xsd_invalid, signature_invalid, certificate_holder_missing, certificate_not_valid_now, seed_unknown, seed_expired, seed_already_used; and the body refusals */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED per source address; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  receptionEcf: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the ARECF */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': unknown;
+        };
+      };
+      /** @description INVALID_REQUEST (details.reason: xml_part_missing, xml_empty, xml_not_utf8, xml_doctype_forbidden, xml_too_deep, xml_malformed, multipart_malformed, multipart_limits, and per route), BODY_TOO_LARGE (2 MiB), UNSUPPORTED_CONTENT_TYPE (not multipart/form-data) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RECEPTION_AUTHENTICATION_REQUIRED: the tenant declared authentication (details.reason token_missing, token_invalid) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED per source address; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE details.reason receiver_certificate_unavailable: deliver again later */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  receptionCommercialApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {ok, status} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      /** @description INVALID_REQUEST details.reason: acecf_rejected (details.problem), issuer_not_served; and the body refusals */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RECEPTION_AUTHENTICATION_REQUIRED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED per source address; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4057,6 +4583,2454 @@ export interface operations {
         };
       };
       /** @description ANECF_NOT_UNCERTAIN (details.status), ANECF_RECONCILIATION_CONFLICT (already reconciled with another outcome, evidence or note) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  listReceivedDocuments: {
+    parameters: {
+      query?: {
+        /** @description pending_approval | accepted | rejected | not_received */
+        group?: 'pending_approval' | 'accepted' | 'rejected' | 'not_received';
+        /** @description e-CF type: E31 or 31, ... */
+        type?: string;
+        encf?: string;
+        /** @description the supplier's RNC (RNCEmisor) */
+        issuerRnc?: string;
+        /** @description received on or after (YYYY-MM-DD, Dominican Republic time) */
+        from?: string;
+        /** @description received on or before (YYYY-MM-DD, Dominican Republic time) */
+        to?: string;
+        /** @description 1 to 100, default 50 */
+        limit?: string;
+        /** @description nextCursor of the previous page, unmodified; filters must stay the same */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description a page; follow nextCursor until null */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            items: {
+              /** Format: uuid */
+              inboundDocumentId: string;
+              /** @enum {string} */
+              environment: 'TesteCF' | 'CerteCF' | 'eCF';
+              encf: string;
+              /** @description E31, E33, ... */
+              type: string;
+              issuerRnc: string;
+              issuerName: string | null;
+              buyerRnc: string | null;
+              /** @description FechaEmision (YYYY-MM-DD); null when the XML could not be read */
+              issueDate: string | null;
+              /** @description MontoTotal, decimal text with two decimals */
+              totalAmount: string | null;
+              /** @enum {string} */
+              status: 'received' | 'not_received';
+              notReceived: {
+                /** @description CodigoMotivoNoRecibido: 1 specification, 2 signature, 3 duplicate, 4 buyer RNC */
+                code: number;
+                reason: string;
+              } | null;
+              receivedAt: string;
+              /** @description the signer's certificate: holderId, subject, issuer, serialNumber, matchesIssuer */
+              signer: {
+                [key: string]: unknown;
+              } | null;
+              /** @description what Consulta Estado said of the e-CF (asked by a job after reception); null until asked */
+              taxauthValidity:
+                | ({
+                    /** @enum {string} */
+                    status:
+                      | 'valid'
+                      | 'valid_conditional'
+                      | 'rejected'
+                      | 'not_found'
+                      | 'in_process'
+                      | 'unknown'
+                      | 'not_applicable'
+                      | 'check_failed';
+                    codigo: number | null;
+                    estado: string | null;
+                    checkedAt: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              /** @description the active commercial approval this account sent; null while unanswered */
+              commercialApproval: {
+                /** Format: uuid */
+                commercialApprovalId: string;
+                /** @enum {string} */
+                decision: 'accept' | 'reject';
+                approvalDate: string;
+                rejectionReason: string | null;
+                taxauthStatus: string;
+                dispatchStatus: string;
+                createdAt: string;
+              } | null;
+              /** @description YYYY-MM-DD, day 15 of the month after FechaEmision; only while unanswered (group pending_approval) */
+              commercialApprovalDeadline: string | null;
+              /** @enum {string} */
+              group: 'pending_approval' | 'accepted' | 'rejected' | 'not_received';
+              /** @description the item's page in the portal, relative to the portal's origin */
+              view: string;
+              links: {
+                /** @description null when no copy was kept */
+                xml: string | null;
+              };
+            }[];
+            nextCursor: string | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_RECEIVED_DOCUMENTS_QUERY: bad filter, limit, unknown parameter or a cursor of other filters (details.issues[] { path, code, message }) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description PRODUCTION_NOT_ACTIVE */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  getReceivedDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description inboundDocumentId (UUID); anything else is 404 */
+        inboundDocumentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the item */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            inboundDocumentId: string;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            encf: string;
+            /** @description E31, E33, ... */
+            type: string;
+            issuerRnc: string;
+            issuerName: string | null;
+            buyerRnc: string | null;
+            /** @description FechaEmision (YYYY-MM-DD); null when the XML could not be read */
+            issueDate: string | null;
+            /** @description MontoTotal, decimal text with two decimals */
+            totalAmount: string | null;
+            /** @enum {string} */
+            status: 'received' | 'not_received';
+            notReceived: {
+              /** @description CodigoMotivoNoRecibido: 1 specification, 2 signature, 3 duplicate, 4 buyer RNC */
+              code: number;
+              reason: string;
+            } | null;
+            receivedAt: string;
+            /** @description the signer's certificate: holderId, subject, issuer, serialNumber, matchesIssuer */
+            signer: {
+              [key: string]: unknown;
+            } | null;
+            /** @description what Consulta Estado said of the e-CF (asked by a job after reception); null until asked */
+            taxauthValidity:
+              | ({
+                  /** @enum {string} */
+                  status:
+                    | 'valid'
+                    | 'valid_conditional'
+                    | 'rejected'
+                    | 'not_found'
+                    | 'in_process'
+                    | 'unknown'
+                    | 'not_applicable'
+                    | 'check_failed';
+                  codigo: number | null;
+                  estado: string | null;
+                  checkedAt: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            /** @description the active commercial approval this account sent; null while unanswered */
+            commercialApproval: {
+              /** Format: uuid */
+              commercialApprovalId: string;
+              /** @enum {string} */
+              decision: 'accept' | 'reject';
+              approvalDate: string;
+              rejectionReason: string | null;
+              taxauthStatus: string;
+              dispatchStatus: string;
+              createdAt: string;
+            } | null;
+            /** @description YYYY-MM-DD, day 15 of the month after FechaEmision; only while unanswered (group pending_approval) */
+            commercialApprovalDeadline: string | null;
+            /** @enum {string} */
+            group: 'pending_approval' | 'accepted' | 'rejected' | 'not_received';
+            /** @description the item's page in the portal, relative to the portal's origin */
+            view: string;
+            links: {
+              /** @description null when no copy was kept */
+              xml: string | null;
+            };
+            /** @constant */
+            ok: true;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RECEIVED_DOCUMENT_NOT_FOUND: another account's or environment's, an ACECF's id, or no such id; ROUTE_NOT_FOUND: unknown environment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description PRODUCTION_NOT_ACTIVE */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  getReceivedDocumentXml: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Clarification 17: application/xml, text/xml, application/*, text/* or *\/* (or no header) are served; anything else is 400 NOT_ACCEPTABLE. Error answers are JSON ErrorResponse. */
+        accept?: string;
+      };
+      path: {
+        /** @description inboundDocumentId (UUID); anything else is 404 */
+        inboundDocumentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the XML as received (a byte-order mark included when the supplier sent one) */
+      200: {
+        headers: {
+          /** @description attachment; filename={RNCEmisor}{eNCF}.xml */
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': unknown;
+        };
+      };
+      /** @description NOT_ACCEPTABLE (details.accepted) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RECEIVED_DOCUMENT_NOT_FOUND; RECEIVED_DOCUMENT_XML_NOT_AVAILABLE: refused before its signature was verified, no copy kept */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description PRODUCTION_NOT_ACTIVE */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RECEIVED_DOCUMENT_XML_INTEGRITY_FAILED: the kept copy fails its SHA-256 check and is not served */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  listReceivedApprovals: {
+    parameters: {
+      query?: {
+        encf?: string;
+        /** @description the customer's RNC (RNCComprador of the ACECF) */
+        buyerRnc?: string;
+        /** @description received on or after (YYYY-MM-DD, Dominican Republic time) */
+        from?: string;
+        /** @description received on or before (YYYY-MM-DD, Dominican Republic time) */
+        to?: string;
+        /** @description 1 to 100, default 50 */
+        limit?: string;
+        /** @description nextCursor of the previous page, unmodified; filters must stay the same */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description a page; follow nextCursor until null */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            items: {
+              /** Format: uuid */
+              inboundDocumentId: string;
+              /** @enum {string} */
+              environment: 'TesteCF' | 'CerteCF' | 'eCF';
+              encf: string;
+              issuerRnc: string;
+              buyerRnc: string | null;
+              /** @description the issued e-CF with that eNCF in this environment, else null */
+              documentId: string | null;
+              /** @enum {string} */
+              status: 'received' | 'rejected' | 'duplicate';
+              notReceived: {
+                reason: string;
+              } | null;
+              /** @description null when not received */
+              decision: ('accepted' | 'rejected') | null;
+              decisionReason: string | null;
+              /** @description FechaHoraAprobacionComercial as written (dd-MM-yyyy HH:mm:ss) */
+              approvedAt: string | null;
+              /** @description result: matched | mismatch (mismatches[]) | ecf_not_found */
+              correspondence: {
+                [key: string]: unknown;
+              } | null;
+              receivedAt: string;
+              view: string;
+              links: {
+                xml: string | null;
+              };
+            }[];
+            nextCursor: string | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_RECEIVED_DOCUMENTS_QUERY (details.issues[] { path, code, message }) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description PRODUCTION_NOT_ACTIVE */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  getReceivedApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description inboundDocumentId (UUID); anything else is 404 */
+        inboundDocumentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the item */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            inboundDocumentId: string;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            encf: string;
+            issuerRnc: string;
+            buyerRnc: string | null;
+            /** @description the issued e-CF with that eNCF in this environment, else null */
+            documentId: string | null;
+            /** @enum {string} */
+            status: 'received' | 'rejected' | 'duplicate';
+            notReceived: {
+              reason: string;
+            } | null;
+            /** @description null when not received */
+            decision: ('accepted' | 'rejected') | null;
+            decisionReason: string | null;
+            /** @description FechaHoraAprobacionComercial as written (dd-MM-yyyy HH:mm:ss) */
+            approvedAt: string | null;
+            /** @description result: matched | mismatch (mismatches[]) | ecf_not_found */
+            correspondence: {
+              [key: string]: unknown;
+            } | null;
+            receivedAt: string;
+            view: string;
+            links: {
+              xml: string | null;
+            };
+            /** @constant */
+            ok: true;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RECEIVED_COMMERCIAL_APPROVAL_NOT_FOUND: another account's or environment's, a received e-CF's id, or no such id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description PRODUCTION_NOT_ACTIVE */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  getReceivedApprovalXml: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Clarification 17: application/xml, text/xml, application/*, text/* or *\/* (or no header) are served; anything else is 400 NOT_ACCEPTABLE. Error answers are JSON ErrorResponse. */
+        accept?: string;
+      };
+      path: {
+        /** @description inboundDocumentId (UUID); anything else is 404 */
+        inboundDocumentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the signed ACECF as received */
+      200: {
+        headers: {
+          /** @description attachment; filename={RNCComprador}{eNCF}.xml */
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': unknown;
+        };
+      };
+      /** @description NOT_ACCEPTABLE (details.accepted) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RECEIVED_COMMERCIAL_APPROVAL_NOT_FOUND; RECEIVED_COMMERCIAL_APPROVAL_XML_NOT_AVAILABLE */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description PRODUCTION_NOT_ACTIVE */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RECEIVED_DOCUMENT_XML_INTEGRITY_FAILED: the kept copy fails its SHA-256 check */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  getCommercialApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description inboundDocumentId (UUID) of a received e-CF */
+        inboundId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description current state */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** Format: uuid */
+            inboundDocumentId: string;
+            /** @description null when none was sent */
+            commercialApproval: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              decision: 'accept' | 'reject';
+              /** @description FechaHoraAprobacionComercial as an instant (ISO 8601, UTC) */
+              approvalDate: string;
+              rejectionReason: string | null;
+              /**
+               * @description the ACECF was signed and stored write-once (kept 10 years)
+               * @constant
+               */
+              status: 'signed';
+              /**
+               * @description where the issuer's copy goes: the tax authority's directory, the request's targetUrl, not_applicable (CerteCF: only the tax authority), none (the issuer is not in the directory and no targetUrl was given)
+               * @enum {string}
+               */
+              targetSource: 'directory' | 'request' | 'not_applicable' | 'none';
+              targetUrl: string | null;
+              createdAt: string;
+              /** @description set when the tax authority rejected it (or it never reached it): a corrected one may be sent */
+              supersededAt: string | null;
+              taxauth: {
+                /** @enum {string} */
+                status: 'pending' | 'accepted' | 'rejected' | 'uncertain' | 'not_applicable';
+                codigo: string | null;
+                estado: string | null;
+                mensajes: string[];
+              };
+              dispatch: {
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'sending'
+                  | 'retry_scheduled'
+                  | 'sent'
+                  | 'not_received'
+                  | 'uncertain'
+                  | 'dispatch_failed'
+                  | 'not_applicable';
+                /** @description attempts of the current cycle (at most 5) */
+                attempts: number;
+                /** @description the issuer's last HTTP status */
+                httpStatus: number | null;
+                /** @description at most 4 KB of the issuer's last body (never its headers) */
+                body: string | null;
+                responseTruncated: boolean;
+                responseBytes: number | null;
+                /** @description while retry_scheduled */
+                nextAttemptAt: string | null;
+                error: {
+                  reason: string;
+                  message: string;
+                } | null;
+              };
+              reconciliation: {
+                outcome: string;
+                note: string | null;
+                reconciledAt: string;
+                evidence: {
+                  /** Format: uuid */
+                  artifactId: string;
+                  sha256: string;
+                  contentType: string;
+                } | null;
+              } | null;
+            } | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_REQUEST: inboundId not a UUID */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RECEIVED_DOCUMENT_NOT_FOUND; ROUTE_NOT_FOUND: unknown environment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  submitCommercialApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description inboundDocumentId (UUID) of a received e-CF */
+        inboundId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description `accept` is Estado 1, `reject` Estado 2
+           * @enum {string}
+           */
+          decision: 'accept' | 'reject';
+          /** @description `FechaHoraAprobacionComercial`: ISO 8601 (`2026-04-02T10:30:00-04:00`; without an offset it is Dominican Republic time), or `dd-MM-yyyy HH:mm:ss` (Dominican Republic time); not before the e-CF `FechaEmision`, not later than now + 5 minutes */
+          approvalDate: string;
+          /** @description `DetalleMotivoRechazo`: required with `reject`, not allowed with `accept`; at most 250 characters */
+          rejectionReason?: string;
+          /**
+           * Format: uri
+           * @description the issuer's commercial approval URL, only when the issuer is not in the tax authority's directory or in CerteCF
+           */
+          targetUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description generated without dispatch (CerteCF: targetSource not_applicable; no issuer URL: none), or the same decision again (its current state) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** Format: uuid */
+            inboundDocumentId: string;
+            /** @description the commercial approval (ACECF) this account sent for the received e-CF */
+            commercialApproval: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              decision: 'accept' | 'reject';
+              /** @description FechaHoraAprobacionComercial as an instant (ISO 8601, UTC) */
+              approvalDate: string;
+              rejectionReason: string | null;
+              /**
+               * @description the ACECF was signed and stored write-once (kept 10 years)
+               * @constant
+               */
+              status: 'signed';
+              /**
+               * @description where the issuer's copy goes: the tax authority's directory, the request's targetUrl, not_applicable (CerteCF: only the tax authority), none (the issuer is not in the directory and no targetUrl was given)
+               * @enum {string}
+               */
+              targetSource: 'directory' | 'request' | 'not_applicable' | 'none';
+              targetUrl: string | null;
+              createdAt: string;
+              /** @description set when the tax authority rejected it (or it never reached it): a corrected one may be sent */
+              supersededAt: string | null;
+              taxauth: {
+                /** @enum {string} */
+                status: 'pending' | 'accepted' | 'rejected' | 'uncertain' | 'not_applicable';
+                codigo: string | null;
+                estado: string | null;
+                mensajes: string[];
+              };
+              dispatch: {
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'sending'
+                  | 'retry_scheduled'
+                  | 'sent'
+                  | 'not_received'
+                  | 'uncertain'
+                  | 'dispatch_failed'
+                  | 'not_applicable';
+                /** @description attempts of the current cycle (at most 5) */
+                attempts: number;
+                /** @description the issuer's last HTTP status */
+                httpStatus: number | null;
+                /** @description at most 4 KB of the issuer's last body (never its headers) */
+                body: string | null;
+                responseTruncated: boolean;
+                responseBytes: number | null;
+                /** @description while retry_scheduled */
+                nextAttemptAt: string | null;
+                error: {
+                  reason: string;
+                  message: string;
+                } | null;
+              };
+              reconciliation: {
+                outcome: string;
+                note: string | null;
+                reconciledAt: string;
+                evidence: {
+                  /** Format: uuid */
+                  artifactId: string;
+                  sha256: string;
+                  contentType: string;
+                } | null;
+              } | null;
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description signed, accepted by the tax authority and received by the issuer */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** Format: uuid */
+            inboundDocumentId: string;
+            /** @description the commercial approval (ACECF) this account sent for the received e-CF */
+            commercialApproval: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              decision: 'accept' | 'reject';
+              /** @description FechaHoraAprobacionComercial as an instant (ISO 8601, UTC) */
+              approvalDate: string;
+              rejectionReason: string | null;
+              /**
+               * @description the ACECF was signed and stored write-once (kept 10 years)
+               * @constant
+               */
+              status: 'signed';
+              /**
+               * @description where the issuer's copy goes: the tax authority's directory, the request's targetUrl, not_applicable (CerteCF: only the tax authority), none (the issuer is not in the directory and no targetUrl was given)
+               * @enum {string}
+               */
+              targetSource: 'directory' | 'request' | 'not_applicable' | 'none';
+              targetUrl: string | null;
+              createdAt: string;
+              /** @description set when the tax authority rejected it (or it never reached it): a corrected one may be sent */
+              supersededAt: string | null;
+              taxauth: {
+                /** @enum {string} */
+                status: 'pending' | 'accepted' | 'rejected' | 'uncertain' | 'not_applicable';
+                codigo: string | null;
+                estado: string | null;
+                mensajes: string[];
+              };
+              dispatch: {
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'sending'
+                  | 'retry_scheduled'
+                  | 'sent'
+                  | 'not_received'
+                  | 'uncertain'
+                  | 'dispatch_failed'
+                  | 'not_applicable';
+                /** @description attempts of the current cycle (at most 5) */
+                attempts: number;
+                /** @description the issuer's last HTTP status */
+                httpStatus: number | null;
+                /** @description at most 4 KB of the issuer's last body (never its headers) */
+                body: string | null;
+                responseTruncated: boolean;
+                responseBytes: number | null;
+                /** @description while retry_scheduled */
+                nextAttemptAt: string | null;
+                error: {
+                  reason: string;
+                  message: string;
+                } | null;
+              };
+              reconciliation: {
+                outcome: string;
+                note: string | null;
+                reconciledAt: string;
+                evidence: {
+                  /** Format: uuid */
+                  artifactId: string;
+                  sha256: string;
+                  contentType: string;
+                } | null;
+              } | null;
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_REQUEST with details.issues[] { path, code, message } (unknown property, decision, approvalDate missing, rejectionReason required to reject / not allowed to accept / over 250 characters, targetUrl not an http(s) URL); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RECEIVED_DOCUMENT_NOT_FOUND: another account, environment, an ACECF id, or an e-CF that was not received */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description COMMERCIAL_APPROVAL_DECISION_CONFLICT (details.decision), ACECF_TAXAUTH_SUBMISSION_UNCERTAIN (an earlier submission has no known outcome: reconcile), RECEIVED_ECF_NOT_VALID_IN_TAXAUTH (details.taxauthValidity) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+            /** @description the approval as it stands (502, 409, 422) */
+            commercialApproval?: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              decision: 'accept' | 'reject';
+              /** @description FechaHoraAprobacionComercial as an instant (ISO 8601, UTC) */
+              approvalDate: string;
+              rejectionReason: string | null;
+              /**
+               * @description the ACECF was signed and stored write-once (kept 10 years)
+               * @constant
+               */
+              status: 'signed';
+              /**
+               * @description where the issuer's copy goes: the tax authority's directory, the request's targetUrl, not_applicable (CerteCF: only the tax authority), none (the issuer is not in the directory and no targetUrl was given)
+               * @enum {string}
+               */
+              targetSource: 'directory' | 'request' | 'not_applicable' | 'none';
+              targetUrl: string | null;
+              createdAt: string;
+              /** @description set when the tax authority rejected it (or it never reached it): a corrected one may be sent */
+              supersededAt: string | null;
+              taxauth: {
+                /** @enum {string} */
+                status: 'pending' | 'accepted' | 'rejected' | 'uncertain' | 'not_applicable';
+                codigo: string | null;
+                estado: string | null;
+                mensajes: string[];
+              };
+              dispatch: {
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'sending'
+                  | 'retry_scheduled'
+                  | 'sent'
+                  | 'not_received'
+                  | 'uncertain'
+                  | 'dispatch_failed'
+                  | 'not_applicable';
+                /** @description attempts of the current cycle (at most 5) */
+                attempts: number;
+                /** @description the issuer's last HTTP status */
+                httpStatus: number | null;
+                /** @description at most 4 KB of the issuer's last body (never its headers) */
+                body: string | null;
+                responseTruncated: boolean;
+                responseBytes: number | null;
+                /** @description while retry_scheduled */
+                nextAttemptAt: string | null;
+                error: {
+                  reason: string;
+                  message: string;
+                } | null;
+              };
+              reconciliation: {
+                outcome: string;
+                note: string | null;
+                reconciledAt: string;
+                evidence: {
+                  /** Format: uuid */
+                  artifactId: string;
+                  sha256: string;
+                  contentType: string;
+                } | null;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description COMMERCIAL_APPROVAL_DATE_INVALID (details.reason invalid | before_issue_date | in_future), ACECF_TARGET_URL_NOT_ALLOWED (details.directoryTargetUrl), ACECF_TAXAUTH_REJECTED (details.taxauthSubmission { httpStatus, taxauthCodigo, taxauthEstado, taxauthMessages, rejectedAt }; correct and send again) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+            /** @description the approval as it stands (502, 409, 422) */
+            commercialApproval?: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              decision: 'accept' | 'reject';
+              /** @description FechaHoraAprobacionComercial as an instant (ISO 8601, UTC) */
+              approvalDate: string;
+              rejectionReason: string | null;
+              /**
+               * @description the ACECF was signed and stored write-once (kept 10 years)
+               * @constant
+               */
+              status: 'signed';
+              /**
+               * @description where the issuer's copy goes: the tax authority's directory, the request's targetUrl, not_applicable (CerteCF: only the tax authority), none (the issuer is not in the directory and no targetUrl was given)
+               * @enum {string}
+               */
+              targetSource: 'directory' | 'request' | 'not_applicable' | 'none';
+              targetUrl: string | null;
+              createdAt: string;
+              /** @description set when the tax authority rejected it (or it never reached it): a corrected one may be sent */
+              supersededAt: string | null;
+              taxauth: {
+                /** @enum {string} */
+                status: 'pending' | 'accepted' | 'rejected' | 'uncertain' | 'not_applicable';
+                codigo: string | null;
+                estado: string | null;
+                mensajes: string[];
+              };
+              dispatch: {
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'sending'
+                  | 'retry_scheduled'
+                  | 'sent'
+                  | 'not_received'
+                  | 'uncertain'
+                  | 'dispatch_failed'
+                  | 'not_applicable';
+                /** @description attempts of the current cycle (at most 5) */
+                attempts: number;
+                /** @description the issuer's last HTTP status */
+                httpStatus: number | null;
+                /** @description at most 4 KB of the issuer's last body (never its headers) */
+                body: string | null;
+                responseTruncated: boolean;
+                responseBytes: number | null;
+                /** @description while retry_scheduled */
+                nextAttemptAt: string | null;
+                error: {
+                  reason: string;
+                  message: string;
+                } | null;
+              };
+              reconciliation: {
+                outcome: string;
+                note: string | null;
+                reconciledAt: string;
+                evidence: {
+                  /** Format: uuid */
+                  artifactId: string;
+                  sha256: string;
+                  contentType: string;
+                } | null;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ACECF_DISPATCH_NOT_RECEIVED (the issuer did not receive it: commercialApproval.dispatch.status retry_scheduled, dispatch_failed or uncertain), ACECF_TAXAUTH_SUBMISSION_UNCERTAIN (no answer from the tax authority: do not resend, reconcile) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+            /** @description the approval as it stands (502, 409, 422) */
+            commercialApproval?: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              decision: 'accept' | 'reject';
+              /** @description FechaHoraAprobacionComercial as an instant (ISO 8601, UTC) */
+              approvalDate: string;
+              rejectionReason: string | null;
+              /**
+               * @description the ACECF was signed and stored write-once (kept 10 years)
+               * @constant
+               */
+              status: 'signed';
+              /**
+               * @description where the issuer's copy goes: the tax authority's directory, the request's targetUrl, not_applicable (CerteCF: only the tax authority), none (the issuer is not in the directory and no targetUrl was given)
+               * @enum {string}
+               */
+              targetSource: 'directory' | 'request' | 'not_applicable' | 'none';
+              targetUrl: string | null;
+              createdAt: string;
+              /** @description set when the tax authority rejected it (or it never reached it): a corrected one may be sent */
+              supersededAt: string | null;
+              taxauth: {
+                /** @enum {string} */
+                status: 'pending' | 'accepted' | 'rejected' | 'uncertain' | 'not_applicable';
+                codigo: string | null;
+                estado: string | null;
+                mensajes: string[];
+              };
+              dispatch: {
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'sending'
+                  | 'retry_scheduled'
+                  | 'sent'
+                  | 'not_received'
+                  | 'uncertain'
+                  | 'dispatch_failed'
+                  | 'not_applicable';
+                /** @description attempts of the current cycle (at most 5) */
+                attempts: number;
+                /** @description the issuer's last HTTP status */
+                httpStatus: number | null;
+                /** @description at most 4 KB of the issuer's last body (never its headers) */
+                body: string | null;
+                responseTruncated: boolean;
+                responseBytes: number | null;
+                /** @description while retry_scheduled */
+                nextAttemptAt: string | null;
+                error: {
+                  reason: string;
+                  message: string;
+                } | null;
+              };
+              reconciliation: {
+                outcome: string;
+                note: string | null;
+                reconciledAt: string;
+                evidence: {
+                  /** Format: uuid */
+                  artifactId: string;
+                  sha256: string;
+                  contentType: string;
+                } | null;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description ACECF_TAXAUTH_CERTIFICATE_UNAVAILABLE, DIRECTORY_TAXAUTH_AUTH_FAILED, DIRECTORY_ACCESS_TOKEN_MISSING (no active certificate to get the token), ACECF_SIGNING_FAILED; SERVICE_UNAVAILABLE (details.reason directory_unavailable, taxauth_unavailable: nothing was sent, try again; shutting_down) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  reconcileCommercialApproval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description inboundDocumentId (UUID) of a received e-CF */
+        inboundId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description `sent` / `dispatch_failed`: what became of an `uncertain` dispatch to the issuer; `taxauth_accepted` / `taxauth_rejected`: what the tax authority decided of a submission without answer
+           * @enum {string}
+           */
+          outcome: 'sent' | 'dispatch_failed' | 'taxauth_accepted' | 'taxauth_rejected';
+          /** @description stored as a write-once artifact (kept 10 years) */
+          evidence?: {
+            /** @description the answer as obtained (the issuer's, or the tax authority's) */
+            content: string;
+            /**
+             * @description default text/plain
+             * @enum {string}
+             */
+            contentType?: 'application/json' | 'application/xml' | 'text/plain';
+          };
+          note?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description reconciled (or an idempotent replay) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** Format: uuid */
+            inboundDocumentId: string;
+            /** @description the commercial approval (ACECF) this account sent for the received e-CF */
+            commercialApproval: {
+              /** Format: uuid */
+              id: string;
+              /** @enum {string} */
+              decision: 'accept' | 'reject';
+              /** @description FechaHoraAprobacionComercial as an instant (ISO 8601, UTC) */
+              approvalDate: string;
+              rejectionReason: string | null;
+              /**
+               * @description the ACECF was signed and stored write-once (kept 10 years)
+               * @constant
+               */
+              status: 'signed';
+              /**
+               * @description where the issuer's copy goes: the tax authority's directory, the request's targetUrl, not_applicable (CerteCF: only the tax authority), none (the issuer is not in the directory and no targetUrl was given)
+               * @enum {string}
+               */
+              targetSource: 'directory' | 'request' | 'not_applicable' | 'none';
+              targetUrl: string | null;
+              createdAt: string;
+              /** @description set when the tax authority rejected it (or it never reached it): a corrected one may be sent */
+              supersededAt: string | null;
+              taxauth: {
+                /** @enum {string} */
+                status: 'pending' | 'accepted' | 'rejected' | 'uncertain' | 'not_applicable';
+                codigo: string | null;
+                estado: string | null;
+                mensajes: string[];
+              };
+              dispatch: {
+                /** @enum {string} */
+                status:
+                  | 'pending'
+                  | 'sending'
+                  | 'retry_scheduled'
+                  | 'sent'
+                  | 'not_received'
+                  | 'uncertain'
+                  | 'dispatch_failed'
+                  | 'not_applicable';
+                /** @description attempts of the current cycle (at most 5) */
+                attempts: number;
+                /** @description the issuer's last HTTP status */
+                httpStatus: number | null;
+                /** @description at most 4 KB of the issuer's last body (never its headers) */
+                body: string | null;
+                responseTruncated: boolean;
+                responseBytes: number | null;
+                /** @description while retry_scheduled */
+                nextAttemptAt: string | null;
+                error: {
+                  reason: string;
+                  message: string;
+                } | null;
+              };
+              reconciliation: {
+                outcome: string;
+                note: string | null;
+                reconciledAt: string;
+                evidence: {
+                  /** Format: uuid */
+                  artifactId: string;
+                  sha256: string;
+                  contentType: string;
+                } | null;
+              } | null;
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_REQUEST (inboundId not a UUID, unknown outcome or property); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RECEIVED_DOCUMENT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description COMMERCIAL_APPROVAL_NOT_UNCERTAIN (details.status; details.reason outcome_differs | note_differs | evidence_differs on a reconciled approval) */
       409: {
         headers: {
           [name: string]: unknown;

@@ -3,15 +3,29 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { TDirectoryEntry } from './options.ts';
 
-const ZDirectory = z.array(
-  z.object({
-    rnc: z.string().regex(/^(\d{9}|\d{11})$/),
-    name: z.string().min(1).optional(),
-    receptionUrl: z.url(),
-    commercialApprovalUrl: z.url().optional(),
-    authenticationUrl: z.url().optional(),
-  }),
-);
+/** One receiver as the directory file and `PUT /_sim/directory` take it. */
+export const ZDirectoryEntryInput = z.object({
+  rnc: z.string().regex(/^(\d{9}|\d{11})$/),
+  name: z.string().min(1).optional(),
+  receptionUrl: z.url(),
+  commercialApprovalUrl: z.url().optional(),
+  authenticationUrl: z.url().optional(),
+});
+
+const ZDirectory = z.array(ZDirectoryEntryInput);
+
+/** An input entry without its absent optional members. */
+export function directoryEntryOf(entry: z.infer<typeof ZDirectoryEntryInput>): TDirectoryEntry {
+  return {
+    rnc: entry.rnc,
+    receptionUrl: entry.receptionUrl,
+    ...(entry.name === undefined ? {} : { name: entry.name }),
+    ...(entry.commercialApprovalUrl === undefined
+      ? {}
+      : { commercialApprovalUrl: entry.commercialApprovalUrl }),
+    ...(entry.authenticationUrl === undefined ? {} : { authenticationUrl: entry.authenticationUrl }),
+  };
+}
 
 /** Reads and validates the directory file; the error names the file and the invalid entries. */
 export async function readDirectoryFile(path: string): Promise<TDirectoryEntry[]> {
@@ -28,13 +42,5 @@ export async function readDirectoryFile(path: string): Promise<TDirectoryEntry[]
     throw new Error(
       `invalid directory file ${path}: ${parsed.error.issues.map((issue) => issue.path.join('.')).join(', ')}`,
     );
-  return parsed.data.map((entry) => ({
-    rnc: entry.rnc,
-    receptionUrl: entry.receptionUrl,
-    ...(entry.name === undefined ? {} : { name: entry.name }),
-    ...(entry.commercialApprovalUrl === undefined
-      ? {}
-      : { commercialApprovalUrl: entry.commercialApprovalUrl }),
-    ...(entry.authenticationUrl === undefined ? {} : { authenticationUrl: entry.authenticationUrl }),
-  }));
+  return parsed.data.map(directoryEntryOf);
 }

@@ -313,6 +313,48 @@ test('the directory of receivers comes from configuration', async () => {
   assert.equal(response.status, 401);
 });
 
+test('PUT /_sim/directory adds and replaces receivers at run time; bad entries are 400', async () => {
+  const put = (body: unknown) =>
+    fetch(`${harness.baseUrl}/_sim/directory`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  assert.equal(
+    (await put([{ rnc: '131999001', name: 'Nuevo', receptionUrl: 'http://127.0.0.1:9/TesteCF' }])).status,
+    204,
+  );
+  assert.equal(
+    (
+      await put([
+        {
+          rnc: '131999001',
+          receptionUrl: 'http://127.0.0.1:8/TesteCF',
+          commercialApprovalUrl: 'http://127.0.0.1:8/TesteCF',
+        },
+      ])
+    ).status,
+    204,
+  );
+  const response = await getWithToken(
+    `${harness.baseUrl}/testecf/consultadirectorio/api/consultas/obtenerdirectorioporrnc?RNC=131999001`,
+    tokens['testecf'],
+  );
+  assert.deepEqual(await jsonOf(response), [
+    {
+      nombre: null,
+      rnc: '131999001',
+      urlRecepcion: 'http://127.0.0.1:8/TesteCF',
+      urlAceptacion: 'http://127.0.0.1:8/TesteCF',
+      urlOpcional: null,
+    },
+  ]);
+  const refused = await put([{ rnc: 'abc', receptionUrl: 'not a url' }]);
+  assert.equal(refused.status, 400);
+  assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'INVALID_DIRECTORY');
+  assert.equal((await put([])).status, 400);
+});
+
 test('the status host answers with an API key, with or without an environment prefix', async () => {
   let response = await fetch(`${harness.baseUrl}/api/estatusservicios/obtenerestatus`);
   assert.equal(response.status, 401);

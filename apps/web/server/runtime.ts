@@ -106,7 +106,7 @@ function portalDocumentsOf(
 ): TPortalDocuments {
   const queue = createProducerQueue({
     databaseUrl,
-    queues: ['document.sign', 'webhook.deliver'],
+    queues: ['document.sign', 'webhook.deliver', 'commercial-approval.dispatch'],
     onError: (error) => console.error('portal job queue error', error),
   });
   let xsd: ReturnType<TPortalDocuments['loadXsd']> | undefined;

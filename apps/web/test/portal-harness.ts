@@ -48,7 +48,7 @@ export async function openPortalHarness(): Promise<TPortalHarness> {
   const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
   const queue = createProducerQueue({
     databaseUrl: context.url,
-    queues: ['document.sign', 'webhook.deliver'],
+    queues: ['document.sign', 'webhook.deliver', 'commercial-approval.dispatch'],
     onError: (error) => console.error('test job queue', error),
   });
   let xsd: ReturnType<TPortalDocuments['loadXsd']> | undefined;

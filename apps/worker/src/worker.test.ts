@@ -41,13 +41,26 @@ test('every job contract has a queue and the worker is healthy', async () => {
   assert.deepEqual(Object.keys(health.queues).sort(), [...JOB_NAMES].sort());
 });
 
-test('the purge job deletes expired rate-limit windows and idempotency records, and nothing else', async () => {
+test('the purge job deletes expired rate-limit windows, idempotency records, reception seeds and tokens, and nothing else', async () => {
   const past = new Date(Date.now() - 60_000);
   const future = new Date(Date.now() + 3_600_000);
   await context.database.rateLimitCounter.createMany({
     data: [
       { bucket: 'key:expired', windowStart: past, count: 3, expiresAt: past },
       { bucket: 'key:live', windowStart: past, count: 1, expiresAt: future },
+    ],
+  });
+  // The reception's seeds and tokens (one row per public seed request): only expired ones go.
+  await context.database.receptionSeed.createMany({
+    data: [
+      { value: 'seed-expired', environment: 'TesteCF', expiresAt: past },
+      { value: 'seed-live', environment: 'TesteCF', expiresAt: future },
+    ],
+  });
+  await context.database.receptionToken.createMany({
+    data: [
+      { tokenSha256: 'a'.repeat(64), environment: 'TesteCF', holderId: '131880681', expiresAt: past },
+      { tokenSha256: 'b'.repeat(64), environment: 'TesteCF', holderId: '131880681', expiresAt: future },
     ],
   });
   const id = await worker.boss.send('maintenance.purge-expired', {});
@@ -58,6 +71,14 @@ test('the purge job deletes expired rate-limit windows and idempotency records, 
   assert.deepEqual(
     left.map((row) => row.bucket),
     ['key:live'],
+  );
+  assert.deepEqual(
+    (await context.database.receptionSeed.findMany()).map((row) => row.value),
+    ['seed-live'],
+  );
+  assert.deepEqual(
+    (await context.database.receptionToken.findMany()).map((row) => row.tokenSha256),
+    ['b'.repeat(64)],
   );
 });
 

@@ -56,6 +56,7 @@ export {
   type TScope,
 } from './api-keys.ts';
 export { seedTenant, seedApiKey, seedDocument, seedUser, seedMembership } from './seed.ts';
+export { corruptArtifact, seedEncf, seedInbound, type TInboundSeed } from './seed-inbound.ts';
 export { artifactData } from './artifacts.ts';
 export {
   migrate,

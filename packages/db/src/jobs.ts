@@ -54,6 +54,23 @@ export const JOB_CONTRACTS = {
    * ones of active endpoints. Scheduled every minute (the worker's recovery loop also runs it).
    */
   'maintenance.sweep-webhooks': z.strictObject({}),
+  /**
+   * Asks the tax authority (Consulta Estado, with the receiving tenant's token) whether a received
+   * e-CF is valid, and stores the answer as its `taxauthValidity`. Enqueued with the reception;
+   * retried on transient failures.
+   */
+  'inbound.check-validity': z.strictObject({ inboundDocumentId: z.uuid() }),
+  /**
+   * One dispatch attempt of a signed commercial approval (ACECF) to the issuer's `urlAceptacion`:
+   * the same signed ACECF every time, up to 5 automatic attempts for transient causes, then
+   * `dispatch_failed`; no confirmation is `uncertain` (never retried; reconcile).
+   */
+  'commercial-approval.dispatch': z.strictObject({ commercialApprovalId: z.uuid() }),
+  /**
+   * Announces `document.commercial_approval_due` once per unanswered received e-CF 3 days or fewer
+   * before its deadline. Scheduled every hour.
+   */
+  'maintenance.commercial-approvals-due': z.strictObject({}),
 } as const;
 
 /** Channel the outbox triggers (migration 0012) NOTIFY, with an empty payload, when they record an event. */

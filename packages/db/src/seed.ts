@@ -18,7 +18,25 @@ export async function seedTenant(
     plan?: string;
   } = {},
 ) {
-  const rnc = input.rnc ?? `1${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+  // A random RNC can collide with another test's tenant (many share a database): draw again.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await createTenant(database, input, input.rnc ?? randomRnc());
+    } catch (error) {
+      const collided =
+        input.rnc === undefined &&
+        attempt < 5 &&
+        typeof error === 'object' &&
+        error !== null &&
+        (error as { code?: unknown }).code === 'P2002';
+      if (!collided) throw error;
+    }
+  }
+}
+
+const randomRnc = () => `1${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+
+function createTenant(database: TDatabase, input: Parameters<typeof seedTenant>[1] & object, rnc: string) {
   return database.tenant.create({
     data: {
       rnc,

@@ -73,6 +73,27 @@ export {
   type TAnnulmentView,
   type TSendAnnulmentResult,
 } from './annulments/index.ts';
+// Received e-CF and received commercial approvals (issue 18, task L).
+export {
+  announceCommercialApprovalsDue,
+  checkReceivedValidity,
+  commercialApprovalDeadlineOf,
+  findReceivedApprovals,
+  findReceivedDocuments,
+  getReceivedApproval,
+  getReceivedApprovalXml,
+  getReceivedDocument,
+  getReceivedDocumentXml,
+  parseReceivedQuery,
+  RECEIVED_GROUPS,
+  TAXAUTH_VALIDITY_STATUSES,
+  ZReceivedApprovalListQuery,
+  ZReceivedListQuery,
+  type TReceivedApproval,
+  type TReceivedDocument,
+  type TReceivedGroup,
+  type TTaxauthValidityStatus,
+} from './inbound/received.ts';
 export {
   pollDocumentStatus,
   transmitSignedDocument,
@@ -227,3 +248,37 @@ export {
   type TPartnerWebhookPayload,
   type TRunWebhookDeliveryResult,
 } from './webhooks/index.ts';
+// Sending a commercial approval (ACECF) for a received e-CF (issue 18: API, worker, portal).
+export {
+  APPROVAL_EVIDENCE_MAX_LENGTH,
+  dispatchCommercialApproval,
+  DISPATCH_KEPT_BODY_BYTES,
+  DISPATCH_MAX_ATTEMPTS,
+  getCommercialApproval,
+  reconcileCommercialApproval,
+  REJECTION_REASON_MAX_LENGTH,
+  submitCommercialApproval,
+  ZCommercialApprovalReconciliationRequest,
+  ZCommercialApprovalRequest,
+  type TCommercialApprovalDispatchReport,
+  type TCommercialApprovalReconciliationRequest,
+  type TCommercialApprovalRequest,
+  type TCommercialApprovalView,
+  type TSubmitCommercialApprovalResult,
+} from './commercial-approvals/index.ts';
+// The public reception routes (issue 18, task R): seed authentication, e-CF reception with its ARECF, received ACECF.
+export {
+  issueReceptionSeed,
+  MAX_XML_DEPTH,
+  NEVER_EXCHANGED_TYPES,
+  RECEPTION_RETENTION_YEARS,
+  RECEPTION_SEED_TTL_MS,
+  RECEPTION_TOKEN_TTL_MS,
+  receiveCommercialApproval,
+  receiveEcf,
+  receptionTokenSha256,
+  validateReceptionCertificate,
+  type TApprovalCorrespondence,
+  type TReceiveCommercialApprovalResult,
+  type TReceiveEcfResult,
+} from './receiving/index.ts';

@@ -18,7 +18,13 @@ export const KEPT_BODY_BYTES = 4096;
 /** An exchange that got an answer (any status), or why none came. */
 export type TReceiverExchange =
   | { ok: true; status: number; body: string }
-  | { ok: false; reason: 'timeout' | 'connection' | 'answer_too_large'; message: string };
+  | {
+      ok: false;
+      reason: 'timeout' | 'connection' | 'answer_too_large';
+      message: string;
+      /** The socket's error code of a `connection` failure (`ECONNREFUSED`, `ECONNRESET`...), when known. */
+      code?: string;
+    };
 
 /** Why an authentication (or an attempt) failed, as the caller records it. */
 export type TReceiverFailure = { reason: string; message: string; httpStatus?: number; body?: string };
@@ -85,6 +91,7 @@ export function createReceiverClient(options: {
         ok: false,
         reason: 'connection',
         message: `${init.method} ${url.host}${url.pathname} failed${code === undefined ? '' : ` (${code})`}.`,
+        ...(code === undefined ? {} : { code }),
       };
     }
   }

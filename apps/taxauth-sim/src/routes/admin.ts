@@ -1,7 +1,8 @@
-/** The simulator's own admin API under `/_sim` (README "Admin API"): health, reset and faults. */
+/** The simulator's own admin API under `/_sim` (README "Admin API"): health, reset, faults and the directory. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { TSimContext } from '../context.ts';
+import { directoryEntryOf, ZDirectoryEntryInput } from '../directory.ts';
 import { FAULT_KINDS } from '../store.ts';
 
 const ZFaultInput = z.object({
@@ -53,6 +54,32 @@ export function registerAdminRoutes(app: FastifyInstance, context: TSimContext):
 
   app.delete('/_sim/faults', async (_request, reply) => {
     await context.store.clearFaults();
+    return reply.code(204).send();
+  });
+
+  // Receivers added or replaced at run time (by RNC), in this process's memory: tests and the
+  // development stack register the reception URLs of tenants they create.
+  app.put('/_sim/directory', async (request, reply) => {
+    const parsed = z.array(ZDirectoryEntryInput).min(1).max(1000).safeParse(request.body);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => ({
+        path: issue.path.join('.'),
+        message: issue.message,
+      }));
+      return reply.code(400).send({
+        ok: false,
+        error: {
+          code: 'INVALID_DIRECTORY',
+          message: 'The directory entries are not valid.',
+          details: { issues },
+        },
+      });
+    }
+    for (const entry of parsed.data.map(directoryEntryOf)) {
+      const index = context.directory.findIndex((existing) => existing.rnc === entry.rnc);
+      if (index === -1) context.directory.push(entry);
+      else context.directory[index] = entry;
+    }
     return reply.code(204).send();
   });
 

@@ -29,6 +29,8 @@ import {
 } from '@ecf/services';
 import { appRouter } from './root.ts';
 import { seedIssuedDocument, validTryItJson } from '../../test/document-fixtures.ts';
+import { seedReceivedWithApproval } from '../../test/commercial-approval-seed.ts';
+import { seedInbound } from '@ecf/db';
 import {
   callByPath,
   callerOf,
@@ -347,6 +349,78 @@ const ROWS: Record<string, TRow> = {
       annulmentId: await seedAnnulment(world, harness, 'uncertain'),
       outcome: 'accepted',
       evidence: '{"codigo":"1","mensajes":["Las secuencias fueron anuladas correctamente."]}',
+    }),
+  },
+  'inbound.listDocuments': {
+    access: { tenant: 'inbound.read' },
+    input: () => ({ environment: 'TesteCF', query: {} }),
+  },
+  'inbound.getDocument': {
+    access: { tenant: 'inbound.read' },
+    input: async (world, _role, harness) => ({
+      environment: 'TesteCF',
+      inboundDocumentId: (await seedInbound(harness.database, { tenantId: world.tenant.id })).id,
+    }),
+  },
+  'inbound.listApprovals': {
+    access: { tenant: 'inbound.read' },
+    input: () => ({ environment: 'TesteCF', query: {} }),
+  },
+  'inbound.getApproval': {
+    access: { tenant: 'inbound.read' },
+    input: async (world, _role, harness) => ({
+      environment: 'TesteCF',
+      inboundDocumentId: (
+        await seedInbound(harness.database, {
+          tenantId: world.tenant.id,
+          kind: 'commercial_approval',
+          issuerRnc: world.tenant.rnc,
+          decision: 'accepted',
+        })
+      ).id,
+    }),
+  },
+  // Issue 18, task C: an answered e-CF (the same decision again answers without the network).
+  'commercialApprovals.get': {
+    access: { tenant: 'inbound.read' },
+    input: async (world, _role, harness) => ({
+      environment: 'TesteCF',
+      inboundDocumentId: (
+        await seedReceivedWithApproval(harness.database, {
+          tenantId: world.tenant.id,
+          buyerRnc: world.tenant.rnc,
+        })
+      ).inboundDocumentId,
+    }),
+  },
+  'commercialApprovals.submit': {
+    access: { tenant: 'inbound.approve' },
+    input: async (world, _role, harness) => ({
+      environment: 'TesteCF',
+      inboundDocumentId: (
+        await seedReceivedWithApproval(harness.database, {
+          tenantId: world.tenant.id,
+          buyerRnc: world.tenant.rnc,
+          approval: { decision: 'accept' },
+        })
+      ).inboundDocumentId,
+      decision: 'accept',
+      approvalDate: new Date(Date.now() - 60_000).toISOString(),
+    }),
+  },
+  'commercialApprovals.reconcile': {
+    access: { tenant: 'inbound.approve' },
+    input: async (world, _role, harness) => ({
+      environment: 'TesteCF',
+      inboundDocumentId: (
+        await seedReceivedWithApproval(harness.database, {
+          tenantId: world.tenant.id,
+          buyerRnc: world.tenant.rnc,
+          approval: { dispatchStatus: 'uncertain' },
+        })
+      ).inboundDocumentId,
+      outcome: 'dispatch_failed',
+      note: 'El emisor no lo recibió',
     }),
   },
   'support.tenants': { access: { support: 'support.read' }, input: () => undefined },

@@ -19,6 +19,8 @@ import { supportRouter } from './support/index.ts';
 import { webhooksRouter } from './webhooks/index.ts';
 import { sequencesRouter } from './sequences/index.ts';
 import { annulmentsRouter } from './annulments/index.ts';
+import { commercialApprovalsRouter } from './commercial-approvals/index.ts';
+import { inboundRouter } from './inbound/index.ts';
 
 export const appRouter = createRouter({
   session: sessionRouter,
@@ -36,6 +38,8 @@ export const appRouter = createRouter({
   webhooks: webhooksRouter,
   sequences: sequencesRouter,
   annulments: annulmentsRouter,
+  commercialApprovals: commercialApprovalsRouter,
+  inbound: inboundRouter,
 });
 
 export type AppRouter = typeof appRouter;

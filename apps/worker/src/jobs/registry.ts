@@ -14,6 +14,9 @@ import { transmitDocument } from './transmit-document.ts';
 import { deliverWebhookJob } from './deliver-webhook.ts';
 import { fanOutWebhooksJob } from './fan-out-webhooks.ts';
 import { sweepWebhooksJob } from './sweep-webhooks.ts';
+import { dispatchCommercialApprovalJob } from './dispatch-commercial-approval.ts';
+import { checkInboundValidityJob } from './check-inbound-validity.ts';
+import { announceCommercialApprovalsDueJob } from './announce-commercial-approvals-due.ts';
 
 export type { TAnyJobDefinition, TJobContext, TJobDefinition, TWebhookSettings } from './context.ts';
 
@@ -124,5 +127,40 @@ export const JOB_REGISTRY: TAnyJobDefinition[] = [
     handle: sweepWebhooksJob,
     schedule: '* * * * *',
     queue: { retryLimit: 0, expireInSeconds: 120 },
+  }),
+  // Receiving (issue 18, task L): the validity of a received e-CF (Consulta Estado), asked after
+  // reception; a failing tax authority is retried for about a day (1 min doubling to 1 h).
+  defineJob({
+    name: 'inbound.check-validity',
+    handle: checkInboundValidityJob,
+    queue: {
+      retryLimit: 30,
+      retryDelay: 60,
+      retryBackoff: true,
+      retryDelayMax: 3600,
+      expireInSeconds: 150,
+      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+    },
+  }),
+  // Hourly: document.commercial_approval_due, once per unanswered received e-CF.
+  defineJob({
+    name: 'maintenance.commercial-approvals-due',
+    handle: announceCommercialApprovalsDueJob,
+    schedule: '7 * * * *',
+    queue: { retryLimit: 0, expireInSeconds: 300 },
+  }),
+  // Sending a commercial approval (issue 18, task C): the outbox of the ACECF to its issuer. The
+  // use-case schedules its own retries (5 attempts); these cover crashes and bugs.
+  defineJob({
+    name: 'commercial-approval.dispatch',
+    handle: dispatchCommercialApprovalJob,
+    queue: {
+      retryLimit: 20,
+      retryDelay: 60,
+      retryBackoff: true,
+      retryDelayMax: 1800,
+      expireInSeconds: 300,
+      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+    },
   }),
 ];

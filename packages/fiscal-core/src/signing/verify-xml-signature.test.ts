@@ -6,6 +6,7 @@ import forge from 'node-forge';
 import { SignedXml } from 'xml-crypto';
 import { buildSampleEcf31 } from '../xsd/sample-ecf-31.ts';
 import { loadCertificate } from './certificate.ts';
+import { signForeignXml } from './sign-foreign-xml.ts';
 import { signXml } from './sign-xml.ts';
 import { createTestCertificate } from './test-certificate.ts';
 import { verifyXmlSignature } from './verify-xml-signature.ts';
@@ -279,5 +280,40 @@ describe('verifyXmlSignature', () => {
       signed.xml.replace(certificate.certificateDerBase64, 'AAAA'),
       'SIGNATURE_CERTIFICATE_INVALID',
     );
+  });
+
+  test('a leading UTF-8 BOM is not part of the document: a correct signature verifies, a tampered one does not', () => {
+    const withBom = `\uFEFF${signed.xml}`;
+    const verification = verifyXmlSignature(withBom);
+    assert.equal(verification.valid, true, verification.valid ? '' : verification.message);
+    // The same bytes as a supplier sends them (BOM, XML declaration), decoded without dropping the BOM.
+    const bytes = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(`<?xml version="1.0" encoding="utf-8"?>\r\n${signed.xml}`, 'utf8'),
+    ]);
+    assert.equal(verifyXmlSignature(bytes.toString('utf8')).valid, true);
+    assertRejected(withBom.replace('<MontoTotal>', '<MontoTotal>1'), 'SIGNATURE_DIGEST_MISMATCH');
+    // Only one BOM is dropped: a second is text before the root, which XML does not allow.
+    assertRejected(`\uFEFF${withBom}`, 'XML_MALFORMED');
+    assertRejected(`\uFEFF<!DOCTYPE ECF [<!ENTITY x "1">]>${signed.xml}`, 'XML_DOCTYPE_FORBIDDEN');
+  });
+
+  test('another CA, xmlns:xsi on the root and a declaration: verifies with the signer recorded', () => {
+    const stranger = createTestCertificate({ rnc: '40212345678', commonName: 'Firmante de otra CA' });
+    const strangerCertificate = loadCertificate({
+      privateKeyPem: stranger.privateKeyPem,
+      certificatePem: stranger.certificatePem,
+    });
+    if (!strangerCertificate.success) throw new Error('test certificate');
+    const foreign = document.replace(
+      '<ECF>',
+      '<ECF xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">',
+    );
+    const signedForeign = signForeignXml(foreign, strangerCertificate.data);
+    if (!signedForeign.success) throw new Error('foreign signing failed');
+    const sent = `\uFEFF<?xml version="1.0" encoding="utf-8"?>${signedForeign.data.xml}`;
+    const verification = verifyXmlSignature(sent);
+    assert.equal(verification.valid, true, verification.valid ? '' : verification.message);
+    if (verification.valid) assert.equal(verification.certificate.holderId, '40212345678');
   });
 });

@@ -78,12 +78,18 @@ function reject(reason: TSignatureFailureReason, message: string): TSignatureVer
   return { valid: false, reason, message };
 }
 
-/** Verifies the one enveloped signature over the whole document with the certificate it embeds. */
+/**
+ * Verifies the one enveloped signature over the whole document with the certificate it embeds. A
+ * leading byte-order mark (U+FEFF) is ignored, as the XSD validators and the e-CF reader ignore it.
+ */
 export function verifyXmlSignature(xml: string): TSignatureVerification {
+  // A UTF-8 byte-order mark decoded as U+FEFF is not part of the document (XML 1.0 §4.3.3, F.1):
+  // the signature covers the document element, so what suppliers send with one verifies as without.
+  const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
   // Checked on the text before parsing: no DTD processing may happen at all.
-  if (/<!DOCTYPE/i.test(xml))
+  if (/<!DOCTYPE/i.test(text))
     return reject('XML_DOCTYPE_FORBIDDEN', 'Documents with a DOCTYPE are not accepted.');
-  const parsed = parseXml10(xml);
+  const parsed = parseXml10(text);
   if (typeof parsed === 'string') return reject('XML_MALFORMED', parsed);
   const root = parsed.documentElement;
   if (root === null) return reject('XML_MALFORMED', 'The document has no root element.');

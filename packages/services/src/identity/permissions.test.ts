@@ -39,6 +39,9 @@ test("the support desk is support's alone; owners have every tenant capability",
     'certificate.read',
     'account.read',
     'members.read',
+    // Accountants read received e-CF and answer them (the commercial approval of suppliers' invoices).
+    'inbound.read',
+    'inbound.approve',
   ]);
 });
 

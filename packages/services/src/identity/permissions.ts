@@ -48,6 +48,10 @@ export const CAPABILITIES = {
   'annulments.read': ['owner', 'developer'],
   /** Register a range; prevalidate, send and reconcile an annulment (ANECF) with the tax authority. */
   'annulments.manage': ['owner', 'developer'],
+  /** Received e-CF (suppliers') and received commercial approvals (customers'), their XML: read. */
+  'inbound.read': ['owner', 'developer', 'accountant'],
+  /** Accept or reject a received e-CF (send its ACECF), reconcile an uncertain dispatch. */
+  'inbound.approve': ['owner', 'accountant'],
   /** Support desk: contingency across tenants, outage episodes, operator notifications (support only). */
   'support.read': [],
   /** Support desk actions: acknowledge a notification, reconcile an uncertain delivery (support only). */
@@ -72,6 +76,7 @@ export const SUPPORT_READS = [
   'audit.read',
   'webhooks.read',
   'annulments.read',
+  'inbound.read',
   'support.read',
 ] as const satisfies readonly TCapability[];
 

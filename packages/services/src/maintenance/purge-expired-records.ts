@@ -1,12 +1,16 @@
 import { sqlPoolOf, type TDatabase } from '@ecf/db';
-import { deleteExpiredRecords, deleteRecoveredWorkerInstances } from '../persistence/index.ts';
+import {
+  deleteExpiredReceptionCredentials,
+  deleteExpiredRecords,
+  deleteRecoveredWorkerInstances,
+} from '../persistence/index.ts';
 
 /** How long the row of a dead worker is kept after its lost jobs were looked after (for support). */
 const WORKER_INSTANCE_RETENTION_MS = 7 * 24 * 3600_000;
 
 /**
  * Deletes rate-limit windows, idempotency records, portal sessions and password resets whose time
- * is over (before `before`), and the leases of dead workers looked after more than a week before it.
+ * is over (before `before`), the reception's expired seeds and tokens, and the leases of dead workers looked after more than a week before it.
  */
 export async function purgeExpiredRecords(options: { database: TDatabase; before: Date }): Promise<{
   counters: number;
@@ -14,11 +18,14 @@ export async function purgeExpiredRecords(options: { database: TDatabase; before
   portalSessions: number;
   passwordResets: number;
   workerInstances: number;
+  receptionSeeds: number;
+  receptionTokens: number;
 }> {
   const expired = await deleteExpiredRecords(options.database, options.before);
   const workerInstances = await deleteRecoveredWorkerInstances(
     sqlPoolOf(options.database),
     new Date(options.before.getTime() - WORKER_INSTANCE_RETENTION_MS),
   );
-  return { ...expired, workerInstances };
+  const reception = await deleteExpiredReceptionCredentials(options.database, options.before);
+  return { ...expired, workerInstances, ...reception };
 }

@@ -237,3 +237,47 @@ export {
   type TReservation,
   type TReservedRange,
 } from './annulments.ts';
+export {
+  changeCommercialApproval,
+  findActiveCommercialApproval,
+  findArtifactContent,
+  findInboundForApproval,
+  findLatestCommercialApproval,
+  insertCommercialApproval,
+  loadCommercialApprovalForDispatch,
+  reconcileCommercialApprovalRow,
+  type TCommercialApprovalColumns,
+  type TCommercialApprovalGuard,
+  type TCommercialApprovalRow,
+  type TInboundEcfForApproval,
+} from './commercial-approvals.ts';
+// Task L (issue 18): reads of received documents, the validity check's write, the due sweep.
+export {
+  findInboundArtifact,
+  findInboundForValidityCheck,
+  findInboundItem,
+  findInboundPage,
+  markCommercialApprovalsDue,
+  recordInboundValidity,
+  type TInboundRow,
+  type TReceivedFilters,
+} from './inbound-queries.ts';
+// Task R (issue 18): the public reception routes' writes (received e-CF and ACECF, seeds, tokens).
+export {
+  findIssuedDocumentForApproval,
+  findReceivedInboundId,
+  findReceivingTenant,
+  recordInboundDocument,
+  type TInboundArtifact,
+  type TInboundInsert,
+  type TInboundRecorded,
+  type TIssuedDocumentForApproval,
+  type TReceivingTenant,
+} from './inbound-documents.ts';
+export {
+  consumeReceptionSeed,
+  deleteExpiredReceptionCredentials,
+  findReceptionToken,
+  insertReceptionSeed,
+  insertReceptionToken,
+} from './reception-auth.ts';

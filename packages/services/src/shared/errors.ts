@@ -195,6 +195,47 @@ export const ERROR_STATUS = {
   SEQUENCE_RANGE_OVERLAP: 409,
   /** Emission of an eNCF inside a range reserved or annulled by an annulment (`details.encf`, `details.annulmentId`, `details.state`). */
   ENCF_ANNULLED: 409,
+  /** Bad filter, limit or cursor on the received e-CF or received ACECF lists (`details.issues[]`). */
+  INVALID_RECEIVED_DOCUMENTS_QUERY: 400,
+  /** No received e-CF with this id in this account and environment (an ACECF's id included). */
+  RECEIVED_DOCUMENT_NOT_FOUND: 404,
+  /** A received e-CF without a kept copy (refused before its signature verified). */
+  RECEIVED_DOCUMENT_XML_NOT_AVAILABLE: 404,
+  /** No received ACECF with this id in this account and environment (a received e-CF's id included). */
+  RECEIVED_COMMERCIAL_APPROVAL_NOT_FOUND: 404,
+  /** A received ACECF without a kept copy. */
+  RECEIVED_COMMERCIAL_APPROVAL_XML_NOT_AVAILABLE: 404,
+  /** A stored received copy (e-CF or ACECF) fails its SHA-256 check: never served. */
+  RECEIVED_DOCUMENT_XML_INTEGRITY_FAILED: 500,
+  /** Another decision was already sent for this received e-CF (`details.decision`). */
+  COMMERCIAL_APPROVAL_DECISION_CONFLICT: 409,
+  /** `approvalDate` not a real date, before the e-CF's `FechaEmision`, or later than now + 5 min (`details.reason`). */
+  COMMERCIAL_APPROVAL_DATE_INVALID: 422,
+  /** The ACECF's submission to the tax authority has no known outcome (409; 502 when it happened in this request). */
+  ACECF_TAXAUTH_SUBMISSION_UNCERTAIN: 409,
+  /** `accept` of an e-CF Consulta Estado reported rejected or not found (`details.taxauthValidity`). */
+  RECEIVED_ECF_NOT_VALID_IN_TAXAUTH: 409,
+  /** The tax authority rejected the ACECF (`details.taxauthSubmission`); correct it and send again. */
+  ACECF_TAXAUTH_REJECTED: 422,
+  /** `targetUrl` given while the issuer is in the directory (`details.directoryTargetUrl`). */
+  ACECF_TARGET_URL_NOT_ALLOWED: 422,
+  /** The issuer did not receive the ACECF (`retry_scheduled`, `dispatch_failed` or `uncertain`): the body says which. */
+  ACECF_DISPATCH_NOT_RECEIVED: 502,
+  /** No active certificate to sign the ACECF or to authenticate with the tax authority. */
+  ACECF_TAXAUTH_CERTIFICATE_UNAVAILABLE: 503,
+  /** The tax authority's authentication failed while looking up the directory. */
+  DIRECTORY_TAXAUTH_AUTH_FAILED: 503,
+  /** No tax authority token to query the directory. */
+  DIRECTORY_ACCESS_TOKEN_MISSING: 503,
+  /** The ACECF could not be signed. */
+  ACECF_SIGNING_FAILED: 503,
+  /** Reconciliation of a commercial approval whose dispatch is not `uncertain` (`details.status`), or again with another outcome. */
+  COMMERCIAL_APPROVAL_NOT_UNCERTAIN: 409,
+  /**
+   * Reception routes of a tenant that declared authentication: no `Authorization: bearer <token>`
+   * (`details.reason` `token_missing`), or a token we did not issue or that expired (`token_invalid`).
+   */
+  RECEPTION_AUTHENTICATION_REQUIRED: 401,
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_STATUS;

@@ -11,6 +11,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'taxauth.service_degraded',
   'taxauth.service_restored',
   'annulment.state_changed',
+  // Receiving (issue 18): the direct name of a received e-CF, its Partner name, the customers'
+  // commercial approvals, and the approaching deadline of an unanswered received e-CF.
+  'taxauth.public.receiver.ecf.received',
+  'document.received',
+  'document.commercial_approval_received',
+  'document.commercial_approval_due',
   'webhook.test',
 ] as const;
 
@@ -23,7 +29,16 @@ export const DIRECT_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
   'taxauth.service_degraded',
   'taxauth.service_restored',
   'annulment.state_changed',
+  'taxauth.public.receiver.ecf.received',
+  'document.commercial_approval_received',
+  'document.commercial_approval_due',
 ];
+
+/**
+ * The types a Partner endpoint will subscribe to that differ from the direct names: a received
+ * e-CF is `document.received` there (`taxauth.public.receiver.ecf.received` for direct endpoints).
+ */
+export const PARTNER_ONLY_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = ['document.received'];
 
 /** True for a type an endpoint may list in `eventTypes`. */
 export function isSubscribableWebhookEventType(type: string): boolean {

@@ -95,6 +95,14 @@ const ZPartnerAnnulmentResource = z.strictObject({
   id: z.uuid(),
   state: ZAnnulmentEventState,
 });
+/** The states of a received document an event announces (issue 18). */
+export const INBOUND_EVENT_STATES = ['received', 'accepted', 'rejected', 'commercial_approval_due'] as const;
+/** `resource` of the receiving events: the received e-CF or ACECF (`inboundDocumentId`). */
+const ZPartnerInboundResource = z.strictObject({
+  kind: z.literal('inbound_document'),
+  id: z.uuid(),
+  state: z.enum(INBOUND_EVENT_STATES),
+});
 /** `resource` of `webhook.test`. */
 const ZPartnerTestResource = z.strictObject({ kind: z.literal('webhook_endpoint'), id: z.uuid() });
 
@@ -114,6 +122,7 @@ export const ZPartnerWebhookPayload = z.strictObject({
     ZPartnerDocumentResource,
     ZPartnerServiceResource,
     ZPartnerAnnulmentResource,
+    ZPartnerInboundResource,
     ZPartnerTestResource,
   ]),
   data: z.record(z.string(), z.unknown()),
@@ -167,6 +176,86 @@ type TAnnulmentEventData = {
   coveredDocuments: { cancelled?: unknown; skipped?: unknown } | null;
   answeredAt: string | null;
 };
+
+/** `data` of a receiving outbox row, as the `inbound_documents` trigger writes it (migration 0015). */
+type TInboundEventData = {
+  inbound: {
+    id: string;
+    kind: 'ecf' | 'commercial_approval';
+    status: string;
+    encf: string;
+    ecfType: number;
+    issuerRnc: string;
+    issuerName: string | null;
+    buyerRnc: string | null;
+    issueDate: string | null;
+    totalAmount: string | null;
+    receivedAt: string;
+  };
+  /** `document.commercial_approval_received`: the customer's decision and how it matches our e-CF. */
+  approval?: {
+    decision: 'accepted' | 'rejected' | null;
+    reason: string | null;
+    approvedAt: string | null;
+    correspondence: Record<string, unknown> | null;
+  };
+  /** `document.commercial_approval_received`: the issued e-CF it answers (null: `ecf_not_found`). */
+  document?: TDocumentSnapshot | null;
+  /** `document.commercial_approval_due`. */
+  deadline?: string | null;
+  daysRemaining?: number | null;
+};
+
+/** The parts of a receiving event both payloads are built from. */
+function inboundParts(event: TWebhookEventRecord) {
+  const data = event.data as unknown as TInboundEventData;
+  const inbound = data.inbound;
+  const received = {
+    inboundDocumentId: inbound.id,
+    encf: inbound.encf,
+    type: `E${String(inbound.ecfType).padStart(2, '0')}`,
+    issuerRnc: inbound.issuerRnc,
+    issuerName: inbound.issuerName,
+    buyerRnc: inbound.buyerRnc,
+    issueDate: inbound.issueDate,
+    totalAmount: inbound.totalAmount,
+    receivedAt: isoOf(inbound.receivedAt),
+  };
+  const decision = data.approval?.decision === 'rejected' ? 'rejected' : 'accepted';
+  const correspondence = data.approval?.correspondence ?? null;
+  const approval = {
+    inboundDocumentId: inbound.id,
+    encf: inbound.encf,
+    buyerRnc: inbound.buyerRnc,
+    documentId: data.document?.id ?? null,
+    decision,
+    rejectionReason: decision === 'rejected' ? (data.approval?.reason ?? null) : null,
+    approvedAt: data.approval?.approvedAt ?? null,
+    correspondence,
+    receivedAt: isoOf(inbound.receivedAt),
+  };
+  const due = {
+    inboundDocumentId: inbound.id,
+    encf: inbound.encf,
+    type: received.type,
+    issuerRnc: inbound.issuerRnc,
+    issuerName: inbound.issuerName,
+    issueDate: inbound.issueDate,
+    deadline: data.deadline ?? null,
+    daysRemaining: data.daysRemaining ?? null,
+  };
+  const document =
+    data.document === null || data.document === undefined
+      ? null
+      : {
+          id: data.document.id,
+          type: `E${data.document.type}`,
+          encf: data.document.encf,
+          status: data.document.status,
+          trackId: data.document.trackId,
+        };
+  return { received, approval, due, decision, document };
+}
 
 function textOrNull(value: unknown): string | null {
   if (value === null || value === undefined) return null;
@@ -345,6 +434,43 @@ export function buildDirectWebhookPayload(
       };
       break;
     }
+    case 'taxauth.public.receiver.ecf.received':
+    case 'document.received': {
+      const { received } = inboundParts(event);
+      rest = {
+        document: null,
+        data: {
+          severity: 'info',
+          message: `e-CF ${received.encf} received from ${received.issuerRnc}.`,
+          payload: received,
+        },
+      };
+      break;
+    }
+    case 'document.commercial_approval_received': {
+      const parts = inboundParts(event);
+      rest = {
+        document: parts.document,
+        data: {
+          severity: parts.decision === 'rejected' ? 'warning' : 'info',
+          message: `The buyer ${parts.approval.buyerRnc ?? ''} ${parts.decision} e-CF ${parts.approval.encf}.`,
+          payload: parts.approval,
+        },
+      };
+      break;
+    }
+    case 'document.commercial_approval_due': {
+      const { due } = inboundParts(event);
+      rest = {
+        document: null,
+        data: {
+          severity: 'warning',
+          message: `The commercial approval of e-CF ${due.encf} from ${due.issuerRnc} is due on ${due.deadline ?? ''}.`,
+          payload: due,
+        },
+      };
+      break;
+    }
     default:
       rest = {
         document: null,
@@ -413,6 +539,31 @@ export function buildPartnerWebhookPayload(
         ...base,
         resource: { kind: 'annulment', id: parts.id, state: parts.state },
         data: parts.details,
+      });
+    }
+    case 'taxauth.public.receiver.ecf.received':
+    case 'document.received': {
+      const { received } = inboundParts(event);
+      return ZPartnerWebhookPayload.parse({
+        ...base,
+        resource: { kind: 'inbound_document', id: received.inboundDocumentId, state: 'received' },
+        data: received,
+      });
+    }
+    case 'document.commercial_approval_received': {
+      const parts = inboundParts(event);
+      return ZPartnerWebhookPayload.parse({
+        ...base,
+        resource: { kind: 'inbound_document', id: parts.approval.inboundDocumentId, state: parts.decision },
+        data: parts.approval,
+      });
+    }
+    case 'document.commercial_approval_due': {
+      const { due } = inboundParts(event);
+      return ZPartnerWebhookPayload.parse({
+        ...base,
+        resource: { kind: 'inbound_document', id: due.inboundDocumentId, state: 'commercial_approval_due' },
+        data: due,
       });
     }
     default:

@@ -15,6 +15,9 @@ export const WEBHOOK_EVENT_TYPES_OFFERED = [
   'taxauth.service_degraded',
   'taxauth.service_restored',
   'annulment.state_changed',
+  'taxauth.public.receiver.ecf.received',
+  'document.commercial_approval_received',
+  'document.commercial_approval_due',
 ] as const satisfies readonly TWebhookEventType[];
 
 /** What each type announces, as the page explains it. */
@@ -24,6 +27,11 @@ export const WEBHOOK_EVENT_TYPE_LABELS: Record<string, string> = {
   'taxauth.service_degraded': 'La DGII dejó de responder en este ambiente',
   'taxauth.service_restored': 'La DGII volvió a responder en este ambiente',
   'annulment.state_changed': 'La DGII respondió una anulación de e-NCF (aceptada, rechazada o incierta)',
+  'taxauth.public.receiver.ecf.received': 'Un proveedor le envió un e-CF (recibido)',
+  'document.received': 'Un proveedor le envió un e-CF (nombre Partner)',
+  'document.commercial_approval_received':
+    'Un cliente aceptó o rechazó uno de sus e-CF (aprobación comercial)',
+  'document.commercial_approval_due': 'Un e-CF recibido vence en 3 días o menos sin aprobación comercial',
   'webhook.test': 'Prueba enviada desde el portal',
 };
 

@@ -1,0 +1,162 @@
+import { TRPCError } from '@trpc/server';
+import { AppError } from '@ecf/services';
+import {
+  Banner,
+  Button,
+  LinkButton,
+  PageHeader,
+  Panel,
+  Select,
+  StatusBadge,
+  Table,
+  TextField,
+} from '@ecf/ui';
+import { ECF_TYPE_LABELS, formatAmount } from '../../../../../components/document-labels.ts';
+import styles from '../../../../../components/document-pages.module.css';
+import {
+  RECEIVED_GROUP_LABELS,
+  RECEIVED_GROUP_TONES,
+  RECEIVED_QUERY_KEYS,
+  receivedQueryOf,
+} from '../../../../../components/received-labels.ts';
+import type { TEnvironment } from '../../../../../lib/environments.ts';
+import { formatDate, formatDateTime } from '../../../../../lib/format.ts';
+import { requirePageCapability } from '../../../../../server/page-access.ts';
+import { serverApi } from '../../../../../server/trpc/server-caller.ts';
+
+export const metadata = { title: 'Recibidos' };
+
+type TSearchParams = Record<string, string | string[] | undefined>;
+
+/**
+ * "Recibidos": the e-CF suppliers sent to this account in one environment, newest reception
+ * first, with the REST API's filters and cursor in the URL (a GET form). Bad filters or a cursor of
+ * another query say so and list nothing.
+ */
+export default async function ReceivedPage(props: {
+  params: Promise<{ environment: TEnvironment }>;
+  searchParams: Promise<TSearchParams>;
+}) {
+  await requirePageCapability('inbound.read');
+  const { environment } = await props.params;
+  const query = receivedQueryOf(await props.searchParams, RECEIVED_QUERY_KEYS);
+  const api = await serverApi();
+  let page: Awaited<ReturnType<typeof api.inbound.listDocuments>> = { items: [], nextCursor: null };
+  let problem: string | null = null;
+  try {
+    page = await api.inbound.listDocuments({ environment, query });
+  } catch (error) {
+    if (!(error instanceof TRPCError) || error.code !== 'BAD_REQUEST') throw error;
+    problem =
+      error.cause instanceof AppError
+        ? 'El enlace de la página siguiente no corresponde a estos filtros: vuelva a filtrar.'
+        : 'Revise los filtros: alguno no es válido.';
+  }
+  const { cursor: _cursor, ...filters } = query;
+  const nextHref =
+    page.nextCursor === null
+      ? null
+      : `/${environment}/received?${new URLSearchParams({ ...filters, cursor: page.nextCursor }).toString()}`;
+  return (
+    <>
+      <PageHeader
+        title="Recibidos"
+        description={`Los e-CF que sus proveedores le enviaron en ${environment}, del más reciente al más antiguo.`}
+      />
+      <Panel title="Filtros">
+        <form method="get" action={`/${environment}/received`} aria-label="Filtrar recibidos">
+          <div className={styles.filters}>
+            <Select
+              label="Situación"
+              name="group"
+              defaultValue={query.group ?? ''}
+              options={[
+                { value: '', label: 'Todas' },
+                ...Object.entries(RECEIVED_GROUP_LABELS).map(([value, label]) => ({ value, label })),
+              ]}
+            />
+            <Select
+              label="Tipo"
+              name="type"
+              defaultValue={query.type ?? ''}
+              options={[
+                { value: '', label: 'Todos' },
+                ...Object.entries(ECF_TYPE_LABELS).map(([value, label]) => ({
+                  value,
+                  label: `${value} ${label}`,
+                })),
+              ]}
+            />
+            <TextField label="e-NCF" name="encf" defaultValue={query.encf ?? ''} />
+            <TextField label="RNC del proveedor" name="issuerRnc" defaultValue={query.issuerRnc ?? ''} />
+            <TextField label="Recibido desde" name="from" type="date" defaultValue={query.from ?? ''} />
+            <TextField label="Recibido hasta" name="to" type="date" defaultValue={query.to ?? ''} />
+            <Select
+              label="Por página"
+              name="limit"
+              defaultValue={query.limit ?? '50'}
+              options={['10', '25', '50', '100'].map((value) => ({ value, label: value }))}
+            />
+          </div>
+          <div className={styles.actions}>
+            <Button type="submit">Filtrar</Button>
+            <LinkButton href={`/${environment}/received`}>Quitar filtros</LinkButton>
+          </div>
+        </form>
+      </Panel>
+      {problem ? <Banner tone="danger">{problem}</Banner> : null}
+      <Panel title="Documentos recibidos">
+        <Table
+          caption={`Documentos recibidos en ${environment}`}
+          captionHidden
+          rows={page.items}
+          rowKey={(item) => item.inboundDocumentId}
+          empty="No hay documentos recibidos con estos filtros."
+          columns={[
+            {
+              header: 'e-NCF',
+              rowHeader: true,
+              cell: (item) => (
+                <a className={styles.mono} href={`/${environment}/received/${item.inboundDocumentId}`}>
+                  {item.encf}
+                </a>
+              ),
+            },
+            { header: 'Tipo', cell: (item) => `${item.type} ${ECF_TYPE_LABELS[item.type] ?? ''}`.trim() },
+            { header: 'Proveedor', cell: (item) => `${item.issuerName ?? ''} (${item.issuerRnc})`.trim() },
+            {
+              header: 'Fecha de emisión',
+              cell: (item) => (item.issueDate ? formatDate(`${item.issueDate}T12:00:00-04:00`) : '—'),
+            },
+            {
+              header: 'Total',
+              numeric: true,
+              cell: (item) => (item.totalAmount === null ? '—' : formatAmount(item.totalAmount)),
+            },
+            {
+              header: 'Situación',
+              cell: (item) => (
+                <StatusBadge tone={RECEIVED_GROUP_TONES[item.group] ?? 'neutral'}>
+                  {RECEIVED_GROUP_LABELS[item.group] ?? item.group}
+                </StatusBadge>
+              ),
+            },
+            {
+              header: 'Aprobar antes de',
+              cell: (item) =>
+                item.commercialApprovalDeadline
+                  ? formatDate(`${item.commercialApprovalDeadline}T12:00:00-04:00`)
+                  : '—',
+            },
+            { header: 'Recibido', cell: (item) => formatDateTime(item.receivedAt) },
+          ]}
+        />
+        {nextHref === null ? null : (
+          <div className={styles.actions}>
+            <LinkButton href={nextHref}>Página siguiente</LinkButton>
+          </div>
+        )}
+      </Panel>
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+import type { Environment, TDatabase } from '@ecf/db';
+import { findInboundItem } from '../persistence/index.ts';
+import { AppError } from '../shared/errors.ts';
+import { isUuid } from '../shared/references.ts';
+import { toReceivedApproval } from './received-items.ts';
+
+/**
+ * One received commercial approval (ACECF) of this account and environment. Another account's or
+ * environment's, a received e-CF's id, or no such id: 404 `RECEIVED_COMMERCIAL_APPROVAL_NOT_FOUND`.
+ */
+export async function getReceivedApproval(options: {
+  database: TDatabase;
+  tenantId: string;
+  environment: Environment;
+  inboundDocumentId: string;
+}) {
+  const row = isUuid(options.inboundDocumentId)
+    ? await findInboundItem(options.database, {
+        tenantId: options.tenantId,
+        environment: options.environment,
+        kind: 'commercial_approval',
+        id: options.inboundDocumentId.toLowerCase(),
+      })
+    : null;
+  if (!row)
+    throw new AppError(
+      'RECEIVED_COMMERCIAL_APPROVAL_NOT_FOUND',
+      'No received commercial approval with this id in this account and environment.',
+      { details: { inboundDocumentId: options.inboundDocumentId } },
+    );
+  return { row, item: toReceivedApproval(row) };
+}

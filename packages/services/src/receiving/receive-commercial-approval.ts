@@ -1,0 +1,230 @@
+import type { Environment, TDatabase } from '@ecf/db';
+import { verifyXmlSignature, type TXsdValidators } from '@ecf/fiscal-core';
+import {
+  findIssuedDocumentForApproval,
+  findReceivedInboundId,
+  findReceivingTenant,
+  recordInboundDocument,
+  type TInboundInsert,
+  type TIssuedDocumentForApproval,
+  type TReceivingTenant,
+} from '../persistence/index.ts';
+import { AppError } from '../shared/errors.ts';
+import {
+  amountOf,
+  decodeDeliveredXml,
+  isoDateOf,
+  readDeliveredAcecf,
+  retainUntilOf,
+  RNC_PATTERN,
+  storableText,
+  type TDeliveredAcecf,
+  type TInboundSigner,
+} from './reception-model.ts';
+import { assertReceptionToken } from './reception-token.ts';
+
+/** How a received ACECF compares with the e-CF this tenant issued (`inbound_documents.correspondence`). */
+export type TApprovalCorrespondence = {
+  result: 'matched' | 'mismatch' | 'ecf_not_found';
+  mismatches: Array<{
+    field: 'RNCComprador' | 'FechaEmision' | 'MontoTotal';
+    received: string | null;
+    issued: string | null;
+  }>;
+};
+
+/** What the approval route answers: 200 received or duplicate, 400 rejected (recorded all three). */
+export type TReceiveCommercialApprovalResult = {
+  httpStatus: 200 | 400;
+  status: 'received' | 'duplicate' | 'rejected';
+  inboundDocumentId: string;
+  /** Why a rejected ACECF was refused (the signature or XSD problem). */
+  reason: string | null;
+  correspondence: TApprovalCorrespondence | null;
+};
+
+type TOptions = {
+  database: TDatabase;
+  environment: Environment;
+  xml: Uint8Array;
+  fileName: string | null;
+  authorization: string | undefined;
+  sourceAddress: string | null;
+  xsd: TXsdValidators;
+  now?: () => Date;
+};
+
+/**
+ * `POST /fe/aprobacioncomercial/api/ecf` (docs/receiving.md): an ACECF a customer sends on an e-CF
+ * one of our tenants issued. Unreadable bytes → 400 `INVALID_REQUEST`, nothing stored; `RNCEmisor`
+ * selects the tenant (not ours: 400 `issuer_not_served`, nothing stored); a tenant that declared
+ * authentication needs the bearer token (401). Then, always recorded:
+ * - signature (on the exact bytes) or XSD invalid → `rejected`, HTTP 400; the bytes kept only when
+ *   the signature verified;
+ * - a received ACECF of the same e-CF exists (the unique index decides, races included) →
+ *   `duplicate`, HTTP 200 (the customer's delivery succeeded before: answering 400 would make its
+ *   outbox retry forever), bytes kept;
+ * - otherwise `received`, HTTP 200, bytes kept 10 years, `decision` accepted (Estado 1) or rejected
+ *   (Estado 2) with its reason and `FechaHoraAprobacionComercial`, linked to the issued document of
+ *   that eNCF (or null) with the `correspondence` of RNCComprador, FechaEmision and MontoTotal.
+ */
+export async function receiveCommercialApproval(
+  options: TOptions,
+): Promise<TReceiveCommercialApprovalResult> {
+  const now = options.now ?? (() => new Date());
+  const text = decodeDeliveredXml(options.xml);
+  const acecf = readDeliveredAcecf(text);
+  const tenant = await findReceivingTenant(options.database, { rnc: acecf.rncEmisor });
+  if (tenant === null)
+    throw new AppError('INVALID_REQUEST', 'RNCEmisor is not an issuer this service receives approvals for.', {
+      details: { reason: 'issuer_not_served', field: 'xml' },
+    });
+  if (tenant.receptionAuthentication)
+    await assertReceptionToken({
+      database: options.database,
+      environment: options.environment,
+      authorization: options.authorization,
+      now: now(),
+    });
+
+  const signature = verifyXmlSignature(text);
+  const signer: TInboundSigner | null = signature.valid
+    ? {
+        holderId: signature.certificate.holderId ?? null,
+        subject: signature.certificate.subject,
+        issuer: signature.certificate.issuer,
+        serialNumber: signature.certificate.certificateSerialNumber,
+        matchesIssuer: signature.certificate.holderId === acecf.rncComprador,
+      }
+    : null;
+  const context = { ...options, tenant, acecf, signer };
+  const schema = options.xsd.validateXml(text, 'ACECF');
+  if (!signature.valid || !schema.success) {
+    const reason = !signature.valid
+      ? `${signature.reason}: ${signature.message}`
+      : `XSD: ${
+          schema.success
+            ? ''
+            : schema.issues
+                .slice(0, 3)
+                .map((issue) => issue.message)
+                .join('; ')
+        }`;
+    return record(context, { status: 'rejected', reason, correspondence: null, documentId: null }, now());
+  }
+
+  const issued = await findIssuedDocumentForApproval(options.database, {
+    tenantId: tenant.id,
+    environment: options.environment,
+    encf: acecf.encf,
+  });
+  const correspondence = correspondenceOf(acecf, issued);
+  const linked = { correspondence, documentId: issued?.id ?? null, reason: null };
+  const earlier = await findReceivedInboundId(options.database, {
+    tenantId: tenant.id,
+    environment: options.environment,
+    kind: 'commercial_approval',
+    issuerRnc: acecf.rncEmisor,
+    encf: acecf.encf,
+  });
+  if (earlier !== null) return record(context, { ...linked, status: 'duplicate' }, now());
+  return record(context, { ...linked, status: 'received' }, now());
+}
+
+type TContext = TOptions & {
+  tenant: TReceivingTenant;
+  acecf: TDeliveredAcecf;
+  signer: TInboundSigner | null;
+};
+
+async function record(
+  context: TContext,
+  outcome: {
+    status: 'received' | 'duplicate' | 'rejected';
+    reason: string | null;
+    correspondence: TApprovalCorrespondence | null;
+    documentId: string | null;
+  },
+  at: Date,
+): Promise<TReceiveCommercialApprovalResult> {
+  const { acecf } = context;
+  const decided = outcome.status !== 'rejected';
+  const row: TInboundInsert = {
+    tenantId: context.tenant.id,
+    environment: context.environment,
+    kind: 'commercial_approval',
+    status: outcome.status,
+    notReceivedCode: null,
+    notReceivedReason: storableText(outcome.reason, 1000),
+    issuerRnc: acecf.rncEmisor,
+    issuerName: null,
+    buyerRnc:
+      acecf.rncComprador !== undefined && RNC_PATTERN.test(acecf.rncComprador) ? acecf.rncComprador : null,
+    encf: acecf.encf,
+    ecfType: Number(acecf.encf.slice(1, 3)),
+    issueDate: isoDateOf(acecf.fechaEmision),
+    totalAmount: amountOf(acecf.montoTotal),
+    decision: decided ? (acecf.estado === '1' ? 'accepted' : 'rejected') : null,
+    decisionReason: decided ? storableText(acecf.detalleMotivoRechazo, 250) : null,
+    decidedAtText: decided ? storableText(acecf.fechaHoraAprobacionComercial, 19) : null,
+    documentId: outcome.documentId,
+    correspondence: outcome.correspondence,
+    fileName: storableText(context.fileName, 255),
+    signer: context.signer,
+    sourceAddress: context.sourceAddress,
+    approvalDeadline: null,
+    receivedAt: at,
+  };
+  const recorded = await recordInboundDocument(context.database, {
+    row,
+    xml:
+      context.signer === null
+        ? null
+        : { kind: 'received_xml', contentType: 'application/xml', content: context.xml },
+    acknowledgement: null,
+    retainUntil: retainUntilOf(at),
+  });
+  if (recorded.duplicate) {
+    // A concurrent delivery of the same ACECF was received first: this one is the duplicate.
+    return record(context, { ...outcome, status: 'duplicate' }, at);
+  }
+  return {
+    httpStatus: outcome.status === 'rejected' ? 400 : 200,
+    status: outcome.status,
+    inboundDocumentId: recorded.id,
+    reason: outcome.reason,
+    correspondence: outcome.correspondence,
+  };
+}
+
+/** Cents of a decimal text, or null. */
+function centsOf(text: string | null | undefined): bigint | null {
+  const match = text == null ? null : /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(text);
+  if (match === null) return null;
+  const cents = BigInt(match[2] as string) * 100n + BigInt((match[3] ?? '').padEnd(2, '0'));
+  return match[1] === '-' ? -cents : cents;
+}
+
+/** RNCComprador, FechaEmision and MontoTotal of the ACECF against the issued e-CF. */
+export function correspondenceOf(
+  acecf: Pick<TDeliveredAcecf, 'rncComprador' | 'fechaEmision' | 'montoTotal'>,
+  issued: TIssuedDocumentForApproval | null,
+): TApprovalCorrespondence {
+  if (issued === null) return { result: 'ecf_not_found', mismatches: [] };
+  const mismatches: TApprovalCorrespondence['mismatches'] = [];
+  if ((acecf.rncComprador ?? null) !== issued.buyerRnc)
+    mismatches.push({ field: 'RNCComprador', received: acecf.rncComprador ?? null, issued: issued.buyerRnc });
+  const receivedDate = isoDateOf(acecf.fechaEmision);
+  if (receivedDate !== issued.issueDate) {
+    const [year, month, day] = issued.issueDate.split('-');
+    mismatches.push({
+      field: 'FechaEmision',
+      received: acecf.fechaEmision ?? null,
+      issued: `${day}-${month}-${year}`,
+    });
+  }
+  const receivedCents = centsOf(acecf.montoTotal);
+  if (receivedCents === null || receivedCents !== centsOf(issued.totalAmount))
+    mismatches.push({ field: 'MontoTotal', received: acecf.montoTotal ?? null, issued: issued.totalAmount });
+  return { result: mismatches.length === 0 ? 'matched' : 'mismatch', mismatches };
+}
