@@ -83,6 +83,38 @@ describe('computeTotals', () => {
     assert.equal(money(norma.payable), '1080.00');
   });
 
+  test('Norma 10-07: base I1 divides each item by 1 + 18% + the rates of 002 and 004 it carries', () => {
+    const adjustments = [
+      { kind: 'discount' as const, amount: decimal('100.00'), indicator: 1 as const, norma1007: true },
+    ];
+    const lines = [
+      { amount: decimal('1300.00'), indicator: 1 as const, norma1007Rate: decimal('0.12') },
+      { amount: decimal('650.00'), indicator: 1 as const, norma1007Rate: decimal('0.12') },
+      { amount: decimal('1180.00'), indicator: 1 as const, norma1007Rate: decimal('0') },
+    ];
+    const norma = computeTotals({ lines, adjustments, pricesIncludeTax: true, withoutItbis: false });
+    // (1300 + 650) / 1.30 + 1180 / 1.18
+    assert.equal(money(norma.taxableByRate[1]), '2500.00');
+    assert.equal(money(norma.itbisByRate[1]), '450.00');
+    // Without a Norma 10-07 discount the rates of 002 and 004 do not divide.
+    const plain = computeTotals({ lines, adjustments: [], pricesIncludeTax: true, withoutItbis: false });
+    assert.equal(money(plain.taxableByRate[1]), '2652.54');
+  });
+
+  test('ISC of a rate joins its ITBIS base, not its taxable amount', () => {
+    const totals = computeTotals({
+      lines: [{ amount: decimal('2513.97'), indicator: 1 }],
+      adjustments: [],
+      pricesIncludeTax: false,
+      withoutItbis: false,
+      additionalTaxAmount: decimal('1343.62'),
+      selectiveTaxByRate: { 1: decimal('1343.62') },
+    });
+    assert.equal(money(totals.taxableByRate[1]), '2513.97');
+    assert.equal(money(totals.itbisByRate[1]), '694.37');
+    assert.equal(money(totals.total), '4551.96');
+  });
+
   test('surcharges add to their base', () => {
     const totals = computeTotals({
       lines: [{ amount: decimal('100.00'), indicator: 4 }],

@@ -72,6 +72,12 @@ export type TTotalsLine = {
   readonly indicator: TBillingIndicator;
   readonly itbisWithheld?: TDecimal | undefined;
   readonly isrWithheld?: TDecimal | undefined;
+  /**
+   * The rates of additional taxes 002 and 004 the item carries, as a fraction (`0.12`): under a
+   * Norma 10-07 discount with prices including ITBIS, base I1 takes this item divided by
+   * (1 + 18% + these) instead of 1.18 (official format, field 93 d).
+   */
+  readonly norma1007Rate?: TDecimal | undefined;
 };
 
 /** A global discount or surcharge (`DescuentosORecargos.DescuentoORecargo`). */
@@ -94,7 +100,35 @@ export type TTotalsInput = {
   readonly withoutItbis: boolean;
   /** `MontoImpuestoAdicional` as declared (additional taxes are not recomputed into the total here). */
   readonly additionalTaxAmount?: TDecimal | undefined;
+  /**
+   * ISC (codes 006-039) of the items of each ITBIS rate: part of that rate's ITBIS base, not of
+   * `MontoGravadoIn` (official format, field 101).
+   */
+  readonly selectiveTaxByRate?: Readonly<Partial<Record<TTaxedIndicator, TDecimal>>> | undefined;
 };
+
+/** Whether a global discount is a Norma 10-07 one (`IndicadorNorma1007` 1). */
+export function hasNorma1007Discount(adjustments: readonly TTotalsAdjustment[]): boolean {
+  return adjustments.some((adjustment) => adjustment.kind === 'discount' && adjustment.norma1007);
+}
+
+/**
+ * The sum of the lines' amounts each divided by its divisor, one division per distinct divisor
+ * rounded half up to cents: lines alike divide once as a sum, as the format states the bases
+ * ("dividir la suma de valores del monto ítem ... entre (1 + tasa)").
+ */
+export function sumNetOfTaxes<TLine extends { readonly amount: TDecimal }>(
+  lines: readonly TLine[],
+  divisorOf: (line: TLine) => TDecimal,
+): TDecimal {
+  const byDivisor = new Map<string, { divisor: TDecimal; total: TDecimal }>();
+  for (const line of lines) {
+    const divisor = divisorOf(line);
+    const key = `${divisor.units}e${divisor.scale}`;
+    byDivisor.set(key, { divisor, total: add(byDivisor.get(key)?.total ?? ZERO, line.amount) });
+  }
+  return sum([...byDivisor.values()].map(({ divisor, total }) => divide(total, divisor, 2)));
+}
 
 /** The computed `Totales` (amounts unformatted, 2 decimals). */
 export type TTotals = {
@@ -164,15 +198,25 @@ export function computeTotals(input: TTotalsInput): TTotals {
     adjustmentByIndicator[adjustment.indicator] = add(adjustmentByIndicator[adjustment.indicator], signed);
   }
 
+  // Norma 10-07 (rule 4): base I1 divides each item by 1 + 18% + its rates of additional taxes 002 and 004.
+  const norma1007 = input.pricesIncludeTax && hasNorma1007Discount(input.adjustments);
   const taxableByRate = { 1: ZERO, 2: ZERO, 3: ZERO } as Record<TTaxedIndicator, TDecimal>;
   const itbisByRate = { 1: ZERO, 2: ZERO, 3: ZERO } as Record<TTaxedIndicator, TDecimal>;
   for (const indicator of TAXED_INDICATORS) {
     const gross = input.pricesIncludeTax
-      ? divide(itemSums[indicator], add(ONE, ITBIS_RATE[indicator]), 2)
+      ? sumNetOfTaxes(
+          input.lines.filter((line) => line.indicator === indicator),
+          (line) =>
+            add(
+              add(ONE, ITBIS_RATE[indicator]),
+              norma1007 && indicator === 1 ? (line.norma1007Rate ?? ZERO) : ZERO,
+            ),
+        )
       : itemSums[indicator];
     const base = round(add(gross, adjustmentByIndicator[indicator]), 2);
     taxableByRate[indicator] = base;
-    itbisByRate[indicator] = input.withoutItbis ? ZERO : round(multiply(base, ITBIS_RATE[indicator]), 2);
+    const itbisBase = add(base, input.selectiveTaxByRate?.[indicator] ?? ZERO);
+    itbisByRate[indicator] = input.withoutItbis ? ZERO : round(multiply(itbisBase, ITBIS_RATE[indicator]), 2);
   }
   const taxableTotal = sum(TAXED_INDICATORS.map((indicator) => taxableByRate[indicator]));
   const totalItbis = sum(TAXED_INDICATORS.map((indicator) => itbisByRate[indicator]));

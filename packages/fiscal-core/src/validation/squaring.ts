@@ -1,16 +1,22 @@
 import {
   add,
-  decimal,
   divide,
   formatDecimal,
-  multiply,
   parseDecimal,
-  round,
   subtract,
   sum,
   ZERO,
   type TDecimal,
 } from '../decimal/decimal.ts';
+import {
+  BULK_UNIT_OF_MEASURE,
+  computeAdditionalTaxes,
+  LITRE_UNIT_OF_MEASURE,
+  norma1007RateOf,
+  selectiveTaxByRate,
+  type TAdditionalTaxGroup,
+  type TAdditionalTaxLine,
+} from '../calculation/additional-taxes.ts';
 import {
   computeLineAmount,
   computeTotals,
@@ -68,7 +74,9 @@ export function checkSquaring(kit: TRuleKit): void {
   const pricesIncludeTax = kit.text(`${ID}.IndicadorMontoGravado`) === '1';
   const withoutItbis = kit.draft.type === '34' && kit.text(`${ID}.IndicadorNotaCredito`) === '1';
 
+  const groups = additionalTaxGroupsOf(kit);
   const lines: TTotalsLine[] = [];
+  const taxLines: TAdditionalTaxLine[] = [];
   items.forEach((item, index) => {
     const base = `${ITEMS}[${index}]`;
     const quantity = amountOf(item['CantidadItem']);
@@ -100,11 +108,14 @@ export function checkSquaring(kit: TRuleKit): void {
       retention !== undefined && typeof retention === 'object' && !Array.isArray(retention)
         ? retention
         : undefined;
+    const taxLine = additionalTaxLineOf(item, declared, indicator as TBillingIndicator);
+    taxLines.push(taxLine);
     lines.push({
       amount: declared,
       indicator: indicator as TBillingIndicator,
       itbisWithheld: amountOf(retentionTree?.['MontoITBISRetenido']) ?? undefined,
       isrWithheld: amountOf(retentionTree?.['MontoISRRetenido']) ?? undefined,
+      norma1007Rate: norma1007RateOf(taxLine.codes, groups),
     });
   });
   if (lines.length !== items.length) return; // a line without a readable amount is already an error
@@ -126,7 +137,14 @@ export function checkSquaring(kit: TRuleKit): void {
     });
   }
   const additionalTaxAmount = kit.amount(`${TOTALS}.MontoImpuestoAdicional`) ?? undefined;
-  const expected = computeTotals({ lines, adjustments, pricesIncludeTax, withoutItbis, additionalTaxAmount });
+  const expected = computeTotals({
+    lines,
+    adjustments,
+    pricesIncludeTax,
+    withoutItbis,
+    additionalTaxAmount,
+    selectiveTaxByRate: selectiveTaxByRate(taxLines, groups),
+  });
   const tolerance = LINE_TOLERANCE_CENTS * items.length;
   const compareTotal = (element: string, value: TDecimal): void =>
     compareDeclared(kit, `${TOTALS}.${element}`, kit.amount(`${TOTALS}.${element}`), value, tolerance);
@@ -150,7 +168,7 @@ export function checkSquaring(kit: TRuleKit): void {
   compareTotal('ValorPagar', add(subtract(expected.payable, advance), previousBalance));
   if (expected.hasItbisWithheld) compareTotal('TotalITBISRetenido', expected.itbisWithheld);
   if (expected.hasIsrWithheld) compareTotal('TotalISRRetencion', expected.isrWithheld);
-  checkAdditionalTaxes(kit, items, pricesIncludeTax, tolerance);
+  checkAdditionalTaxes(kit, { lines: taxLines, groups, adjustments, pricesIncludeTax }, tolerance);
   checkOtherCurrency(kit, tolerance);
 }
 
@@ -175,34 +193,86 @@ function checkSubAdjustments(
   );
 }
 
+const TAX_GROUPS = `${TOTALS}.ImpuestosAdicionales.ImpuestoAdicional`;
+
+/** The declared groups of `Totales.ImpuestosAdicionales`, in order. */
+function additionalTaxGroupsOf(kit: TRuleKit): TAdditionalTaxGroup[] {
+  return elementsAt(kit.draft.root, TAX_GROUPS).map((group) => ({
+    code: typeof group['TipoImpuesto'] === 'string' ? group['TipoImpuesto'] : '',
+    rate: amountOf(group['TasaImpuestoAdicional']),
+    specificAmount: amountOf(group['MontoImpuestoSelectivoConsumoEspecifico']),
+    adValoremAmount: amountOf(group['MontoImpuestoSelectivoConsumoAdvalorem']),
+    otherAmount: amountOf(group['OtrosImpuestosAdicionales']),
+  }));
+}
+
 /**
- * Rule 7, codes 001-005 (other additional taxes): the tax is the item amounts carrying the code (net
- * of ITBIS when prices include it) times its rate. Specific and ad valorem ISC (006-039) depend on
- * reference quantities and quarterly rates that are not checked.
+ * The `Subcantidad` the alcohol formula multiplies: litres of one reference unit. With several
+ * sub-quantities (up to 5, each with its unit) the one in litres (`CodigoSubcantidad` 24) is taken;
+ * without exactly one candidate the specific ISC is not recomputed.
+ */
+function subquantityOf(item: TMutableTree): TDecimal | null {
+  const entries = elementsAt(item, 'TablaSubcantidad.SubcantidadItem');
+  const candidates =
+    entries.length === 1
+      ? entries
+      : entries.filter((entry) => entry['CodigoSubcantidad'] === LITRE_UNIT_OF_MEASURE);
+  return candidates.length === 1 ? amountOf(candidates[0]?.['Subcantidad']) : null;
+}
+
+function additionalTaxLineOf(
+  item: TMutableTree,
+  amount: TDecimal,
+  indicator: TBillingIndicator,
+): TAdditionalTaxLine {
+  return {
+    amount,
+    indicator,
+    codes: elementsAt(item, 'TablaImpuestoAdicional.ImpuestoAdicional')
+      .map((entry) => entry['TipoImpuesto'])
+      .filter((code): code is string => typeof code === 'string'),
+    quantity: amountOf(item['CantidadItem']),
+    unitPrice: amountOf(item['PrecioUnitarioItem']),
+    referenceQuantity: amountOf(item['CantidadReferencia']),
+    subquantity: subquantityOf(item),
+    alcoholDegrees: amountOf(item['GradosAlcohol']),
+    referenceUnitPrice: amountOf(item['PrecioUnitarioReferencia']),
+    isBulk: item['UnidadMedida'] === BULK_UNIT_OF_MEASURE,
+  };
+}
+
+/**
+ * Rule 7: each group's amount against the tax authority's formula (`computeAdditionalTaxes`: other
+ * additional taxes 001-005, specific ISC 006-022, ad valorem ISC 023-039), and
+ * `MontoImpuestoAdicional` against the sum of the groups' declared amounts (field 104 b), so that one
+ * wrong group warns once, on that group. A group the document does not determine (a value its formula
+ * needs is absent) keeps its declared amount; so does the other field of a group (the specific amount
+ * an ad valorem group carries depends on the quarterly specific rate, which is not checked).
  */
 function checkAdditionalTaxes(
   kit: TRuleKit,
-  items: readonly TMutableTree[],
-  pricesIncludeTax: boolean,
+  input: Parameters<typeof computeAdditionalTaxes>[0],
   tolerance: number,
 ): void {
-  elementsAt(kit.draft.root, `${TOTALS}.ImpuestosAdicionales.ImpuestoAdicional`).forEach((tax, index) => {
-    const code = tax['TipoImpuesto'];
-    const rate = amountOf(tax['TasaImpuestoAdicional']);
-    if (typeof code !== 'string' || !/^00[1-5]$/.test(code) || rate === null) return;
-    let itemSum = ZERO;
-    for (const item of items) {
-      const codes = elementsAt(item, 'TablaImpuestoAdicional.ImpuestoAdicional').map(
-        (entry) => entry['TipoImpuesto'],
-      );
-      const amount = amountOf(item['MontoItem']);
-      if (codes.includes(code) && amount !== null) itemSum = add(itemSum, amount);
-    }
-    const base = pricesIncludeTax ? divide(itemSum, decimal('1.18'), 2) : itemSum;
-    const expected = round(divide(multiply(base, rate), decimal('100'), 4), 2);
-    const path = `${TOTALS}.ImpuestosAdicionales.ImpuestoAdicional[${index}].OtrosImpuestosAdicionales`;
-    compareDeclared(kit, path, amountOf(tax['OtrosImpuestosAdicionales']), expected, tolerance);
+  computeAdditionalTaxes(input).forEach(({ field, expected }, index) => {
+    if (field === null || expected === null) return;
+    const path = `${TAX_GROUPS}[${index}].${field}`;
+    compareDeclared(kit, path, kit.amount(path), expected, tolerance);
   });
+  const declaredGroups = sum(
+    input.groups.flatMap((group) =>
+      [group.specificAmount, group.adValoremAmount, group.otherAmount].filter(
+        (amount): amount is TDecimal => amount !== null,
+      ),
+    ),
+  );
+  compareDeclared(
+    kit,
+    `${TOTALS}.MontoImpuestoAdicional`,
+    kit.amount(`${TOTALS}.MontoImpuestoAdicional`),
+    declaredGroups,
+    tolerance,
+  );
 }
 
 const OTHER_CURRENCY_PAIRS: ReadonlyArray<readonly [string, string]> = [
