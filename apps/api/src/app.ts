@@ -16,6 +16,7 @@ import { registerDocumentRoutes } from './routes/documents.ts';
 import { registerReceiverDeliveryRoutes } from './routes/receiver-delivery.ts';
 import { registerPrintedLinkRoutes } from './routes/printed-link.ts';
 import { registerAnnulmentRoutes } from './routes/annulments.ts';
+import { registerCertificationRoutes } from './routes/certification.ts';
 import { registerCommercialApprovalRoutes } from './routes/commercial-approvals.ts';
 import { registerInboundRoutes } from './routes/inbound.ts';
 import { registerReceptionRoutes, rewriteReceptionUrl } from './routes/reception.ts';
@@ -125,6 +126,28 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   app.get('/openapi.json', async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(JSON.stringify(openApiDocument)),
   );
+  // One tax authority client per environment for the process (each caches its tokens), and one
+  // source of tenants' certificates, shared by every route that signs or calls the tax authority.
+  const clientFor =
+    options.taxauthClientFor ??
+    createTaxauthClients({
+      baseUrls: {
+        ecf: env.TAXAUTH_ECF_BASE_URL,
+        fc: env.TAXAUTH_FC_BASE_URL,
+        status: env.TAXAUTH_STATUS_BASE_URL,
+      },
+      timeoutMs: env.TAXAUTH_TIMEOUT_MS,
+    });
+  const certificateSource = options.loadCertificate
+    ? { loadCertificate: options.loadCertificate }
+    : env.CERTIFICATE_MASTER_KEY
+      ? {
+          keyring: createCertificateKeyring({
+            currentKey: env.CERTIFICATE_MASTER_KEY,
+            previousKeys: env.CERTIFICATE_MASTER_KEYS,
+          }),
+        }
+      : {};
   registerContingencyRoutes(app, authentication);
   registerDocumentRoutes(app, {
     ...authentication,
@@ -138,26 +161,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   registerAnnulmentRoutes(app, {
     ...authentication,
     xsd,
-    clientFor:
-      options.taxauthClientFor ??
-      createTaxauthClients({
-        baseUrls: {
-          ecf: env.TAXAUTH_ECF_BASE_URL,
-          fc: env.TAXAUTH_FC_BASE_URL,
-          status: env.TAXAUTH_STATUS_BASE_URL,
-        },
-        timeoutMs: env.TAXAUTH_TIMEOUT_MS,
-      }),
-    ...(options.loadCertificate
-      ? { loadCertificate: options.loadCertificate }
-      : env.CERTIFICATE_MASTER_KEY
-        ? {
-            keyring: createCertificateKeyring({
-              currentKey: env.CERTIFICATE_MASTER_KEY,
-              previousKeys: env.CERTIFICATE_MASTER_KEYS,
-            }),
-          }
-        : {}),
+    clientFor,
+    ...certificateSource,
   });
   registerInboundRoutes(app, { ...authentication, cursorSecret: env.API_CURSOR_SECRET });
   registerReceptionRoutes(app, {
@@ -166,45 +171,25 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     enqueue: jobQueue.enqueue,
     defaultEnvironment: env.RECEPTION_DEFAULT_ENVIRONMENT,
     rateLimitPerMinute: env.RECEPTION_RATE_LIMIT_PER_MINUTE,
-    ...(options.loadCertificate
-      ? { loadCertificate: options.loadCertificate }
-      : env.CERTIFICATE_MASTER_KEY
-        ? {
-            keyring: createCertificateKeyring({
-              currentKey: env.CERTIFICATE_MASTER_KEY,
-              previousKeys: env.CERTIFICATE_MASTER_KEYS,
-            }),
-          }
-        : {}),
+    ...certificateSource,
   });
   // Issue 18, task C: sending a commercial approval (ACECF) for a received e-CF.
   registerCommercialApprovalRoutes(app, {
     ...authentication,
     xsd,
     enqueue: jobQueue.enqueue,
-    clientFor:
-      options.taxauthClientFor ??
-      createTaxauthClients({
-        baseUrls: {
-          ecf: env.TAXAUTH_ECF_BASE_URL,
-          fc: env.TAXAUTH_FC_BASE_URL,
-          status: env.TAXAUTH_STATUS_BASE_URL,
-        },
-        timeoutMs: env.TAXAUTH_TIMEOUT_MS,
-      }),
-    ...(options.loadCertificate
-      ? { loadCertificate: options.loadCertificate }
-      : env.CERTIFICATE_MASTER_KEY
-        ? {
-            keyring: createCertificateKeyring({
-              currentKey: env.CERTIFICATE_MASTER_KEY,
-              previousKeys: env.CERTIFICATE_MASTER_KEYS,
-            }),
-          }
-        : {}),
+    clientFor,
+    ...certificateSource,
     ...(options.commercialApprovalDispatchTimeoutMs === undefined
       ? {}
       : { dispatchTimeoutMs: options.commercialApprovalDispatchTimeoutMs }),
+  });
+  registerCertificationRoutes(app, {
+    ...authentication,
+    xsd,
+    enqueue: jobQueue.enqueue,
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    ...certificateSource,
   });
   registerApiReference(app);
   return app;

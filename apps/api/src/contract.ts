@@ -4,7 +4,10 @@
 import { z } from 'zod';
 import { SUBMISSION_ERROR_CODES, SUBMISSION_WARNING_CODES } from '@ecf/fiscal-core';
 import {
+  ATTESTABLE_STEPS,
+  CERTIFICATION_STEPS,
   DOCUMENT_STATUSES,
+  WORKBOOK_BASE64_MAX_CHARACTERS,
   ZCommercialApprovalReconciliationRequest,
   ZCommercialApprovalRequest,
   ZDocumentStatus,
@@ -907,6 +910,266 @@ export const ZCommercialApprovalErrorResponse = ZErrorResponse.extend({
   ),
 });
 
+// ---------------------------------------------------------------------------------------------
+// Certification (issue 19; docs/certification.md). The bodies are read by the use-cases with the
+// spec's own 400 codes (INVALID_CERTIFICATION_REQUEST, CERTIFICATION_PART_INVALID,
+// COMMERCIAL_APPROVAL_SET_REQUIRED); these schemas document them.
+
+export const ZCertificationRunParams = z.object({
+  environment: ZEnvironment,
+  runId: z.uuid().describe('runId (UUID)'),
+});
+
+export const ZCertificationDocumentParams = z.object({
+  environment: ZEnvironment,
+  documentId: z.uuid().describe('documentId (UUID) of a certification receipt'),
+});
+
+export const ZCertificationSetRequestBody = z
+  .object({
+    workbookBase64: z
+      .string()
+      .max(WORKBOOK_BASE64_MAX_CHARACTERS)
+      .optional()
+      .describe("the tax authority's xlsx (sheets ECF and RFCE), base64, at most 700 KB of text"),
+    set: z
+      .object({
+        ecf: z
+          .array(z.record(z.string(), z.string()))
+          .describe('the ECF sheet: one object per row, column → text as written'),
+        rfce: z.array(z.record(z.string(), z.string())).optional().describe('the RFCE sheet, the same way'),
+      })
+      .optional()
+      .describe(
+        'the JSON form of the same rows: every value a string exactly as in the workbook (#e or "" is empty)',
+      ),
+    taxauthModel: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: the tax authority's model set with new eNCFs (simulation only, after the commercial approvals were accepted)",
+      ),
+    part: z.enum(['data', 'simulation']).optional().describe('default: the part the certification is at'),
+  })
+  .describe('CertificationSetRequest: exactly one of workbookBase64, set, taxauthModel true');
+
+const ZCertificationItem = z.object({
+  position: z.number().int().describe('send order (a note follows the document it references)'),
+  sheet: z.literal('ECF'),
+  row: z.number().int().nullable().describe('the workbook row (header is row 1); null for the model set'),
+  caseRef: z.string().nullable().describe('CasoPrueba'),
+  type: z.string(),
+  encf: z.string(),
+  dependsOn: z.string().nullable().describe('the eNCF of the original a note waits for'),
+  state: z.enum(['pending', 'issued', 'accepted', 'rejected', 'failed', 'stopped']),
+  documentId: z.uuid().nullable(),
+  documentStatus: z.string().nullable(),
+  trackId: z.string().nullable(),
+  taxauthMessages: z
+    .unknown()
+    .describe("the tax authority's messages (a rejection names the field and both values)"),
+  lastError: z.unknown(),
+  detail: z.unknown().describe('why it was rejected or could not be issued'),
+});
+
+const ZCertificationRunFields = {
+  ok: z.literal(true),
+  environment: ZEnvironment,
+  runId: z.uuid(),
+  caseId: z.uuid(),
+  part: z.enum(['data', 'simulation']),
+  source: z.enum(['workbook', 'json', 'taxauth_model']),
+  setId: z.uuid().nullable(),
+  state: z.enum(['queued', 'running', 'succeeded', 'failed', 'stopped']),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  replacedAt: z.string().nullable().describe('set by a restart of the part: its receipts are replaced'),
+  totals: z.object({
+    documents: z.number().int(),
+    pending: z.number().int(),
+    issued: z.number().int(),
+    accepted: z.number().int(),
+    rejected: z.number().int(),
+    failed: z.number().int(),
+    stopped: z.number().int(),
+  }),
+  failure: z.unknown().describe('null, or { code, message, encf, position, row, detail }'),
+};
+
+export const ZCertificationRunResponse = z
+  .object({
+    ...ZCertificationRunFields,
+    items: z.array(ZCertificationItem),
+    correlationId: z.string().min(1),
+  })
+  .describe('CertificationRunResponse');
+
+const ZCertificationApprovals = z
+  .object({
+    sendId: z.uuid(),
+    state: z.enum(['queued', 'running', 'succeeded', 'failed', 'stopped']),
+    setId: z.uuid(),
+    createdAt: z.string(),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+    totals: z.object({
+      approvals: z.number().int(),
+      pending: z.number().int(),
+      signed: z.number().int(),
+      accepted: z.number().int(),
+      rejected: z.number().int(),
+      stopped: z.number().int(),
+    }),
+    failure: z.unknown(),
+    items: z.array(
+      z.object({
+        position: z.number().int(),
+        row: z.number().int(),
+        issuerRnc: z.string(),
+        encf: z.string(),
+        estado: z.string().nullable(),
+        state: z.enum(['pending', 'signed', 'accepted', 'rejected', 'stopped']),
+        sentAt: z.string().nullable(),
+        answer: z.unknown(),
+      }),
+    ),
+  })
+  .describe('the commercial approvals of the tests, row by row');
+
+export const ZCertificationApprovalsResponse = z.object({
+  ok: z.literal(true),
+  environment: ZEnvironment,
+  commercialApprovals: ZCertificationApprovals.nullable().describe('null when none was sent yet'),
+  correlationId: z.string().min(1),
+});
+
+export const ZCertificationApprovalsRequestBody = z
+  .object({
+    workbookBase64: z.string().describe('the ACEECF_Generadas workbook, base64, at most 700 KB of text'),
+  })
+  .describe('only workbookBase64');
+
+export const ZCertificationRestartBody = z
+  .object({ part: z.enum(['data', 'simulation']) })
+  .describe('{ part } and no other property');
+
+export const ZCertificationRestartResponse = z.object({
+  ok: z.literal(true),
+  environment: ZEnvironment,
+  part: z.enum(['data', 'simulation']),
+  caseId: z.uuid().nullable(),
+  stoppedRunId: z.uuid().nullable(),
+  stoppedApprovalSendId: z.uuid().nullable(),
+  replacedDocuments: z.number().int().describe('receipts marked replaced (kept, out of the issued list)'),
+  state: z.string(),
+  step: z.string(),
+  correlationId: z.string().min(1),
+});
+
+export const ZCertificationPrevalidationResponse = z.object({
+  ok: z.literal(true),
+  environment: ZEnvironment,
+  part: z.enum(['data', 'simulation']),
+  source: z.enum(['workbook', 'json', 'taxauth_model']),
+  issuerRnc: z.string(),
+  rows: z.object({ ecf: z.number().int(), rfce: z.number().int() }),
+  types: z.record(z.string(), z.number().int()).describe('documents per e-CF type'),
+  documents: z.array(
+    z.object({
+      position: z.number().int(),
+      sheetRow: z.number().int().nullable(),
+      caseRef: z.string().nullable(),
+      type: z.string(),
+      encf: z.string(),
+      dependsOn: z.string().nullable(),
+      warnings: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
+    }),
+  ),
+  alreadyUsedEncfs: z
+    .array(z.string())
+    .describe('eNCF already sent by this account in CerteCF: a run would be 409'),
+  correlationId: z.string().min(1),
+});
+
+export const ZCertificationEvidenceResponse = z.object({
+  ok: z.literal(true),
+  environment: ZEnvironment,
+  runId: z.uuid(),
+  fileName: z.string(),
+  contentType: z.literal('application/zip'),
+  content: z.string().describe('the ZIP, base64'),
+  sha256: z.string().length(64).describe('SHA-256 (hex) of the ZIP'),
+  size: z.number().int(),
+  final: z.boolean().describe('true: the run is over and this ZIP is stored (write-once)'),
+  correlationId: z.string().min(1),
+});
+
+export const ZCertificationResendResponse = z.object({
+  ok: z.literal(true),
+  environment: ZEnvironment,
+  documentId: z.uuid(),
+  encf: z.string(),
+  status: z.string(),
+  action: z.enum(['signing', 'resent', 'status_queried']),
+  correlationId: z.string().min(1),
+});
+
+export const ZCertificationAttestationBody = z
+  .object({
+    step: z
+      .enum(ATTESTABLE_STEPS as [string, ...string[]])
+      .describe('a step a person completes at the tax authority portal'),
+    occurredAt: z.string().optional().describe('ISO 8601 with offset; default now'),
+    actorRef: z.string().max(200).optional(),
+    notes: z.string().max(4000).optional(),
+    evidenceRefs: z.array(z.string().max(500)).max(50).optional(),
+  })
+  .describe('an attestation (docs/certification.md)');
+
+const ZCertificationStep = z.object({
+  step: z.enum(CERTIFICATION_STEPS),
+  number: z.number().int(),
+  title: z.string(),
+  completedBy: z.enum(['service', 'attestation', 'taxauth']),
+  state: z.enum(['done', 'current', 'pending']),
+  completedAt: z.string().nullable(),
+  source: z.string().nullable(),
+  action: z.string(),
+});
+
+export const ZCertificationCaseResponse = z.object({
+  ok: z.literal(true),
+  environment: ZEnvironment,
+  caseId: z.uuid().nullable(),
+  state: z.enum(['not_started', 'in_progress', 'failed', 'approved', 'closed']),
+  step: z.enum(CERTIFICATION_STEPS),
+  version: z.number().int(),
+  testSetId: z.uuid().nullable(),
+  officialSetRef: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+  steps: z.array(ZCertificationStep),
+  nextAction: z
+    .object({ step: z.enum(CERTIFICATION_STEPS), completedBy: z.string(), action: z.string() })
+    .nullable(),
+  runs: z.array(z.object(ZCertificationRunFields).omit({ ok: true, environment: true })),
+  commercialApprovals: ZCertificationApprovals.nullable(),
+  production: z.object({ state: z.enum(['not_requested', 'pending', 'active', 'suspended']) }),
+  serviceUrls: z
+    .object({
+      test: z.object({ reception: z.string(), commercialApproval: z.string(), authentication: z.string() }),
+      production: z.object({
+        reception: z.string(),
+        commercialApproval: z.string(),
+        authentication: z.string(),
+      }),
+    })
+    .nullable()
+    .describe('what to register at the tax authority portal: test URLs (step 7), production URLs (step 12)'),
+  correlationId: z.string().min(1),
+});
+
 // @approval-schemas (issue 18: commercial approvals): insert above this line
 
 /** How a JSON body can be refused before any route logic (plugins/json-body.ts, body-limits.ts). */
@@ -1559,6 +1822,190 @@ export const ROUTES = {
       409: error(
         'COMMERCIAL_APPROVAL_NOT_UNCERTAIN (details.status; details.reason outcome_differs | note_differs | evidence_differs on a reconciled approval)',
       ),
+    },
+  },
+  // Certification (issue 19; docs/certification.md): CerteCF only (409 CERTIFICATION_ENVIRONMENT_REQUIRED elsewhere).
+  getCertificationCase: {
+    method: 'GET',
+    path: '/:environment/certificacion',
+    summary: 'The certification: the fifteen steps, where the account stands, the next human action',
+    description:
+      "Not named by the specification (docs/certification.md). The account's open case: each of the tax authority's fifteen steps with how and when it was completed, the next action (a person's at the tax authority portal, or the service's), recent runs, the commercial approval tests, the production state and the URLs to register (test: CerteCF, production: eCF). A case not started yet has caseId null and state not_started.",
+    scopes: ['tenant:admin'],
+    params: ZEnvironmentParams,
+    responses: {
+      200: { description: 'the case', schema: ZCertificationCaseResponse },
+      ...AUTH_ERRORS,
+      409: error('CERTIFICATION_ENVIRONMENT_REQUIRED: not CerteCF'),
+    },
+  },
+  prevalidateCertification: {
+    method: 'POST',
+    path: '/:environment/certificacion/prevalidar',
+    summary: 'Read and check a certification set without storing or sending anything',
+    description:
+      "Reads the set (the tax authority's xlsx, its JSON form, or the model) and validates every ECF row as the run would: each column mapped to its element by name (indices [i][j] to repeated elements, #e absent, the header quirks), every text kept as written (15.00 stays 15.00), fiscal-core's rules and the official XSD of its type, each RFCE row against the summary the service builds from its E32. Nothing is stored or sent.",
+    scopes: ['tenant:admin'],
+    params: ZEnvironmentParams,
+    body: ZCertificationSetRequestBody,
+    responses: {
+      200: { description: 'the set would be sent as is', schema: ZCertificationPrevalidationResponse },
+      400: error(
+        `INVALID_CERTIFICATION_REQUEST (details.reason: not_an_object, invalid_fields with issues[], taxauth_model_not_boolean, sources_combined, set_missing, too_large, not_base64, empty); ${JSON_BODY_ERRORS}`,
+      ),
+      ...AUTH_ERRORS,
+      409: error(
+        'CERTIFICATION_OWN_SET_REQUIRED (taxauthModel before the tax authority accepted the commercial approvals, or for the data tests), CERTIFICATION_SIMULATION_NOT_READY (part simulation before them), CERTIFICATION_ENVIRONMENT_REQUIRED',
+      ),
+      422: error(
+        'CERTIFICATION_SET_INVALID (details.errors[]: sheet, row, column or path, code, message: a corrupt file, a missing sheet, an unknown column, a row that does not validate, an RFCE row that is not the summary of its E32), CERTIFICATION_SET_ISSUER_MISMATCH (a set of another RNC: details.expectedRnc)',
+      ),
+    },
+  },
+  startCertificationRun: {
+    method: 'POST',
+    path: '/:environment/certificacion',
+    summary: 'Run a certification set in CerteCF (asynchronous)',
+    description:
+      'Validates like prevalidar, then stores the set and a run that sends its documents through the same pipeline as every e-CF (signed, sent, followed to the answer), originals first and each note after the document it references. GET the run to follow it row by row. Nothing is created when the request is refused.',
+    scopes: ['tenant:admin'],
+    params: ZEnvironmentParams,
+    body: ZCertificationSetRequestBody,
+    responses: {
+      202: { description: 'the run, queued', schema: ZCertificationRunResponse },
+      400: error(`INVALID_CERTIFICATION_REQUEST (as prevalidar); ${JSON_BODY_ERRORS}`),
+      ...AUTH_ERRORS,
+      409: error(
+        'CERTIFICATE_NOT_ACTIVE, CERTIFICATION_OWN_SET_REQUIRED, CERTIFICATION_SET_ALREADY_USED (details.encfs: already sent, used up for good), CERTIFICATION_RUN_IN_PROGRESS (details.runId), CERTIFICATION_SIMULATION_NOT_READY, CERTIFICATION_APPROVED, CERTIFICATION_ENVIRONMENT_REQUIRED; no receipt is created',
+      ),
+      422: error('CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH (as prevalidar)'),
+    },
+  },
+  getCertificationApprovals: {
+    method: 'GET',
+    path: '/:environment/certificacion/aprobaciones-comerciales',
+    summary: 'The commercial approval tests: the last send, row by row',
+    scopes: ['tenant:admin'],
+    params: ZEnvironmentParams,
+    responses: {
+      200: {
+        description: 'commercialApprovals null when none was sent yet',
+        schema: ZCertificationApprovalsResponse,
+      },
+      ...AUTH_ERRORS,
+      409: error('CERTIFICATION_ENVIRONMENT_REQUIRED'),
+    },
+  },
+  sendCertificationApprovals: {
+    method: 'POST',
+    path: '/:environment/certificacion/aprobaciones-comerciales',
+    summary: 'Send the commercial approval tests (ACEECF_Generadas) one by one',
+    description:
+      "The workbook the tax authority generated for this account as buyer: each row's ACECF is signed with the account's certificate as the row is written and sent to the tax authority, one by one; the first rejection stops the send. After the data tests were accepted. GET follows it.",
+    scopes: ['tenant:admin'],
+    params: ZEnvironmentParams,
+    body: ZCertificationApprovalsRequestBody,
+    responses: {
+      202: { description: 'the send, queued', schema: ZCertificationApprovalsResponse },
+      400: error(
+        `COMMERCIAL_APPROVAL_SET_REQUIRED (workbookBase64 missing, empty, not base64, over 700 KB, or other properties); ${JSON_BODY_ERRORS}`,
+      ),
+      ...AUTH_ERRORS,
+      409: error(
+        'CERTIFICATION_DATA_TESTS_PENDING, CERTIFICATE_NOT_ACTIVE, COMMERCIAL_APPROVALS_IN_PROGRESS (details.sendId), CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_MANAGED_BY_PARTNER, CERTIFICATION_APPROVED',
+      ),
+      422: error(
+        'COMMERCIAL_APPROVAL_SET_INVALID (details.errors[]: sheet, row, column, code), COMMERCIAL_APPROVAL_SET_OTHER_TAXPAYER (the rows are for another buyer: details.expectedRnc)',
+      ),
+    },
+  },
+  restartCertification: {
+    method: 'POST',
+    path: '/:environment/certificacion/reiniciar',
+    summary: 'Restart the data tests or the simulation',
+    description:
+      "Stops the part's running run and marks its receipts replaced (kept, never deleted, out of the issued list); a data restart also replaces the commercial approval tests. The application and the sworn declaration are unchanged. The next run of the part needs a new set (sent eNCFs are used up).",
+    scopes: ['tenant:admin'],
+    params: ZEnvironmentParams,
+    body: ZCertificationRestartBody,
+    responses: {
+      200: { description: 'restarted', schema: ZCertificationRestartResponse },
+      400: error(
+        `CERTIFICATION_PART_INVALID (part missing or not data/simulation, or other properties); ${JSON_BODY_ERRORS}`,
+      ),
+      ...AUTH_ERRORS,
+      409: error('CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_APPROVED'),
+    },
+  },
+  recordCertificationAttestation: {
+    method: 'POST',
+    path: '/:environment/certificacion/atestaciones',
+    summary: 'Record a step done by a person at the tax authority portal',
+    description:
+      'Not named by the specification (docs/certification.md; the Partner API has its attestations route). The steps a person completes (printed representation, URLs, readiness for the reception tests, sworn declaration), in order. The sworn declaration makes production pending: the service then watches the tax authority directory and activates production when the account is authorized.',
+    scopes: ['tenant:admin'],
+    params: ZEnvironmentParams,
+    body: ZCertificationAttestationBody,
+    responses: {
+      201: { description: 'recorded; the case as it stands', schema: ZCertificationCaseResponse },
+      400: error(
+        `INVALID_CERTIFICATION_REQUEST (details.issues[]: a step no person attests, a bad date); ${JSON_BODY_ERRORS}`,
+      ),
+      ...AUTH_ERRORS,
+      409: error(
+        'CERTIFICATION_PREREQUISITES_MISSING (details.missingSteps), CERTIFICATION_ENVIRONMENT_REQUIRED',
+      ),
+    },
+  },
+  resendCertificationDocument: {
+    method: 'POST',
+    path: '/:environment/certificacion/documentos/:documentId/reenviar',
+    summary: 'Resend a stuck certification receipt, or query its status',
+    description:
+      'A receipt the tax authority has not resolved (no answer, a summary answered as duplicate, exhausted queries, no news): with a TrackID its status is queried at once; otherwise the transmission first asks whether an earlier attempt arrived (ConsultaTrackIds, or Consulta Estado for a summary) and sends the same signed XML only if none did. An E32 is never signed again.',
+    scopes: ['tenant:admin'],
+    params: ZCertificationDocumentParams,
+    responses: {
+      202: { description: 'queued now', schema: ZCertificationResendResponse },
+      400: error('INVALID_REQUEST: documentId not a UUID'),
+      ...AUTH_ERRORS,
+      404: error('NOT_FOUND: no certification receipt of this account has this documentId'),
+      409: error(
+        'CERTIFICATION_DOCUMENT_NOT_RESENDABLE (already resolved: details.status), CERTIFICATION_ENVIRONMENT_REQUIRED',
+      ),
+    },
+  },
+  getCertificationRun: {
+    method: 'GET',
+    path: '/:environment/certificacion/:runId',
+    summary: 'A certification run, row by row',
+    scopes: ['tenant:admin'],
+    params: ZCertificationRunParams,
+    responses: {
+      200: { description: 'the run', schema: ZCertificationRunResponse },
+      400: error('INVALID_REQUEST: runId not a UUID'),
+      ...AUTH_ERRORS,
+      404: error('NOT_FOUND: no such run in this account'),
+      409: error('CERTIFICATION_ENVIRONMENT_REQUIRED'),
+    },
+  },
+  getCertificationEvidence: {
+    method: 'GET',
+    path: '/:environment/certificacion/:runId/evidencia',
+    summary: "A run's evidence: a ZIP of everything sent and received",
+    description:
+      'The set as uploaded, each signed e-CF, the signed RFCE summaries, every tax authority answer, the printed PDF of each accepted e-CF, run.json and manifest.json (each file with its SHA-256 and size). Once the run is over the ZIP is stored write-once and served as stored.',
+    scopes: ['tenant:admin'],
+    params: ZCertificationRunParams,
+    responses: {
+      200: {
+        description: 'the ZIP in content (base64) with its SHA-256',
+        schema: ZCertificationEvidenceResponse,
+      },
+      400: error('INVALID_REQUEST: runId not a UUID'),
+      ...AUTH_ERRORS,
+      404: error('NOT_FOUND: no such run in this account'),
+      409: error('CERTIFICATION_ENVIRONMENT_REQUIRED'),
     },
   },
   // @approval-routes (issue 18: sending a commercial approval, its state, reconciliation): insert above this line

@@ -38,6 +38,11 @@ const ZEnv = z.object({
     .transform((value) => value === 'true'),
   /** Directory of the official XSD schemas, loaded once at start (relative: to the repository root). */
   XSD_DIRECTORY: z.string().min(1).default('config/xsd').transform(resolveFromRepository),
+  /**
+   * The public address of this service (as the worker's): the reception URLs a taxpayer registers
+   * at the tax authority, shown by the certification case (`GET /CerteCF/certificacion`).
+   */
+  PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
   /** HMAC key of list cursors (tamper-evident, bound to the filters). Set a long random value in production. */
   API_CURSOR_SECRET: z.string().min(32).default('local-development-cursor-secret-change-me-0000'),
   /** Direct-account API requests per minute per API key, for plans not listed in API_RATE_LIMIT_PLANS. */

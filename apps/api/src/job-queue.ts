@@ -4,7 +4,18 @@ import { JOB_QUEUE_SCHEMA } from '@ecf/db';
 import { createEnqueue } from '@ecf/db/job-queue';
 
 /** Queues the API sends to (created if absent, as the worker does). */
-const API_QUEUES = ['document.sign', 'inbound.check-validity', 'commercial-approval.dispatch'] as const;
+const API_QUEUES = [
+  'document.sign',
+  'inbound.check-validity',
+  'commercial-approval.dispatch',
+  // Certification (issue 19): runs, approval sends, the sync after an attestation, and a resend's
+  // transmission or status query.
+  'certification.advance',
+  'certification.send-approvals',
+  'certification.sync',
+  'document.transmit',
+  'document.poll-status',
+] as const;
 
 /**
  * pg-boss as a producer only (no supervision, no schedules, no workers), behind the shared enqueue

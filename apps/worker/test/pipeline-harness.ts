@@ -5,7 +5,8 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { pino } from 'pino';
-import { seedTenant, type Document, type Environment } from '@ecf/db';
+import { JOB_NAMES, seedTenant, type Document, type Environment } from '@ecf/db';
+import { createProducerQueue } from '@ecf/db/job-queue';
 import { createTestDatabase, openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate, type TXsdValidators } from '@ecf/fiscal-core';
 import { loadXsdValidators, OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
@@ -61,14 +62,17 @@ export async function openPipelineHarness(options: THarnessOptions) {
   });
   await worker.start();
   const { database } = context;
+  // Jobs sent as the API sends them (a producer of its own, in the caller's transaction when given).
+  const producer = createProducerQueue({ databaseUrl: context.url, queues: JOB_NAMES, onError: () => {} });
 
   return {
     database,
     simulator,
     worker,
+    enqueue: producer.enqueue,
     /** A tenant with an active generated certificate (buyer e-mail on in the given environments). */
-    async tenantWithCertificate(buyerEmailEnvironments: Environment[] = []) {
-      const tenant = await seedTenant(database);
+    async tenantWithCertificate(buyerEmailEnvironments: Environment[] = [], rnc?: string) {
+      const tenant = await seedTenant(database, rnc === undefined ? {} : { rnc });
       if (buyerEmailEnvironments.length > 0)
         await database.tenant.update({ where: { id: tenant.id }, data: { buyerEmailEnvironments } });
       const certificate = createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante de prueba' });
@@ -132,6 +136,7 @@ export async function openPipelineHarness(options: THarnessOptions) {
       });
     },
     async close() {
+      await producer.close();
       await worker.stop();
       await simulator.close();
       await simulatorDatabase.drop();

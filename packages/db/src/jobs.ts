@@ -71,6 +71,26 @@ export const JOB_CONTRACTS = {
    * before its deadline. Scheduled every hour.
    */
   'maintenance.commercial-approvals-due': z.strictObject({}),
+  /**
+   * One step of a certification run (docs/certification.md): documents whose turn came are issued,
+   * the answers of issued ones are read, the run ends when every document is accepted or one is
+   * rejected. A chain: the job carries the generation it may advance; a stale or duplicate job
+   * finds it gone and does nothing.
+   */
+  'certification.advance': z.strictObject({ runId: z.uuid(), generation: z.number().int().min(0) }),
+  /**
+   * One commercial approval of a certification approvals send (`ACEECF_Generadas`): signed as the
+   * row is written, stored, sent; the first rejection stops the send. A chain like
+   * `certification.advance`.
+   */
+  'certification.send-approvals': z.strictObject({ sendId: z.uuid(), generation: z.number().int().min(0) }),
+  /**
+   * Completes the certification steps the service observes: an e-CF and an ACECF received in CerteCF
+   * (reception tests), the account listed in the tax authority's eCF directory (authorization: the
+   * case approved, production active); resumes run and approval chains whose jobs were lost.
+   * Scheduled every minute; enqueued at once after an attestation or an activation request.
+   */
+  'certification.sync': z.strictObject({ tenantId: z.uuid().optional() }),
 } as const;
 
 /** Channel the outbox triggers (migration 0012) NOTIFY, with an empty payload, when they record an event. */

@@ -21,6 +21,15 @@ export const RECONCILIATION_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
  */
 export const ANNULMENT_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 export const SEQUENCE_BODY_LIMIT_BYTES = 16 * 1024;
+/**
+ * A certification set: `workbookBase64` is at most 700 KB of text; the JSON form of the tax
+ * authority's 29 rows of about 5,200 columns is up to a few MB (every column of every row given):
+ * 6 MiB, capped by API_BODY_LIMIT_BYTES. The commercial approvals' workbook is base64 alone: 1 MiB;
+ * an attestation is at most 50 × 500 + 4,000 characters: 64 KiB.
+ */
+export const CERTIFICATION_SET_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
+export const CERTIFICATION_APPROVALS_BODY_LIMIT_BYTES = 1024 * 1024;
+export const CERTIFICATION_SMALL_BODY_LIMIT_BYTES = 64 * 1024;
 /** Every other route (GETs, unknown paths): none of them reads a body. */
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -79,6 +88,20 @@ export function bodyRulesOf(options: { submissionLimitBytes: number }): Map<stri
       `POST ${ROUTES.reconcileReceiverDelivery.path}`,
       { bodyLimit: capped(RECONCILIATION_BODY_LIMIT_BYTES), checkJsonValue: rejectUnstorableText },
     ],
+    ...[ROUTES.prevalidateCertification, ROUTES.startCertificationRun].map((route): [string, TBodyRule] => [
+      `POST ${route.path}`,
+      { bodyLimit: capped(CERTIFICATION_SET_BODY_LIMIT_BYTES), checkJsonValue: rejectUnstorableText },
+    ]),
+    [
+      `POST ${ROUTES.sendCertificationApprovals.path}`,
+      { bodyLimit: capped(CERTIFICATION_APPROVALS_BODY_LIMIT_BYTES), checkJsonValue: rejectUnstorableText },
+    ],
+    ...[ROUTES.restartCertification, ROUTES.recordCertificationAttestation].map(
+      (route): [string, TBodyRule] => [
+        `POST ${route.path}`,
+        { bodyLimit: capped(CERTIFICATION_SMALL_BODY_LIMIT_BYTES), checkJsonValue: rejectUnstorableText },
+      ],
+    ),
   ]);
 }
 

@@ -17,6 +17,9 @@ import { sweepWebhooksJob } from './sweep-webhooks.ts';
 import { dispatchCommercialApprovalJob } from './dispatch-commercial-approval.ts';
 import { checkInboundValidityJob } from './check-inbound-validity.ts';
 import { announceCommercialApprovalsDueJob } from './announce-commercial-approvals-due.ts';
+import { advanceCertificationRunJob } from './advance-certification-run.ts';
+import { sendCertificationApprovalsJob } from './send-certification-approvals.ts';
+import { syncCertificationJob } from './sync-certification.ts';
 
 export type { TAnyJobDefinition, TJobContext, TJobDefinition, TWebhookSettings } from './context.ts';
 
@@ -162,5 +165,38 @@ export const JOB_REGISTRY: TAnyJobDefinition[] = [
       expireInSeconds: 300,
       heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
     },
+  }),
+  // Certification (issue 19): runs and approval sends are job chains that schedule themselves
+  // (a stale or duplicate job does nothing); the sync resumes lost chains and observes receptions
+  // and the authorization every minute.
+  defineJob({
+    name: 'certification.advance',
+    handle: advanceCertificationRunJob,
+    queue: {
+      retryLimit: 20,
+      retryDelay: 10,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      expireInSeconds: 300,
+      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+    },
+  }),
+  defineJob({
+    name: 'certification.send-approvals',
+    handle: sendCertificationApprovalsJob,
+    queue: {
+      retryLimit: 20,
+      retryDelay: 10,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      expireInSeconds: 300,
+      heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+    },
+  }),
+  defineJob({
+    name: 'certification.sync',
+    handle: syncCertificationJob,
+    schedule: '* * * * *',
+    queue: { retryLimit: 2, retryDelay: 10, expireInSeconds: 300 },
   }),
 ];

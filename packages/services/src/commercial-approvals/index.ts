@@ -27,3 +27,4 @@ export {
   type TSubmitCommercialApprovalOptions,
   type TSubmitCommercialApprovalResult,
 } from './submit-commercial-approval.ts';
+export { taxauthOutcomeOf, type TTaxauthOutcome } from './taxauth-outcome.ts';

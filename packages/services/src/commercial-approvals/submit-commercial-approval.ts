@@ -4,7 +4,6 @@ import {
   commercialApprovalUrlOf,
   authenticationBaseOf,
   isTaxauthError,
-  type TCommercialApprovalAnswer,
   type TReceiver,
   type TTaxauthClient,
 } from '@ecf/taxauth-client';
@@ -33,6 +32,7 @@ import {
   type TCommercialApprovalView,
 } from './commercial-approval-rules.ts';
 import { dispatchCommercialApproval } from './dispatch-commercial-approval.ts';
+import { taxauthOutcomeOf } from './taxauth-outcome.ts';
 
 export type TSubmitCommercialApprovalOptions = TCertificateSource & {
   database: TDatabase;
@@ -297,67 +297,6 @@ async function targetOf(
   if (options.request.targetUrl !== undefined)
     return { source: 'request', url: options.request.targetUrl, authenticationUrl: null };
   return { source: 'none', url: null, authenticationUrl: null };
-}
-
-type TTaxauthOutcome =
-  | { state: 'accepted' | 'rejected'; answer: Record<string, unknown> }
-  | { state: 'uncertain'; answer: Record<string, unknown> }
-  | { state: 'not_sent'; answer: Record<string, unknown>; reason: string };
-
-function answerRecord(answer: TCommercialApprovalAnswer | undefined): Record<string, unknown> {
-  const record = (answer ?? {}) as Record<string, unknown>;
-  const mensajes = record['mensaje'] ?? record['mensajes'];
-  const codigo = record['codigo'];
-  return {
-    codigo: typeof codigo === 'string' || typeof codigo === 'number' ? String(codigo) : null,
-    estado: typeof record['estado'] === 'string' ? record['estado'] : null,
-    mensajes: Array.isArray(mensajes)
-      ? mensajes.map((message) => (typeof message === 'string' ? message : JSON.stringify(message)))
-      : [],
-  };
-}
-
-/** `codigo` and `estado` of a refusal's body (`RespuestaAprobacionComercial` as JSON), when readable. */
-function answerOfBody(body: string | undefined): Record<string, unknown> | undefined {
-  if (body === undefined) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return parsed !== null && typeof parsed === 'object'
-      ? answerRecord(parsed as TCommercialApprovalAnswer)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** What the tax authority's answer (or its absence) means for the ACECF. */
-async function taxauthOutcomeOf(send: () => Promise<TCommercialApprovalAnswer>): Promise<TTaxauthOutcome> {
-  let answer: TCommercialApprovalAnswer;
-  try {
-    answer = await send();
-  } catch (error) {
-    if (!isTaxauthError(error)) throw error;
-    const answered = answerOfBody(error.body);
-    const record = {
-      codigo: answered?.['codigo'] ?? null,
-      estado: answered?.['estado'] ?? null,
-      mensajes: (error.messages ?? []).map((message) => String(message.valor ?? message.codigo ?? '')),
-      httpStatus: error.status ?? null,
-      error: { reason: error.reason, message: error.message.slice(0, 500) },
-    };
-    if (error.isOutcomeUnknown) return { state: 'uncertain', answer: record };
-    const refused =
-      error.service === 'aprobacioncomercial' &&
-      error.status !== undefined &&
-      ['rejected', 'not_delegated', 'forbidden', 'http_4xx', 'not_found'].includes(error.reason);
-    if (refused) return { state: 'rejected', answer: record };
-    return { state: 'not_sent', answer: record, reason: error.reason };
-  }
-  const record = answerRecord(answer);
-  const code = typeof record['codigo'] === 'string' ? record['codigo'].trim() : '';
-  if (code === '1' || code === '01') return { state: 'accepted', answer: record };
-  if (code === '2' || code === '02') return { state: 'rejected', answer: record };
-  return { state: 'uncertain', answer: record };
 }
 
 async function sendToTaxauth(

@@ -32,6 +32,7 @@ export {
 } from './issued-documents-query.ts';
 export { getSignedDocumentXml } from './get-signed-document-xml.ts';
 export { getDocumentPdf } from './get-document-pdf.ts';
+export { renderDocumentPdf } from './render-document-pdf.ts';
 export { getPdfByRiLink } from './get-pdf-by-ri-link.ts';
 export {
   assertPrintable,

@@ -12,6 +12,7 @@ export {
   SUBMISSION_MEMBER_LIMIT,
 } from './assert-submission-within-limits.ts';
 export { takeCpuTurn } from './take-cpu-turn.ts';
+export { validateDocumentSubmission } from './validate-document-submission.ts';
 export type {
   TSubmissionContext,
   TSubmissionIssue,

@@ -58,6 +58,8 @@ export async function findIssuedDocumentsPage(
   const where: Prisma.DocumentWhereInput = {
     tenantId: input.tenantId,
     environment: input.environment,
+    // Receipts replaced by a certification restart stay stored but leave the issued list.
+    replacedAt: null,
     ...(filters.type === undefined ? {} : { type: filters.type }),
     ...(filters.status === undefined ? {} : { status: filters.status }),
     ...(filters.issueDateFrom || filters.issueDateTo

@@ -14,7 +14,7 @@ export type TDocumentState = Omit<Document, 'submittedPayload'>;
 export const DOCUMENT_STATE_COLUMNS = `d.id, d.tenant_id, d.environment::text AS environment, d.type, d.encf, d.status::text AS status,
   d.format::text AS format, d.issue_date::text AS issue_date, d.total_amount::text AS total_amount, d.buyer_rnc, d.track_id,
   d.security_code, d.qr_url, d.signature_date, d.last_error, d.taxauth_messages, d.contingency_since, d.attempts,
-  d.last_deferred_at, d.submitted_at, d.updated_at`;
+  d.last_deferred_at, d.submitted_at, d.updated_at, d.replaced_at`;
 
 export type TDocumentStateRow = {
   id: string;
@@ -38,6 +38,7 @@ export type TDocumentStateRow = {
   last_deferred_at: Date | null;
   submitted_at: Date;
   updated_at: Date;
+  replaced_at: Date | null;
 };
 
 /** A row selected with {@link DOCUMENT_STATE_COLUMNS}, as Prisma types it. */
@@ -64,6 +65,7 @@ export function documentStateOf(row: TDocumentStateRow): TDocumentState {
     lastDeferredAt: row.last_deferred_at,
     submittedAt: row.submitted_at,
     updatedAt: row.updated_at,
+    replacedAt: row.replaced_at,
   };
 }
 

@@ -232,6 +232,57 @@ export const ERROR_STATUS = {
   /** Reconciliation of a commercial approval whose dispatch is not `uncertain` (`details.status`), or again with another outcome. */
   COMMERCIAL_APPROVAL_NOT_UNCERTAIN: 409,
   /**
+   * Certification (docs/certification.md): the body of a certification route does not match its
+   * contract (`details.field`, `details.reason`): not exactly one of `workbookBase64`, `set` and
+   * `taxauthModel`; `taxauthModel` not a boolean; `workbookBase64` not base64 or over 700 KB; an
+   * unknown property.
+   */
+  INVALID_CERTIFICATION_REQUEST: 400,
+  /** `POST certificacion/reiniciar`: `part` missing or not `data`/`simulation`, or other properties sent. */
+  CERTIFICATION_PART_INVALID: 400,
+  /** `POST certificacion/aprobaciones-comerciales` without `workbookBase64` (or with other properties). */
+  COMMERCIAL_APPROVAL_SET_REQUIRED: 400,
+  /**
+   * `taxauthModel` before the tax authority accepted the commercial approvals (the model set is for
+   * the simulation; the data tests need the workbook the tax authority issued for the account).
+   */
+  CERTIFICATION_OWN_SET_REQUIRED: 409,
+  /** Some eNCF of the set was already sent by this account in CerteCF: a sent eNCF is used up for good (`details.encfs`). */
+  CERTIFICATION_SET_ALREADY_USED: 409,
+  /** Commercial approval tests before the data tests were accepted (`details.step`). */
+  CERTIFICATION_DATA_TESTS_PENDING: 409,
+  /** A commercial approvals send of the account is still queued or running (`details.sendId`). */
+  COMMERCIAL_APPROVALS_IN_PROGRESS: 409,
+  /** A certification operation outside CerteCF (`details.environment`). */
+  CERTIFICATION_ENVIRONMENT_REQUIRED: 409,
+  /** The account's certification is run by its Partner through the Partner API. */
+  CERTIFICATION_MANAGED_BY_PARTNER: 409,
+  /** A run of the account's case is still queued or running (`details.runId`): wait, or restart its part. */
+  CERTIFICATION_RUN_IN_PROGRESS: 409,
+  /** The part asked for is not where the case stands (`details.step`, `details.part`): the data tests come first. */
+  CERTIFICATION_SIMULATION_NOT_READY: 409,
+  /** The account's certification is approved: no run, restart or approvals send remains to do. */
+  CERTIFICATION_APPROVED: 409,
+  /** The same `Idempotency-Key` with other parameters (Partner routes and certification runs). */
+  IDEMPOTENCY_CONFLICT: 409,
+  /** An attestation or activation before the steps it follows (`details.missingSteps`). */
+  CERTIFICATION_PREREQUISITES_MISSING: 409,
+  /** Production activation asked before the case is approved (`details.step`). */
+  CERTIFICATION_NOT_APPROVED: 409,
+  /** `reenviar` of a document the tax authority already resolved, or that is not a certification receipt (`details.status`). */
+  CERTIFICATION_DOCUMENT_NOT_RESENDABLE: 409,
+  /**
+   * The set cannot be imported or one of its rows does not validate: `details.errors[]` with
+   * `sheet`, `row`, `column` (or `path`), `code`, `message`.
+   */
+  CERTIFICATION_SET_INVALID: 422,
+  /** The set is for another RNC than the account's (`details.expectedRnc`, `details.errors[]`). */
+  CERTIFICATION_SET_ISSUER_MISMATCH: 422,
+  /** The commercial approvals workbook cannot be read (`details.errors[]` with sheet, row, column, code). */
+  COMMERCIAL_APPROVAL_SET_INVALID: 422,
+  /** The commercial approvals workbook answers documents issued to another buyer than the account (`details.expectedRnc`). */
+  COMMERCIAL_APPROVAL_SET_OTHER_TAXPAYER: 422,
+  /**
    * Reception routes of a tenant that declared authentication: no `Authorization: bearer <token>`
    * (`details.reason` `token_missing`), or a token we did not issue or that expired (`token_invalid`).
    */
