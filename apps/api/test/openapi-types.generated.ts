@@ -556,6 +556,168 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/certificacion': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The certification: the fifteen steps, where the account stands, the next human action
+     * @description Not named by the specification (docs/certification.md). The account's open case: each of the tax authority's fifteen steps with how and when it was completed, the next action (a person's at the tax authority portal, or the service's), recent runs, the commercial approval tests, the production state and the URLs to register (test: CerteCF, production: eCF). A case not started yet has caseId null and state not_started.
+     */
+    get: operations['getCertificationCase'];
+    put?: never;
+    /**
+     * Run a certification set in CerteCF (asynchronous)
+     * @description Validates like prevalidar, then stores the set and a run that sends its documents through the same pipeline as every e-CF (signed, sent, followed to the answer), originals first and each note after the document it references. GET the run to follow it row by row. Nothing is created when the request is refused.
+     */
+    post: operations['startCertificationRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/certificacion/prevalidar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Read and check a certification set without storing or sending anything
+     * @description Reads the set (the tax authority's xlsx, its JSON form, or the model) and validates every ECF row as the run would: each column mapped to its element by name (indices [i][j] to repeated elements, #e absent, the header quirks), every text kept as written (15.00 stays 15.00), fiscal-core's rules and the official XSD of its type, each RFCE row against the summary the service builds from its E32. Nothing is stored or sent.
+     */
+    post: operations['prevalidateCertification'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/certificacion/aprobaciones-comerciales': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The commercial approval tests: the last send, row by row */
+    get: operations['getCertificationApprovals'];
+    put?: never;
+    /**
+     * Send the commercial approval tests (ACEECF_Generadas) one by one
+     * @description The workbook the tax authority generated for this account as buyer: each row's ACECF is signed with the account's certificate as the row is written and sent to the tax authority, one by one; the first rejection stops the send. After the data tests were accepted. GET follows it.
+     */
+    post: operations['sendCertificationApprovals'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/certificacion/reiniciar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restart the data tests or the simulation
+     * @description Stops the part's running run and marks its receipts replaced (kept, never deleted, out of the issued list); a data restart also replaces the commercial approval tests. The application and the sworn declaration are unchanged. The next run of the part needs a new set (sent eNCFs are used up).
+     */
+    post: operations['restartCertification'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/certificacion/atestaciones': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record a step done by a person at the tax authority portal
+     * @description Not named by the specification (docs/certification.md; the Partner API has its attestations route). The steps a person completes (printed representation, URLs, readiness for the reception tests, sworn declaration), in order. The sworn declaration makes production pending: the service then watches the tax authority directory and activates production when the account is authorized.
+     */
+    post: operations['recordCertificationAttestation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/certificacion/documentos/{documentId}/reenviar': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resend a stuck certification receipt, or query its status
+     * @description A receipt the tax authority has not resolved (no answer, a summary answered as duplicate, exhausted queries, no news): with a TrackID its status is queried at once; otherwise the transmission first asks whether an earlier attempt arrived (ConsultaTrackIds, or Consulta Estado for a summary) and sends the same signed XML only if none did. An E32 is never signed again.
+     */
+    post: operations['resendCertificationDocument'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/certificacion/{runId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A certification run, row by row */
+    get: operations['getCertificationRun'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/certificacion/{runId}/evidencia': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A run's evidence: a ZIP of everything sent and received
+     * @description The set as uploaded, each signed e-CF, the signed RFCE summaries, every tax authority answer, the printed PDF of each accepted e-CF, run.json and manifest.json (each file with its SHA-256 and size). Once the run is over the ZIP is stored write-once and served as stored.
+     */
+    get: operations['getCertificationEvidence'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7031,6 +7193,2525 @@ export interface operations {
         };
       };
       /** @description COMMERCIAL_APPROVAL_NOT_UNCERTAIN (details.status; details.reason outcome_differs | note_differs | evidence_differs on a reconciled approval) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  getCertificationCase: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the case */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            caseId: string | null;
+            /** @enum {string} */
+            state: 'not_started' | 'in_progress' | 'failed' | 'approved' | 'closed';
+            /** @enum {string} */
+            step:
+              | 'registered'
+              | 'data_tests_ecf'
+              | 'data_tests_commercial_approval'
+              | 'simulation_ecf'
+              | 'simulation_printed_representation'
+              | 'printed_representation_validation'
+              | 'test_service_urls'
+              | 'reception_test_ecf'
+              | 'reception_ecf'
+              | 'reception_test_commercial_approval'
+              | 'reception_commercial_approval'
+              | 'production_service_urls'
+              | 'sworn_declaration'
+              | 'status_verification'
+              | 'finished';
+            version: number;
+            testSetId: string | null;
+            officialSetRef: string | null;
+            createdAt: string | null;
+            approvedAt: string | null;
+            steps: {
+              /** @enum {string} */
+              step:
+                | 'registered'
+                | 'data_tests_ecf'
+                | 'data_tests_commercial_approval'
+                | 'simulation_ecf'
+                | 'simulation_printed_representation'
+                | 'printed_representation_validation'
+                | 'test_service_urls'
+                | 'reception_test_ecf'
+                | 'reception_ecf'
+                | 'reception_test_commercial_approval'
+                | 'reception_commercial_approval'
+                | 'production_service_urls'
+                | 'sworn_declaration'
+                | 'status_verification'
+                | 'finished';
+              number: number;
+              title: string;
+              /** @enum {string} */
+              completedBy: 'service' | 'attestation' | 'taxauth';
+              /** @enum {string} */
+              state: 'done' | 'current' | 'pending';
+              completedAt: string | null;
+              source: string | null;
+              action: string;
+            }[];
+            nextAction: {
+              /** @enum {string} */
+              step:
+                | 'registered'
+                | 'data_tests_ecf'
+                | 'data_tests_commercial_approval'
+                | 'simulation_ecf'
+                | 'simulation_printed_representation'
+                | 'printed_representation_validation'
+                | 'test_service_urls'
+                | 'reception_test_ecf'
+                | 'reception_ecf'
+                | 'reception_test_commercial_approval'
+                | 'reception_commercial_approval'
+                | 'production_service_urls'
+                | 'sworn_declaration'
+                | 'status_verification'
+                | 'finished';
+              completedBy: string;
+              action: string;
+            } | null;
+            runs: {
+              /** Format: uuid */
+              runId: string;
+              /** Format: uuid */
+              caseId: string;
+              /** @enum {string} */
+              part: 'data' | 'simulation';
+              /** @enum {string} */
+              source: 'workbook' | 'json' | 'taxauth_model';
+              setId: string | null;
+              /** @enum {string} */
+              state: 'queued' | 'running' | 'succeeded' | 'failed' | 'stopped';
+              createdAt: string;
+              startedAt: string | null;
+              finishedAt: string | null;
+              /** @description set by a restart of the part: its receipts are replaced */
+              replacedAt: string | null;
+              totals: {
+                documents: number;
+                pending: number;
+                issued: number;
+                accepted: number;
+                rejected: number;
+                failed: number;
+                stopped: number;
+              };
+              /** @description null, or { code, message, encf, position, row, detail } */
+              failure: unknown;
+            }[];
+            commercialApprovals: {
+              /** Format: uuid */
+              sendId: string;
+              /** @enum {string} */
+              state: 'queued' | 'running' | 'succeeded' | 'failed' | 'stopped';
+              /** Format: uuid */
+              setId: string;
+              createdAt: string;
+              startedAt: string | null;
+              finishedAt: string | null;
+              totals: {
+                approvals: number;
+                pending: number;
+                signed: number;
+                accepted: number;
+                rejected: number;
+                stopped: number;
+              };
+              failure: unknown;
+              items: {
+                position: number;
+                row: number;
+                issuerRnc: string;
+                encf: string;
+                estado: string | null;
+                /** @enum {string} */
+                state: 'pending' | 'signed' | 'accepted' | 'rejected' | 'stopped';
+                sentAt: string | null;
+                answer: unknown;
+              }[];
+            } | null;
+            production: {
+              /** @enum {string} */
+              state: 'not_requested' | 'pending' | 'active' | 'suspended';
+            };
+            /** @description what to register at the tax authority portal: test URLs (step 7), production URLs (step 12) */
+            serviceUrls: {
+              test: {
+                reception: string;
+                commercialApproval: string;
+                authentication: string;
+              };
+              production: {
+                reception: string;
+                commercialApproval: string;
+                authentication: string;
+              };
+            } | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATION_ENVIRONMENT_REQUIRED: not CerteCF */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  startCertificationRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the tax authority's xlsx (sheets ECF and RFCE), base64, at most 700 KB of text */
+          workbookBase64?: string;
+          /** @description the JSON form of the same rows: every value a string exactly as in the workbook (#e or "" is empty) */
+          set?: {
+            /** @description the ECF sheet: one object per row, column → text as written */
+            ecf: {
+              [key: string]: string;
+            }[];
+            /** @description the RFCE sheet, the same way */
+            rfce?: {
+              [key: string]: string;
+            }[];
+          };
+          /** @description true: the tax authority's model set with new eNCFs (simulation only, after the commercial approvals were accepted) */
+          taxauthModel?: boolean;
+          /**
+           * @description default: the part the certification is at
+           * @enum {string}
+           */
+          part?: 'data' | 'simulation';
+        };
+      };
+    };
+    responses: {
+      /** @description the run, queued */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** Format: uuid */
+            runId: string;
+            /** Format: uuid */
+            caseId: string;
+            /** @enum {string} */
+            part: 'data' | 'simulation';
+            /** @enum {string} */
+            source: 'workbook' | 'json' | 'taxauth_model';
+            setId: string | null;
+            /** @enum {string} */
+            state: 'queued' | 'running' | 'succeeded' | 'failed' | 'stopped';
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            /** @description set by a restart of the part: its receipts are replaced */
+            replacedAt: string | null;
+            totals: {
+              documents: number;
+              pending: number;
+              issued: number;
+              accepted: number;
+              rejected: number;
+              failed: number;
+              stopped: number;
+            };
+            /** @description null, or { code, message, encf, position, row, detail } */
+            failure: unknown;
+            items: {
+              /** @description send order (a note follows the document it references) */
+              position: number;
+              /** @constant */
+              sheet: 'ECF';
+              /** @description the workbook row (header is row 1); null for the model set */
+              row: number | null;
+              /** @description CasoPrueba */
+              caseRef: string | null;
+              type: string;
+              encf: string;
+              /** @description the eNCF of the original a note waits for */
+              dependsOn: string | null;
+              /** @enum {string} */
+              state: 'pending' | 'issued' | 'accepted' | 'rejected' | 'failed' | 'stopped';
+              documentId: string | null;
+              documentStatus: string | null;
+              trackId: string | null;
+              /** @description the tax authority's messages (a rejection names the field and both values) */
+              taxauthMessages: unknown;
+              lastError: unknown;
+              /** @description why it was rejected or could not be issued */
+              detail: unknown;
+            }[];
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_CERTIFICATION_REQUEST (as prevalidar); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATE_NOT_ACTIVE, CERTIFICATION_OWN_SET_REQUIRED, CERTIFICATION_SET_ALREADY_USED (details.encfs: already sent, used up for good), CERTIFICATION_RUN_IN_PROGRESS (details.runId), CERTIFICATION_SIMULATION_NOT_READY, CERTIFICATION_APPROVED, CERTIFICATION_ENVIRONMENT_REQUIRED; no receipt is created */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH (as prevalidar) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  prevalidateCertification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the tax authority's xlsx (sheets ECF and RFCE), base64, at most 700 KB of text */
+          workbookBase64?: string;
+          /** @description the JSON form of the same rows: every value a string exactly as in the workbook (#e or "" is empty) */
+          set?: {
+            /** @description the ECF sheet: one object per row, column → text as written */
+            ecf: {
+              [key: string]: string;
+            }[];
+            /** @description the RFCE sheet, the same way */
+            rfce?: {
+              [key: string]: string;
+            }[];
+          };
+          /** @description true: the tax authority's model set with new eNCFs (simulation only, after the commercial approvals were accepted) */
+          taxauthModel?: boolean;
+          /**
+           * @description default: the part the certification is at
+           * @enum {string}
+           */
+          part?: 'data' | 'simulation';
+        };
+      };
+    };
+    responses: {
+      /** @description the set would be sent as is */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** @enum {string} */
+            part: 'data' | 'simulation';
+            /** @enum {string} */
+            source: 'workbook' | 'json' | 'taxauth_model';
+            issuerRnc: string;
+            rows: {
+              ecf: number;
+              rfce: number;
+            };
+            /** @description documents per e-CF type */
+            types: {
+              [key: string]: number;
+            };
+            documents: {
+              position: number;
+              sheetRow: number | null;
+              caseRef: string | null;
+              type: string;
+              encf: string;
+              dependsOn: string | null;
+              warnings: {
+                path: string;
+                code: string;
+                message: string;
+              }[];
+            }[];
+            /** @description eNCF already sent by this account in CerteCF: a run would be 409 */
+            alreadyUsedEncfs: string[];
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_CERTIFICATION_REQUEST (details.reason: not_an_object, invalid_fields with issues[], taxauth_model_not_boolean, sources_combined, set_missing, too_large, not_base64, empty); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATION_OWN_SET_REQUIRED (taxauthModel before the tax authority accepted the commercial approvals, or for the data tests), CERTIFICATION_SIMULATION_NOT_READY (part simulation before them), CERTIFICATION_ENVIRONMENT_REQUIRED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATION_SET_INVALID (details.errors[]: sheet, row, column or path, code, message: a corrupt file, a missing sheet, an unknown column, a row that does not validate, an RFCE row that is not the summary of its E32), CERTIFICATION_SET_ISSUER_MISMATCH (a set of another RNC: details.expectedRnc) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  getCertificationApprovals: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description commercialApprovals null when none was sent yet */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** @description null when none was sent yet */
+            commercialApprovals: {
+              /** Format: uuid */
+              sendId: string;
+              /** @enum {string} */
+              state: 'queued' | 'running' | 'succeeded' | 'failed' | 'stopped';
+              /** Format: uuid */
+              setId: string;
+              createdAt: string;
+              startedAt: string | null;
+              finishedAt: string | null;
+              totals: {
+                approvals: number;
+                pending: number;
+                signed: number;
+                accepted: number;
+                rejected: number;
+                stopped: number;
+              };
+              failure: unknown;
+              items: {
+                position: number;
+                row: number;
+                issuerRnc: string;
+                encf: string;
+                estado: string | null;
+                /** @enum {string} */
+                state: 'pending' | 'signed' | 'accepted' | 'rejected' | 'stopped';
+                sentAt: string | null;
+                answer: unknown;
+              }[];
+            } | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATION_ENVIRONMENT_REQUIRED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  sendCertificationApprovals: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the ACEECF_Generadas workbook, base64, at most 700 KB of text */
+          workbookBase64: string;
+        };
+      };
+    };
+    responses: {
+      /** @description the send, queued */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** @description null when none was sent yet */
+            commercialApprovals: {
+              /** Format: uuid */
+              sendId: string;
+              /** @enum {string} */
+              state: 'queued' | 'running' | 'succeeded' | 'failed' | 'stopped';
+              /** Format: uuid */
+              setId: string;
+              createdAt: string;
+              startedAt: string | null;
+              finishedAt: string | null;
+              totals: {
+                approvals: number;
+                pending: number;
+                signed: number;
+                accepted: number;
+                rejected: number;
+                stopped: number;
+              };
+              failure: unknown;
+              items: {
+                position: number;
+                row: number;
+                issuerRnc: string;
+                encf: string;
+                estado: string | null;
+                /** @enum {string} */
+                state: 'pending' | 'signed' | 'accepted' | 'rejected' | 'stopped';
+                sentAt: string | null;
+                answer: unknown;
+              }[];
+            } | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description COMMERCIAL_APPROVAL_SET_REQUIRED (workbookBase64 missing, empty, not base64, over 700 KB, or other properties); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATION_DATA_TESTS_PENDING, CERTIFICATE_NOT_ACTIVE, COMMERCIAL_APPROVALS_IN_PROGRESS (details.sendId), CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_MANAGED_BY_PARTNER, CERTIFICATION_APPROVED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description COMMERCIAL_APPROVAL_SET_INVALID (details.errors[]: sheet, row, column, code), COMMERCIAL_APPROVAL_SET_OTHER_TAXPAYER (the rows are for another buyer: details.expectedRnc) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  restartCertification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          part: 'data' | 'simulation';
+        };
+      };
+    };
+    responses: {
+      /** @description restarted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** @enum {string} */
+            part: 'data' | 'simulation';
+            caseId: string | null;
+            stoppedRunId: string | null;
+            stoppedApprovalSendId: string | null;
+            /** @description receipts marked replaced (kept, out of the issued list) */
+            replacedDocuments: number;
+            state: string;
+            step: string;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATION_PART_INVALID (part missing or not data/simulation, or other properties); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_APPROVED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  recordCertificationAttestation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description a step a person completes at the tax authority portal
+           * @enum {string}
+           */
+          step:
+            | 'registered'
+            | 'simulation_printed_representation'
+            | 'printed_representation_validation'
+            | 'test_service_urls'
+            | 'reception_test_ecf'
+            | 'reception_test_commercial_approval'
+            | 'production_service_urls'
+            | 'sworn_declaration';
+          /** @description ISO 8601 with offset; default now */
+          occurredAt?: string;
+          actorRef?: string;
+          notes?: string;
+          evidenceRefs?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description recorded; the case as it stands */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            caseId: string | null;
+            /** @enum {string} */
+            state: 'not_started' | 'in_progress' | 'failed' | 'approved' | 'closed';
+            /** @enum {string} */
+            step:
+              | 'registered'
+              | 'data_tests_ecf'
+              | 'data_tests_commercial_approval'
+              | 'simulation_ecf'
+              | 'simulation_printed_representation'
+              | 'printed_representation_validation'
+              | 'test_service_urls'
+              | 'reception_test_ecf'
+              | 'reception_ecf'
+              | 'reception_test_commercial_approval'
+              | 'reception_commercial_approval'
+              | 'production_service_urls'
+              | 'sworn_declaration'
+              | 'status_verification'
+              | 'finished';
+            version: number;
+            testSetId: string | null;
+            officialSetRef: string | null;
+            createdAt: string | null;
+            approvedAt: string | null;
+            steps: {
+              /** @enum {string} */
+              step:
+                | 'registered'
+                | 'data_tests_ecf'
+                | 'data_tests_commercial_approval'
+                | 'simulation_ecf'
+                | 'simulation_printed_representation'
+                | 'printed_representation_validation'
+                | 'test_service_urls'
+                | 'reception_test_ecf'
+                | 'reception_ecf'
+                | 'reception_test_commercial_approval'
+                | 'reception_commercial_approval'
+                | 'production_service_urls'
+                | 'sworn_declaration'
+                | 'status_verification'
+                | 'finished';
+              number: number;
+              title: string;
+              /** @enum {string} */
+              completedBy: 'service' | 'attestation' | 'taxauth';
+              /** @enum {string} */
+              state: 'done' | 'current' | 'pending';
+              completedAt: string | null;
+              source: string | null;
+              action: string;
+            }[];
+            nextAction: {
+              /** @enum {string} */
+              step:
+                | 'registered'
+                | 'data_tests_ecf'
+                | 'data_tests_commercial_approval'
+                | 'simulation_ecf'
+                | 'simulation_printed_representation'
+                | 'printed_representation_validation'
+                | 'test_service_urls'
+                | 'reception_test_ecf'
+                | 'reception_ecf'
+                | 'reception_test_commercial_approval'
+                | 'reception_commercial_approval'
+                | 'production_service_urls'
+                | 'sworn_declaration'
+                | 'status_verification'
+                | 'finished';
+              completedBy: string;
+              action: string;
+            } | null;
+            runs: {
+              /** Format: uuid */
+              runId: string;
+              /** Format: uuid */
+              caseId: string;
+              /** @enum {string} */
+              part: 'data' | 'simulation';
+              /** @enum {string} */
+              source: 'workbook' | 'json' | 'taxauth_model';
+              setId: string | null;
+              /** @enum {string} */
+              state: 'queued' | 'running' | 'succeeded' | 'failed' | 'stopped';
+              createdAt: string;
+              startedAt: string | null;
+              finishedAt: string | null;
+              /** @description set by a restart of the part: its receipts are replaced */
+              replacedAt: string | null;
+              totals: {
+                documents: number;
+                pending: number;
+                issued: number;
+                accepted: number;
+                rejected: number;
+                failed: number;
+                stopped: number;
+              };
+              /** @description null, or { code, message, encf, position, row, detail } */
+              failure: unknown;
+            }[];
+            commercialApprovals: {
+              /** Format: uuid */
+              sendId: string;
+              /** @enum {string} */
+              state: 'queued' | 'running' | 'succeeded' | 'failed' | 'stopped';
+              /** Format: uuid */
+              setId: string;
+              createdAt: string;
+              startedAt: string | null;
+              finishedAt: string | null;
+              totals: {
+                approvals: number;
+                pending: number;
+                signed: number;
+                accepted: number;
+                rejected: number;
+                stopped: number;
+              };
+              failure: unknown;
+              items: {
+                position: number;
+                row: number;
+                issuerRnc: string;
+                encf: string;
+                estado: string | null;
+                /** @enum {string} */
+                state: 'pending' | 'signed' | 'accepted' | 'rejected' | 'stopped';
+                sentAt: string | null;
+                answer: unknown;
+              }[];
+            } | null;
+            production: {
+              /** @enum {string} */
+              state: 'not_requested' | 'pending' | 'active' | 'suspended';
+            };
+            /** @description what to register at the tax authority portal: test URLs (step 7), production URLs (step 12) */
+            serviceUrls: {
+              test: {
+                reception: string;
+                commercialApproval: string;
+                authentication: string;
+              };
+              production: {
+                reception: string;
+                commercialApproval: string;
+                authentication: string;
+              };
+            } | null;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_CERTIFICATION_REQUEST (details.issues[]: a step no person attests, a bad date); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description ROUTE_NOT_FOUND: unknown environment segment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATION_PREREQUISITES_MISSING (details.missingSteps), CERTIFICATION_ENVIRONMENT_REQUIRED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  resendCertificationDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description documentId (UUID) of a certification receipt */
+        documentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description queued now */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** Format: uuid */
+            documentId: string;
+            encf: string;
+            status: string;
+            /** @enum {string} */
+            action: 'signing' | 'resent' | 'status_queried';
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_REQUEST: documentId not a UUID */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no certification receipt of this account has this documentId */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATION_DOCUMENT_NOT_RESENDABLE (already resolved: details.status), CERTIFICATION_ENVIRONMENT_REQUIRED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  getCertificationRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description runId (UUID) */
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the run */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** Format: uuid */
+            runId: string;
+            /** Format: uuid */
+            caseId: string;
+            /** @enum {string} */
+            part: 'data' | 'simulation';
+            /** @enum {string} */
+            source: 'workbook' | 'json' | 'taxauth_model';
+            setId: string | null;
+            /** @enum {string} */
+            state: 'queued' | 'running' | 'succeeded' | 'failed' | 'stopped';
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            /** @description set by a restart of the part: its receipts are replaced */
+            replacedAt: string | null;
+            totals: {
+              documents: number;
+              pending: number;
+              issued: number;
+              accepted: number;
+              rejected: number;
+              failed: number;
+              stopped: number;
+            };
+            /** @description null, or { code, message, encf, position, row, detail } */
+            failure: unknown;
+            items: {
+              /** @description send order (a note follows the document it references) */
+              position: number;
+              /** @constant */
+              sheet: 'ECF';
+              /** @description the workbook row (header is row 1); null for the model set */
+              row: number | null;
+              /** @description CasoPrueba */
+              caseRef: string | null;
+              type: string;
+              encf: string;
+              /** @description the eNCF of the original a note waits for */
+              dependsOn: string | null;
+              /** @enum {string} */
+              state: 'pending' | 'issued' | 'accepted' | 'rejected' | 'failed' | 'stopped';
+              documentId: string | null;
+              documentStatus: string | null;
+              trackId: string | null;
+              /** @description the tax authority's messages (a rejection names the field and both values) */
+              taxauthMessages: unknown;
+              lastError: unknown;
+              /** @description why it was rejected or could not be issued */
+              detail: unknown;
+            }[];
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_REQUEST: runId not a UUID */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such run in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATION_ENVIRONMENT_REQUIRED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  getCertificationEvidence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description runId (UUID) */
+        runId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the ZIP in content (base64) with its SHA-256 */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            /** @enum {string} */
+            environment: 'TesteCF' | 'CerteCF' | 'eCF';
+            /** Format: uuid */
+            runId: string;
+            fileName: string;
+            /** @constant */
+            contentType: 'application/zip';
+            /** @description the ZIP, base64 */
+            content: string;
+            /** @description SHA-256 (hex) of the ZIP */
+            sha256: string;
+            size: number;
+            /** @description true: the run is over and this ZIP is stored (write-once) */
+            final: boolean;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_REQUEST: runId not a UUID */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INSUFFICIENT_SCOPE: the key lacks the scope, or belongs to another environment (clarification 12: details.reason environment_mismatch) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such run in this account */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              code: string;
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description CERTIFICATION_ENVIRONMENT_REQUIRED */
       409: {
         headers: {
           [name: string]: unknown;
