@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { loadXsdValidators } from '@ecf/config';
+import { createCertificationPortal } from './certification/portal.ts';
 import type { TSimContext } from './context.ts';
 import { registerFaults } from './faults.ts';
 import {
@@ -17,6 +18,7 @@ import {
 } from './options.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAuthenticationRoutes } from './routes/authentication.ts';
+import { registerCertificationRoutes } from './routes/certification.ts';
 import { registerDirectoryAndStatusRoutes } from './routes/directory-and-status.ts';
 import { registerDocumentRoutes } from './routes/documents.ts';
 import { registerQueryRoutes } from './routes/queries.ts';
@@ -38,6 +40,7 @@ export async function buildSimulator(options: TSimulatorOptions): Promise<Fastif
     validators.dispose();
     throw error;
   }
+  const now = options.now ?? (() => new Date());
   const context: TSimContext = {
     store,
     validators,
@@ -46,7 +49,8 @@ export async function buildSimulator(options: TSimulatorOptions): Promise<Fastif
     processingDelayMs: options.processingDelayMs ?? DEFAULT_PROCESSING_DELAY_MS,
     loadTest: options.loadTest ?? false,
     directory: options.directory ?? [],
-    now: options.now ?? (() => new Date()),
+    now,
+    certification: createCertificationPortal({ store, now }),
   };
 
   const app = Fastify({
@@ -79,6 +83,7 @@ export async function buildSimulator(options: TSimulatorOptions): Promise<Fastif
 
   registerFaults(app, store);
   registerAdminRoutes(app, context);
+  await app.register(async (scope) => registerCertificationRoutes(scope, context));
   registerAuthenticationRoutes(app, context);
   registerReceptionRoutes(app, context);
   registerQueryRoutes(app, context);

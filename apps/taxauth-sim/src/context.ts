@@ -1,6 +1,7 @@
 /** What every route of the simulator shares: configuration, store, validators, clock and the token check. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TXsdValidators } from '@ecf/fiscal-core';
+import type { TCertificationPortal } from './certification/portal.ts';
 import { bearerOf, isEnvironment, type TEnvironment } from './http.ts';
 import type { TDirectoryEntry } from './options.ts';
 import type { TStore } from './store.ts';
@@ -15,6 +16,8 @@ export type TSimContext = {
   loadTest: boolean;
   directory: TDirectoryEntry[];
   now: () => Date;
+  /** The certification portal (README "Certification portal"). */
+  certification: TCertificationPortal;
 };
 
 /**

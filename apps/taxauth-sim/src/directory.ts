@@ -10,6 +10,12 @@ export const ZDirectoryEntryInput = z.object({
   receptionUrl: z.url(),
   commercialApprovalUrl: z.url().optional(),
   authenticationUrl: z.url().optional(),
+  /** Where the entry is listed; absent: every environment. */
+  environments: z
+    .array(z.enum(['testecf', 'certecf', 'ecf']))
+    .min(1)
+    .transform((environments) => [...new Set(environments)])
+    .optional(),
 });
 
 const ZDirectory = z.array(ZDirectoryEntryInput);
@@ -24,6 +30,7 @@ export function directoryEntryOf(entry: z.infer<typeof ZDirectoryEntryInput>): T
       ? {}
       : { commercialApprovalUrl: entry.commercialApprovalUrl }),
     ...(entry.authenticationUrl === undefined ? {} : { authenticationUrl: entry.authenticationUrl }),
+    ...(entry.environments === undefined ? {} : { environments: entry.environments }),
   };
 }
 

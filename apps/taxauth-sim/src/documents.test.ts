@@ -87,7 +87,11 @@ test('RFCE reception answers synchronously with its states, and duplicates are r
     fileName: summary.fileName,
     token: tokens['testecf'],
   });
-  assert.equal(response.status, 404, 'recepcionfc is not published in CerteCF');
+  assert.equal(
+    response.status,
+    401,
+    'recepcionfc is published in CerteCF (certification data tests): a TesteCF token is not valid there',
+  );
 });
 
 test('ConsultaRFCE (production) finds a summary by issuer, e-NCF and security code; Consulta Estado sees it too', async () => {

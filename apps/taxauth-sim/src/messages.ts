@@ -82,6 +82,21 @@ export const ECF_MESSAGES = {
     burns: true,
     text: 'Aceptado condicional simulado (fallo inyectado en el simulador)',
   },
+  /**
+   * Certification data tests: a field of the document is not the workbook's text (README
+   * "Certification portal"). The set's value first, then the value received; an absent side is `()`.
+   */
+  certificationMismatch: {
+    codigo: 16,
+    burns: true,
+    text: 'El valor del campo {campo} ({esperado}) no coincide con el valor ({recibido})',
+  },
+  /** After the first differences listed, how many more there are. */
+  certificationMoreMismatches: {
+    codigo: 16,
+    burns: true,
+    text: 'El documento tiene {cantidad} diferencias más con el set de pruebas',
+  },
   notFound: { codigo: 0, burns: false, text: 'No existe un e-CF recibido con el trackId indicado' },
 } as const;
 

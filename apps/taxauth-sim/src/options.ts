@@ -5,6 +5,8 @@ export type TDirectoryEntry = {
   receptionUrl: string;
   commercialApprovalUrl?: string;
   authenticationUrl?: string;
+  /** The environments whose `consultadirectorio` lists the entry; absent: all three. */
+  environments?: ReadonlyArray<'testecf' | 'certecf' | 'ecf'>;
 };
 
 export type TSimulatorOptions = {

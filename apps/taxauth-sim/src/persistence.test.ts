@@ -32,14 +32,28 @@ test('the schema is created in the configured database and schema name, by its m
     );
     assert.deepEqual(
       tables.rows.map((row) => row.table_name),
-      ['_ecf_migrations', 'annulled_ranges', 'approvals', 'faults', 'meta', 'tracks', 'used_encf'],
+      [
+        '_ecf_migrations',
+        'annulled_ranges',
+        'approvals',
+        'certification_attestations',
+        'certification_progress',
+        'certification_reception_tests',
+        'certification_sets',
+        'certifications',
+        'encf_counters',
+        'faults',
+        'meta',
+        'tracks',
+        'used_encf',
+      ],
     );
     const applied = await client.query<{ id: string }>(
       'SELECT id FROM sim_persisted._ecf_migrations ORDER BY id',
     );
     assert.deepEqual(
       applied.rows.map((row) => row.id),
-      ['0001_init'],
+      ['0001_init', '0002_certification'],
     );
     const publicTables = await client.query(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,

@@ -153,7 +153,8 @@ test('a schema created before migrations (tables, no ledger) is adopted as it is
     const { rows } = await check.query<{ id: string }>('SELECT id FROM sim_legacy._ecf_migrations');
     assert.deepEqual(
       rows.map((row) => row.id),
-      ['0001_init'],
+      ['0001_init', '0002_certification'],
+      'the adopted schema is then migrated on',
     );
   } finally {
     await check.end();

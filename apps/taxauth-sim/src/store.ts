@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { batchOrEach, createCoalescer, inPoolTransaction, migrate, type TSql } from '@ecf/db';
+import { createCertificationStore } from './certification/certification-store.ts';
 import type { TMessage, TStateCode } from './messages.ts';
 
 export const FAULT_KINDS = [
@@ -333,6 +334,9 @@ export async function openStore(options: { databaseUrl: string; schema: string }
   );
 
   return {
+    /** The certification portal's queries (README "Certification portal"). */
+    certification: createCertificationStore(pool, s),
+
     async close(): Promise<void> {
       await pool.end();
     },
@@ -351,11 +355,16 @@ export async function openStore(options: { databaseUrl: string; schema: string }
       return epochCache.value;
     },
 
-    /** Clears every table and moves the token epoch on (earlier tokens stop being accepted). */
+    /**
+     * Clears every table (certifications, their sets, progress, attestations and eNCF counters
+     * included) and moves the token epoch on (earlier tokens stop being accepted).
+     */
     async reset(): Promise<void> {
       await inTransaction(async (client) => {
         await client.query(
-          `TRUNCATE ${s}.tracks, ${s}.used_encf, ${s}.annulled_ranges, ${s}.approvals, ${s}.faults`,
+          `TRUNCATE ${s}.tracks, ${s}.used_encf, ${s}.annulled_ranges, ${s}.approvals, ${s}.faults,
+             ${s}.certifications, ${s}.certification_sets, ${s}.certification_progress,
+             ${s}.certification_attestations, ${s}.certification_reception_tests, ${s}.encf_counters`,
         );
         await client.query(
           `UPDATE ${s}.meta SET value = (value::bigint + 1)::text WHERE key = 'token_epoch'`,

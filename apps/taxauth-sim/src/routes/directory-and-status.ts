@@ -1,6 +1,7 @@
 /**
- * The directory of electronic receivers (FACTS §1.10), read from configuration, and the status
- * host (§1.12), whose availability reflects the injected faults.
+ * The directory of electronic receivers (FACTS §1.10), read from configuration (each entry in the
+ * environments it names) plus, in `ecf`, the taxpayers whose certification finished, and the
+ * status host (§1.12), whose availability reflects the injected faults.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authorizedCaller, type TSimContext } from '../context.ts';
@@ -54,9 +55,12 @@ export function registerDirectoryAndStatusRoutes(app: FastifyInstance, context: 
   app.get<{ Params: TEnvParams }>(
     '/:environment/consultadirectorio/api/consultas/listado',
     async (request, reply) => {
-      if ((await authorizedCaller(context, request, reply)) === undefined) return reply;
+      const caller = await authorizedCaller(context, request, reply);
+      if (caller === undefined) return reply;
       const rnc = queryValue(request, 'rnc');
-      const entries = context.directory.filter((entry) => rnc === undefined || entry.rnc === rnc);
+      const entries = (await context.certification.directoryOf(caller.environment, context.directory)).filter(
+        (entry) => rnc === undefined || entry.rnc === rnc,
+      );
       return answer(request, reply, 200, 'DirectorioModel', entries.map(entryOf));
     },
   );
@@ -64,15 +68,17 @@ export function registerDirectoryAndStatusRoutes(app: FastifyInstance, context: 
   app.get<{ Params: TEnvParams }>(
     '/:environment/consultadirectorio/api/consultas/obtenerdirectorioporrnc',
     async (request, reply) => {
-      if ((await authorizedCaller(context, request, reply)) === undefined) return reply;
+      const caller = await authorizedCaller(context, request, reply);
+      if (caller === undefined) return reply;
       const rnc = queryValue(request, 'rnc');
       if (rnc === undefined) return validationProblem(reply, { RNC: ['El campo RNC es requerido.'] });
+      const entries = await context.certification.directoryOf(caller.environment, context.directory);
       return answer(
         request,
         reply,
         200,
         'DirectorioModel',
-        context.directory.filter((entry) => entry.rnc === rnc).map(entryOf),
+        entries.filter((entry) => entry.rnc === rnc).map(entryOf),
       );
     },
   );

@@ -63,9 +63,9 @@ export function registerDocumentRoutes(app: FastifyInstance, context: TSimContex
       const caller = await authorizedCaller(context, request, reply);
       if (caller === undefined) return reply;
       const { environment, claims } = caller;
-      const refuse = (text: string): FastifyReply =>
+      const refuse = (text: string | string[]): FastifyReply =>
         answer(request, reply, 400, 'RespuestaAprobacionComercial', {
-          mensaje: [text],
+          mensaje: Array.isArray(text) ? text : [text],
           estado: APPROVAL_MESSAGES.rejected,
           codigo: '2',
         });
@@ -86,6 +86,15 @@ export function registerDocumentRoutes(app: FastifyInstance, context: TSimContex
       ) {
         return refuse(fill(APPROVAL_MESSAGES.notDelegated, { rnc: rncComprador }));
       }
+      // A taxpayer at the certification's approval tests: its ACECF must be the workbook row's.
+      const certification = await context.certification.reviewApproval({
+        environment,
+        xml,
+        rncEmisor,
+        encf,
+        rncComprador,
+      });
+      if (certification !== undefined && 'refusal' in certification) return refuse(certification.refusal);
       const type = ENCF_PATTERN.exec(encf)?.[1];
       if (type !== undefined && APPROVAL_NOT_REQUIRED.includes(type))
         return refuse(APPROVAL_MESSAGES.notRequiredForType);
@@ -115,6 +124,7 @@ export function registerDocumentRoutes(app: FastifyInstance, context: TSimContex
         estado: leafText(xml, 'Estado') ?? '',
         receivedAt: now,
       });
+      if (certification !== undefined) await context.certification.recordApproval(certification.subject);
       return answer(request, reply, 200, 'RespuestaAprobacionComercial', {
         mensaje: [],
         estado: APPROVAL_MESSAGES.approved,

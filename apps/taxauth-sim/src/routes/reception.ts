@@ -12,16 +12,31 @@ import type { TTrack } from '../store.ts';
 
 type TEnvParams = { environment: string };
 
-/** Environments where the consumer-invoice host publishes `recepcionfc` (FACTS §1.1). */
-export const CONSUMER_RECEPTION_ENVIRONMENTS: readonly TEnvironment[] = ['testecf', 'ecf'];
+/**
+ * Environments where the consumer-invoice host publishes `recepcionfc`: FACTS §1.1's `testecf` and
+ * `ecf`, and `certecf`, where the certification data tests send their four RFCE "through the
+ * consumer-invoice host" (certification-sets model README).
+ */
+export const CONSUMER_RECEPTION_ENVIRONMENTS: readonly TEnvironment[] = ['testecf', 'certecf', 'ecf'];
 
 const NO_MESSAGE: TMessage[] = [{ valor: '', codigo: 0 }];
 
-/** Decides the state of a judged document, takes verdict faults, and records it (burning the e-NCF). */
+/**
+ * Decides the state of a judged document, takes verdict faults, and records it (burning the
+ * e-NCF). In CerteCF, a document of a taxpayer under certification is also compared with its
+ * workbook row (each difference a rejection that burns the e-NCF) and, once recorded, counts
+ * for (or restarts) the taxpayer's certification step.
+ */
 async function decide(
   context: TSimContext,
   judgement: TJudgement,
-  options: { environment: TEnvironment; service: string; kind: 'ECF' | 'RFCE'; submitterRnc: string },
+  options: {
+    environment: TEnvironment;
+    service: string;
+    kind: 'ECF' | 'RFCE';
+    submitterRnc: string;
+    xml: string;
+  },
 ): Promise<TTrack> {
   const receivedAt = context.now();
   const delay = options.kind === 'RFCE' || context.loadTest ? 0 : context.processingDelayMs;
@@ -53,7 +68,14 @@ async function decide(
     };
     return context.store.recordSubmission(track, { burn: false, onConflict: () => track });
   }
-  const rejections = [...judgement.rejections];
+  const review = await context.certification.reviewReception({
+    environment: options.environment,
+    kind: options.kind,
+    xml: options.xml,
+    rncEmisor: fields.rncEmisor,
+    encf: fields.encf,
+  });
+  const rejections = [...(review?.rejections ?? []), ...judgement.rejections];
   const conditions = [...judgement.conditions];
   const fault = (await context.store.hasActiveFaults())
     ? await context.store.takeFault(options.environment, options.service, ['reject', 'accept_conditional'])
@@ -74,7 +96,7 @@ async function decide(
     mensajes,
     finalAt: judgement.pending && options.kind === 'ECF' ? null : finalAt,
   };
-  return context.store.recordSubmission(track, {
+  const recorded = await context.store.recordSubmission(track, {
     burn: true,
     onConflict: (outcome) => ({
       ...track,
@@ -83,6 +105,8 @@ async function decide(
       finalAt,
     }),
   });
+  if (review !== undefined) await context.certification.recordReception(review, recorded);
+  return recorded;
 }
 
 async function receive(
@@ -121,6 +145,7 @@ async function receive(
     service: kind === 'ECF' ? 'recepcion' : 'recepcionfc',
     kind,
     submitterRnc: claims.rnc,
+    xml: part.xml,
   });
   return { track };
 }
