@@ -16,7 +16,7 @@ import { buildRowAcecf } from './certification-acecf.ts';
 import { moveCase } from './certification-guards.ts';
 
 /** How long one approval's step may hold the chain before the safety job of the next generation. */
-export const APPROVALS_LEASE_SECONDS = 120;
+export const APPROVALS_LEASE_SECONDS = 30;
 
 /** The wait before a send the tax authority did not answer (or the service was down) is tried again. */
 export const APPROVAL_RETRY_SECONDS = 30;

@@ -16,7 +16,7 @@ import { AppError } from '../shared/errors.ts';
 import { moveCase } from './certification-guards.ts';
 
 /** How long a step may hold the chain before the next generation's safety job takes over. */
-export const ADVANCE_LEASE_SECONDS = 60;
+export const ADVANCE_LEASE_SECONDS = 15;
 
 /** The wait before the next look at a run: short while it moves, up to 30 s while it waits. */
 export function nextAdvanceAfterSeconds(sinceProgressMs: number): number {

@@ -14,7 +14,7 @@ import { CERTIFICATION_STEPS, stepIndexOf } from './certification-steps.ts';
 import { moveCase } from './certification-guards.ts';
 
 /** A chain whose last step is older than this lost its jobs (the lease is 60–120 s). */
-export const STALLED_CHAIN_SECONDS = 180;
+export const STALLED_CHAIN_SECONDS = 120;
 
 export type TSyncReport = {
   resumedChains: number;
