@@ -129,7 +129,10 @@ test(
         const progress = (run: { totals: { issued: number; accepted: number } }) =>
           run.totals.issued + 2 * run.totals.accepted;
         const before = progress(await read());
-        const moved = await waitUntil(async () => progress(await read()) > before + (kill === 0 ? 2 : 6), 60_000);
+        const moved = await waitUntil(
+          async () => progress(await read()) > before + (kill === 0 ? 2 : 6),
+          60_000,
+        );
         if (!moved) break;
         await sleep(150);
         worker.child.kill('SIGKILL');
