@@ -281,6 +281,7 @@ export function registerReceptionRoutes(app: FastifyInstance, options: TReceptio
           authorization: authorizationOf(request),
           sourceAddress: request.ip,
           xsd: options.xsd,
+          enqueue: options.enqueue,
         });
         request.log.info(
           { environment, status: result.status, inboundDocumentId: result.inboundDocumentId },

@@ -1,4 +1,4 @@
-import type { Environment, TDatabase } from '@ecf/db';
+import type { Environment, TDatabase, TEnqueue } from '@ecf/db';
 import { verifyXmlSignature, type TXsdValidators } from '@ecf/fiscal-core';
 import {
   findIssuedDocumentForApproval,
@@ -52,6 +52,8 @@ type TOptions = {
   sourceAddress: string | null;
   xsd: TXsdValidators;
   now?: () => Date;
+  /** Enqueues the certification sync with an ACECF received in CerteCF (the tax authority's reception test). */
+  enqueue?: TEnqueue;
 };
 
 /**
@@ -183,6 +185,14 @@ async function record(
         : { kind: 'received_xml', contentType: 'application/xml', content: context.xml },
     acknowledgement: null,
     retainUntil: retainUntilOf(at),
+    ...(context.environment === 'CerteCF' && outcome.status === 'received' && context.enqueue !== undefined
+      ? {
+          followUp: {
+            enqueue: context.enqueue,
+            jobs: () => [{ name: 'certification.sync' as const, payload: { tenantId: context.tenant.id } }],
+          },
+        }
+      : {}),
   });
   if (recorded.duplicate) {
     // A concurrent delivery of the same ACECF was received first: this one is the duplicate.

@@ -144,7 +144,13 @@ export async function receiveEcf(options: TReceiveEcfOptions): Promise<TReceiveE
     retainUntil: retainUntilOf(receivedAt),
     followUp: {
       enqueue: options.enqueue,
-      jobs: (inboundDocumentId) => [{ name: 'inbound.check-validity', payload: { inboundDocumentId } }],
+      jobs: (inboundDocumentId) => [
+        { name: 'inbound.check-validity', payload: { inboundDocumentId } },
+        // In CerteCF only the tax authority sends (its reception tests): the certification sees it now.
+        ...(options.environment === 'CerteCF'
+          ? [{ name: 'certification.sync' as const, payload: { tenantId: tenant.id } }]
+          : []),
+      ],
     },
   });
   if (recorded.duplicate)

@@ -17,6 +17,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'document.received',
   'document.commercial_approval_received',
   'document.commercial_approval_due',
+  // Certification (issue 19): a case's state or step changed; a run ended successfully.
+  'certification.state_changed',
+  'certification.run_completed',
   'webhook.test',
 ] as const;
 
@@ -32,6 +35,8 @@ export const DIRECT_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
   'taxauth.public.receiver.ecf.received',
   'document.commercial_approval_received',
   'document.commercial_approval_due',
+  'certification.state_changed',
+  'certification.run_completed',
 ];
 
 /**

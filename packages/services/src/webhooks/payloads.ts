@@ -103,6 +103,20 @@ const ZPartnerInboundResource = z.strictObject({
   id: z.uuid(),
   state: z.enum(INBOUND_EVENT_STATES),
 });
+/** The states of a certification case an event announces (issue 19). */
+export const CERTIFICATION_CASE_STATES = ['in_progress', 'failed', 'approved', 'closed'] as const;
+/** `resource` of `certification.state_changed`: the case (its step is in `data`). */
+const ZPartnerCertificationCaseResource = z.strictObject({
+  kind: z.literal('certification_case'),
+  id: z.uuid(),
+  state: z.enum(CERTIFICATION_CASE_STATES),
+});
+/** `resource` of `certification.run_completed`: the run. */
+const ZPartnerCertificationRunResource = z.strictObject({
+  kind: z.literal('certification_run'),
+  id: z.uuid(),
+  state: z.literal('succeeded'),
+});
 /** `resource` of `webhook.test`. */
 const ZPartnerTestResource = z.strictObject({ kind: z.literal('webhook_endpoint'), id: z.uuid() });
 
@@ -123,6 +137,8 @@ export const ZPartnerWebhookPayload = z.strictObject({
     ZPartnerServiceResource,
     ZPartnerAnnulmentResource,
     ZPartnerInboundResource,
+    ZPartnerCertificationCaseResource,
+    ZPartnerCertificationRunResource,
     ZPartnerTestResource,
   ]),
   data: z.record(z.string(), z.unknown()),
@@ -205,6 +221,69 @@ type TInboundEventData = {
   deadline?: string | null;
   daysRemaining?: number | null;
 };
+
+/** `data` of the certification outbox rows, as the triggers of migration 0016 write them. */
+type TCertificationCaseEventData = {
+  case: {
+    id: string;
+    state: (typeof CERTIFICATION_CASE_STATES)[number];
+    step: string;
+    fromState: string | null;
+    fromStep: string | null;
+    version: number;
+    testSetId: string | null;
+    approvedAt: string | null;
+  };
+};
+type TCertificationRunEventData = {
+  run: {
+    id: string;
+    caseId: string;
+    part: 'data' | 'simulation';
+    state: 'succeeded';
+    source: string;
+    startedAt: string | null;
+    finishedAt: string | null;
+  };
+  totals: { documents: number; accepted: number } | null;
+};
+
+/** The parts of a certification event both payloads are built from. */
+function certificationParts(event: TWebhookEventRecord) {
+  if (event.type === 'certification.run_completed') {
+    const data = event.data as unknown as TCertificationRunEventData;
+    return {
+      kind: 'run' as const,
+      id: data.run.id,
+      state: data.run.state,
+      details: {
+        runId: data.run.id,
+        caseId: data.run.caseId,
+        part: data.run.part,
+        source: data.run.source,
+        startedAt: isoOf(data.run.startedAt),
+        finishedAt: isoOf(data.run.finishedAt),
+        totals: data.totals,
+      },
+    };
+  }
+  const data = event.data as unknown as TCertificationCaseEventData;
+  return {
+    kind: 'case' as const,
+    id: data.case.id,
+    state: data.case.state,
+    details: {
+      caseId: data.case.id,
+      state: data.case.state,
+      step: data.case.step,
+      fromState: data.case.fromState,
+      fromStep: data.case.fromStep,
+      caseVersion: data.case.version,
+      testSetId: data.case.testSetId,
+      approvedAt: isoOf(data.case.approvedAt),
+    },
+  };
+}
 
 /** The parts of a receiving event both payloads are built from. */
 function inboundParts(event: TWebhookEventRecord) {
@@ -471,6 +550,22 @@ export function buildDirectWebhookPayload(
       };
       break;
     }
+    case 'certification.state_changed':
+    case 'certification.run_completed': {
+      const parts = certificationParts(event);
+      rest = {
+        document: null,
+        data: {
+          severity: parts.state === 'failed' ? 'error' : 'info',
+          message:
+            parts.kind === 'run'
+              ? `Certification run ${parts.id} (${parts.details.part as string}) succeeded.`
+              : `Certification ${parts.id} is ${parts.state} at step ${parts.details.step as string}.`,
+          payload: parts.details,
+        },
+      };
+      break;
+    }
     default:
       rest = {
         document: null,
@@ -564,6 +659,18 @@ export function buildPartnerWebhookPayload(
         ...base,
         resource: { kind: 'inbound_document', id: due.inboundDocumentId, state: 'commercial_approval_due' },
         data: due,
+      });
+    }
+    case 'certification.state_changed':
+    case 'certification.run_completed': {
+      const parts = certificationParts(event);
+      return ZPartnerWebhookPayload.parse({
+        ...base,
+        resource:
+          parts.kind === 'run'
+            ? { kind: 'certification_run', id: parts.id, state: parts.state }
+            : { kind: 'certification_case', id: parts.id, state: parts.state },
+        data: parts.details,
       });
     }
     default:
