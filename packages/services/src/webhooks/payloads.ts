@@ -560,7 +560,7 @@ export function buildDirectWebhookPayload(
           message:
             parts.kind === 'run'
               ? `Certification run ${parts.id} (${parts.details.part as string}) succeeded.`
-              : `Certification ${parts.id} is ${parts.state} at step ${parts.details.step as string}.`,
+              : `Certification ${parts.id} is ${parts.state} at step ${parts.details.step}.`,
           payload: parts.details,
         },
       };
