@@ -32,7 +32,9 @@ export type TCertificationSetRequest = z.infer<typeof ZCertificationSetRequest>;
 export type TCertificationSetSource =
   | { kind: 'workbook'; content: Uint8Array; sha256: string }
   | { kind: 'json'; ecf: Record<string, unknown>[]; rfce: Record<string, unknown>[]; sha256: string }
-  | { kind: 'taxauth_model' };
+  | { kind: 'taxauth_model' }
+  /** A set uploaded before (Partner `testSetRef`, the case's set). */
+  | { kind: 'stored'; setId: string };
 
 export type TReadSetRequest = {
   source: TCertificationSetSource;
@@ -83,7 +85,13 @@ export function decodeWorkbookBase64(value: string, code: TErrorCode): Uint8Arra
  * `invalid_fields` with `issues[]`, `taxauth_model_not_boolean`, `sources_combined`, `set_missing`,
  * `too_large`, `not_base64`, `empty`).
  */
-export function readCertificationSetRequest(body: unknown): TReadSetRequest {
+export function readCertificationSetRequest(
+  body: unknown,
+  options: {
+    /** The set to run when the body names none (a Partner case's `testSetRef`). */
+    storedSetId?: string | null;
+  } = {},
+): TReadSetRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     refuse('INVALID_CERTIFICATION_REQUEST', 'The body must be a CertificationSetRequest object.', {
       reason: 'not_an_object',
@@ -115,6 +123,13 @@ export function readCertificationSetRequest(body: unknown): TReadSetRequest {
       'Send one set: workbookBase64, set, or taxauthModel true (the tax authority model cannot be combined with an own set).',
       { reason: 'sources_combined', fields: sources },
     );
+  }
+  if (sources.length === 0 && options.storedSetId) {
+    return {
+      source: { kind: 'stored', setId: options.storedSetId },
+      part: request.part,
+      fingerprint: fingerprintOf(`stored:${options.storedSetId}`, request.part),
+    };
   }
   if (sources.length === 0) {
     refuse(

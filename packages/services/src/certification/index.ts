@@ -51,3 +51,29 @@ export {
 } from './send-certification-approvals.ts';
 export { startCertificationRun, type TStartCertificationRunResult } from './start-certification-run.ts';
 export { syncCertificationCases, type TSyncReport } from './sync-certification-cases.ts';
+// Partner certification (issue 20): test sets, cases, the official catalogue, the application data,
+// XML signatures and the embedded page's links.
+export {
+  findCertificationTestSets,
+  uploadCertificationTestSet,
+  type TCertificationTestSet,
+} from './upload-certification-test-set.ts';
+export {
+  changeCertificationOfficialSet,
+  closeCertificationCase,
+  createCertificationCase,
+} from './manage-certification-case.ts';
+export { listOfficialSets, type TOfficialSet } from './official-sets.ts';
+export { getTaxauthRegistration, type TTaxauthRegistration } from './get-taxauth-registration.ts';
+export {
+  CERTIFICATION_XML_KINDS,
+  CERTIFICATION_XML_MAX_BYTES,
+  signCertificationXml,
+  type TCertificationXmlKind,
+} from './sign-certification-xml.ts';
+export {
+  CERTIFICATION_EMBED_SECONDS,
+  checkCertificationEmbedToken,
+  createCertificationEmbedToken,
+  type TEmbedClaims,
+} from './certification-embed.ts';

@@ -65,7 +65,7 @@ const locate = (row: TWorkbookRow): Pick<TSetProblem, 'sheet' | 'row'> => ({
 
 /** Reads an uploaded set (xlsx or JSON form) for `expectedRnc`; 422 with every problem located. */
 export async function readUploadedSet(options: {
-  source: Exclude<TCertificationSetSource, { kind: 'taxauth_model' }>;
+  source: Extract<TCertificationSetSource, { kind: 'workbook' | 'json' }>;
   expectedRnc: string;
 }): Promise<TCertificationWorkbook & { kind: 'ecf_set' }> {
   const read =

@@ -56,6 +56,21 @@ export async function resolveRunSet(options: {
       { details: { part, step: options.openCase?.step ?? 'registered' } },
     );
   }
+  if (request.source.kind === 'stored') {
+    const set = await findCertificationSet(options.database, {
+      tenantId: options.tenant.id,
+      setId: request.source.setId,
+    });
+    if (set === null || set.kind !== 'ecf' || !isStoredEcfRows(set.rows)) {
+      throw new AppError('NOT_FOUND', `No test set ${request.source.setId} in this account.`, {
+        details: { testSetRef: request.source.setId },
+      });
+    }
+    return {
+      part,
+      workbook: { kind: 'ecf_set', issuerRnc: set.rnc, ecf: set.rows.ecf, rfce: set.rows.rfce },
+    };
+  }
   return {
     part,
     workbook: await readUploadedSet({ source: request.source, expectedRnc: options.tenant.rnc }),

@@ -2,6 +2,8 @@ import type { TEnqueue } from '@ecf/db';
 import type { TSubmissionContext } from '../emission/index.ts';
 import {
   ensureOpenCertificationCase,
+  findCertificationCase,
+  findCertificationSet,
   findActiveCertificationRun,
   findCertificationItems,
   findCertificationRunByKey,
@@ -37,11 +39,19 @@ export async function startCertificationRun(
     enqueue: TEnqueue;
     correlationId?: string | undefined;
     idempotencyKey?: string | undefined;
+    /** A Partner case's run: the case (it must be the account's open one) and its set when the body names none. */
+    caseId?: string | undefined;
   },
 ): Promise<TStartCertificationRunResult> {
   const { database, tenant } = options;
   assertCertificationEnvironment(options.environment);
-  const request = readCertificationSetRequest(options.body);
+  const named =
+    options.caseId === undefined
+      ? null
+      : await findCertificationCase(database, { tenantId: tenant.id, caseId: options.caseId });
+  if (options.caseId !== undefined && (named === null || named.state === 'closed'))
+    throw new AppError('NOT_FOUND', `No open certification case ${options.caseId} in this account.`);
+  const request = readCertificationSetRequest(options.body, { storedSetId: named?.testSetId ?? null });
   if (options.idempotencyKey !== undefined) {
     const replay = await replayOf(options, options.idempotencyKey, request.fingerprint);
     if (replay !== null) return replay;
@@ -89,20 +99,22 @@ export async function startCertificationRun(
   const set =
     source.kind === 'taxauth_model'
       ? null
-      : await storeCertificationSet(database, {
-          tenantId: tenant.id,
-          kind: 'ecf',
-          source: source.kind,
-          rnc: resolved.workbook.issuerRnc,
-          sha256: source.sha256,
-          content:
-            source.kind === 'workbook'
-              ? source.content
-              : Buffer.from(JSON.stringify({ ecf: source.ecf, rfce: source.rfce })),
-          rows: { ecf: resolved.workbook.ecf, rfce: resolved.workbook.rfce },
-          rowCount: resolved.workbook.ecf.length + resolved.workbook.rfce.length,
-          now,
-        });
+      : source.kind === 'stored'
+        ? await findCertificationSet(database, { tenantId: tenant.id, setId: source.setId })
+        : await storeCertificationSet(database, {
+            tenantId: tenant.id,
+            kind: 'ecf',
+            source: source.kind,
+            rnc: resolved.workbook.issuerRnc,
+            sha256: source.sha256,
+            content:
+              source.kind === 'workbook'
+                ? source.content
+                : Buffer.from(JSON.stringify({ ecf: source.ecf, rfce: source.rfce })),
+            rows: { ecf: resolved.workbook.ecf, rfce: resolved.workbook.rfce },
+            rowCount: resolved.workbook.ecf.length + resolved.workbook.rfce.length,
+            now,
+          });
   let run: TCertificationRunRow;
   try {
     run = await insertCertificationRun(database, {
@@ -110,7 +122,7 @@ export async function startCertificationRun(
       caseId: openCase.id,
       setId: set?.id ?? null,
       part: resolved.part,
-      source: source.kind,
+      source: source.kind === 'stored' ? (set?.source ?? 'workbook') : source.kind,
       idempotencyKey: options.idempotencyKey ?? null,
       requestFingerprint: options.idempotencyKey === undefined ? null : request.fingerprint,
       correlationId: options.correlationId ?? null,

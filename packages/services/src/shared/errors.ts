@@ -261,6 +261,12 @@ export const ERROR_STATUS = {
   CERTIFICATION_RUN_IN_PROGRESS: 409,
   /** The part asked for is not where the case stands (`details.step`, `details.part`): the data tests come first. */
   CERTIFICATION_SIMULATION_NOT_READY: 409,
+  /** A Partner creates a case while the account has an open one with another set (`details.caseId`): close it first. */
+  CERTIFICATION_CASE_ALREADY_OPEN: 409,
+  /** The application or sworn declaration XML to sign is not signable (`details.reason`: `too_large`, `not_signable`). */
+  CERTIFICATION_XML_INVALID: 422,
+  /** The temporary link to the embedded certification page expired (`details.expiredAt`). */
+  CERTIFICATION_EMBED_EXPIRED: 410,
   /** The account's certification is approved: no run, restart or approvals send remains to do. */
   CERTIFICATION_APPROVED: 409,
   /** The same `Idempotency-Key` with other parameters (Partner routes and certification runs). */
