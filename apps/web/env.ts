@@ -41,6 +41,12 @@ const ZEnv = z
     PORTAL_SIGN_IN_IP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
     /** The REST API the portal shows to its users (Try it, API keys). Read at request time. */
     NEXT_PUBLIC_API_URL: z.url().default('http://127.0.0.1:3000'),
+    /**
+     * The service's public address as the tax authority reaches it (the API's PUBLIC_BASE_URL): the
+     * reception, commercial approval and authentication URLs the certification page tells a taxpayer
+     * to register. Unset: NEXT_PUBLIC_API_URL.
+     */
+    PUBLIC_BASE_URL: z.url().optional(),
     /** SMTP of the portal's e-mails (invitations, password resets): the same variables as the worker's. */
     SMTP_HOST: z.string().min(1).default('127.0.0.1'),
     SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),

@@ -59,6 +59,7 @@ test('a role without a page gets "not allowed"; the navigation does not offer it
     'Anulaciones',
     'Recibidos',
     'Aprobaciones recibidas',
+    'Certificación',
     'Certificado',
     'Cuenta',
     'Miembros',

@@ -48,12 +48,16 @@ export async function seedPortalUser(input: {
   return { id: user.id, email: user.email, name: user.name, password };
 }
 
-/** A tenant with an owner and, optionally, more members with their roles. */
+/**
+ * A tenant with an owner and, optionally, more members with their roles. `rnc`: a given one (the
+ * tax authority's certification workbooks are generated for one RNC); random otherwise.
+ */
 export async function seedPortalTenant(
-  input: { tradeName?: string; members?: Array<{ name: string; role: MemberRole }> } = {},
+  input: { tradeName?: string; rnc?: string; members?: Array<{ name: string; role: MemberRole }> } = {},
 ) {
   const tenant = await seedTenant(stackDatabase(), {
     tradeName: input.tradeName ?? `Comercial ${randomInt(0, 100_000)}`,
+    ...(input.rnc === undefined ? {} : { rnc: input.rnc }),
   });
   const owner = await seedPortalUser({ name: 'Olga Propietaria' });
   const ownerMembership = await seedMembership(stackDatabase(), {

@@ -154,6 +154,8 @@ export async function startStack(): Promise<TRunning> {
         // The documents page pages with the API's own cursors.
         API_CURSOR_SECRET: secrets.API_CURSOR_SECRET,
         NEXT_PUBLIC_API_URL: apiUrl,
+        // The URLs the certification page tells a taxpayer to register (the API's public address).
+        PUBLIC_BASE_URL: apiUrl,
         // Every spec signs in from 127.0.0.1: the per-address limit is tested in @ecf/services.
         PORTAL_SIGN_IN_IP_MAX_ATTEMPTS: '100000',
         WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',

@@ -112,6 +112,17 @@ export const NAV_ENTRIES: readonly TNavEntry[] = [
     plannedIn: 'issue 18',
   },
   {
+    id: 'certification',
+    label: 'Certificación',
+    scope: 'environment',
+    segment: 'certification',
+    capability: 'certification.read',
+    built: true,
+    // The page exists in every environment (elsewhere it points to CerteCF); the menu goes to CerteCF.
+    environments: ['CerteCF'],
+    plannedIn: 'issue 19',
+  },
+  {
     id: 'certificate',
     label: 'Certificado',
     scope: 'tenant',
@@ -119,15 +130,6 @@ export const NAV_ENTRIES: readonly TNavEntry[] = [
     capability: 'certificate.read',
     built: true,
     plannedIn: 'issue 15 (page 4)',
-  },
-  {
-    id: 'certification',
-    label: 'Certificación',
-    scope: 'tenant',
-    segment: 'certification',
-    capability: 'account.manage',
-    built: false,
-    plannedIn: 'certification issue (its own capability then)',
   },
   {
     id: 'account',

@@ -71,6 +71,33 @@ export const APP_ERROR_MESSAGES: Record<string, string> = {
   CERTIFICATE_NOT_ACTIVE: 'La cuenta no tiene un certificado de firma activo: instálelo en Certificado.',
   SEQUENCE_RANGE_OVERLAP: 'El rango se solapa con otro registrado del mismo tipo.',
   SEQUENCE_RANGE_INVALID: 'Revise el rango.',
+  CERTIFICATION_ENVIRONMENT_REQUIRED: 'La certificación se hace en CerteCF.',
+  INVALID_CERTIFICATION_REQUEST: 'El libro no se pudo leer. Elija el archivo otra vez.',
+  CERTIFICATION_PART_INVALID: 'Elija la parte: pruebas de datos o simulación.',
+  CERTIFICATION_SET_INVALID:
+    'El set no se puede ejecutar: vea cada problema con su hoja, fila y columna. No se guardó nada.',
+  CERTIFICATION_SET_ISSUER_MISMATCH:
+    'El set es de otro contribuyente: sus filas no son para el RNC de esta cuenta. Descargue el suyo en el portal de la DGII.',
+  CERTIFICATION_OWN_SET_REQUIRED:
+    'El modelo de la DGII es para la simulación, después de que la DGII acepte las aprobaciones comerciales; las pruebas de datos usan el libro que la DGII generó para su RNC.',
+  CERTIFICATION_SIMULATION_NOT_READY:
+    'La simulación viene después de que la DGII acepte las pruebas de datos y las aprobaciones comerciales.',
+  CERTIFICATION_SET_ALREADY_USED:
+    'Este set ya se envió y sus e-NCF quedaron usados para siempre: descargue un set nuevo en el portal de la DGII.',
+  CERTIFICATION_RUN_IN_PROGRESS: 'Hay una corrida en curso: espere a que termine o reinicie su parte.',
+  CERTIFICATION_APPROVED: 'La certificación está aprobada: no queda nada por ejecutar.',
+  CERTIFICATION_MANAGED_BY_PARTNER: 'La certificación de esta cuenta la gestiona su proveedor.',
+  CERTIFICATION_PREREQUISITES_MISSING: 'Antes hay que completar los pasos anteriores.',
+  CERTIFICATION_NOT_APPROVED: 'La producción se solicita después de la declaración jurada (paso 13).',
+  CERTIFICATION_DOCUMENT_NOT_RESENDABLE: 'La DGII ya resolvió este comprobante: no hay nada que reenviar.',
+  CERTIFICATION_DATA_TESTS_PENDING:
+    'Las aprobaciones comerciales se envían después de que la DGII acepte las pruebas de datos.',
+  COMMERCIAL_APPROVAL_SET_REQUIRED: 'Elija el libro de aprobaciones comerciales (.xlsx).',
+  COMMERCIAL_APPROVAL_SET_INVALID:
+    'El libro de aprobaciones comerciales no se puede enviar: vea cada problema con su hoja, fila y columna.',
+  COMMERCIAL_APPROVAL_SET_OTHER_TAXPAYER:
+    'El libro de aprobaciones comerciales responde a documentos de otro comprador: descargue el de su RNC.',
+  COMMERCIAL_APPROVALS_IN_PROGRESS: 'Hay un envío de aprobaciones comerciales en curso.',
 };
 
 /** The message to show for a failure that no field claims. */

@@ -17,7 +17,7 @@ import {
 } from '@ecf/services';
 import { createTaxauthClients } from '@ecf/taxauth-client';
 import { portalEnv } from '../env.ts';
-import type { TPortalDocuments, TPortalWebhooks } from './trpc/context.ts';
+import { PORTAL_JOB_QUEUES, type TPortalDocuments, type TPortalWebhooks } from './trpc/context.ts';
 
 export type TPortalRuntime = {
   database: TDatabase;
@@ -26,6 +26,8 @@ export type TPortalRuntime = {
   sessionTtlSeconds: number;
   publicUrl: URL;
   apiUrl: string;
+  /** The service's public address for the tax authority (PUBLIC_BASE_URL, else the API's URL). */
+  publicBaseUrl: string;
   /** The certificates' master keyring, built on first use (only the certificate upload needs it). */
   certificateKeyring: () => TCertificateKeyring;
   documents: TPortalDocuments;
@@ -80,6 +82,7 @@ export function portalRuntime(): TPortalRuntime {
     sessionTtlSeconds: env.PORTAL_SESSION_TTL_SECONDS,
     publicUrl: new URL(env.PORTAL_PUBLIC_URL),
     apiUrl: env.NEXT_PUBLIC_API_URL,
+    publicBaseUrl: env.PUBLIC_BASE_URL ?? env.NEXT_PUBLIC_API_URL,
     certificateKeyring: () => {
       if (env.CERTIFICATE_MASTER_KEY === undefined)
         throw new Error('CERTIFICATE_MASTER_KEY is not set: the portal cannot store certificates.');
@@ -106,7 +109,7 @@ function portalDocumentsOf(
 ): TPortalDocuments {
   const queue = createProducerQueue({
     databaseUrl,
-    queues: ['document.sign', 'webhook.deliver', 'commercial-approval.dispatch'],
+    queues: PORTAL_JOB_QUEUES,
     onError: (error) => console.error('portal job queue error', error),
   });
   let xsd: ReturnType<TPortalDocuments['loadXsd']> | undefined;

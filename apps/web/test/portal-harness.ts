@@ -22,7 +22,12 @@ import {
   type TPortalMail,
   type TPortalSession,
 } from '@ecf/services';
-import type { TPortalDocuments, TPortalWebhooks, TTrpcContext } from '../server/trpc/context.ts';
+import {
+  PORTAL_JOB_QUEUES,
+  type TPortalDocuments,
+  type TPortalWebhooks,
+  type TTrpcContext,
+} from '../server/trpc/context.ts';
 import { createCallerFactory } from '../server/trpc/init.ts';
 import { appRouter } from '../server/routers/root.ts';
 
@@ -40,6 +45,9 @@ export type TPortalHarness = {
   close: () => Promise<void>;
 };
 
+/** The service's public address in tests (the URLs the certification page shows). */
+export const TEST_PUBLIC_BASE_URL = 'https://ecf.example.test';
+
 /** The API's cursor secret in tests. */
 export const TEST_CURSOR_SECRET = 'portal-test-cursor-secret-0000000000000000';
 
@@ -48,7 +56,7 @@ export async function openPortalHarness(): Promise<TPortalHarness> {
   const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
   const queue = createProducerQueue({
     databaseUrl: context.url,
-    queues: ['document.sign', 'webhook.deliver', 'commercial-approval.dispatch'],
+    queues: PORTAL_JOB_QUEUES,
     onError: (error) => console.error('test job queue', error),
   });
   let xsd: ReturnType<TPortalDocuments['loadXsd']> | undefined;
@@ -189,6 +197,7 @@ export function contextOf(
     mail: harness.mail,
     signInPolicy: { ...DEFAULT_SIGN_IN_POLICY, ipMaxAttempts: 1_000_000 },
     apiUrl: 'http://127.0.0.1:3000',
+    publicBaseUrl: TEST_PUBLIC_BASE_URL,
     now: () => new Date(),
     certificateKeyring: () => TEST_CERTIFICATE_KEYRING,
     documents: harness.documents,

@@ -328,6 +328,7 @@ export {
   type TCertificationCaseView,
   type TCertificationEvidence,
   type TCertificationPrevalidation,
+  type TCertificationRunSummary,
   type TCertificationRunView,
   type TCertificationStepView,
   type TEvidenceSelection,

@@ -11,6 +11,7 @@ import {
   sessionOf,
   type TPortalHarness,
 } from '../../test/portal-harness.ts';
+import { seedIssuedRun } from '../../test/certification-seed.ts';
 
 let harness: TPortalHarness;
 before(async () => {
@@ -116,4 +117,30 @@ test('support switching to a tenant and reading it leaves entries the owner read
     await codeOf(viewing.members.remove({ membershipId: world.otherOwner.membershipId ?? '' })),
     'FORBIDDEN',
   );
+});
+
+test("another tenant's certification run and receipt are NOT_FOUND, as ids that do not exist", async () => {
+  const world = await seedWorld(harness.database);
+  const { runId, documentId } = await seedIssuedRun(harness.database, world.tenant.id);
+  const intruder = callerOf(
+    harness,
+    await sessionOf(harness.database, world.otherOwner.id, world.otherTenant.id),
+  );
+  const nowhere = '00000000-0000-4000-8000-000000000000';
+  for (const id of [runId, nowhere])
+    assert.equal(
+      await codeOf(intruder.certification.run({ environment: 'CerteCF', runId: id })),
+      'NOT_FOUND',
+    );
+  for (const id of [documentId, nowhere])
+    assert.equal(
+      await codeOf(intruder.certification.resend({ environment: 'CerteCF', documentId: id })),
+      'NOT_FOUND',
+    );
+  // The run stays the owner's, untouched.
+  const { run } = await callerOf(harness, world.sessions.owner).certification.run({
+    environment: 'CerteCF',
+    runId,
+  });
+  assert.equal(run.state, 'running');
 });

@@ -30,6 +30,15 @@ import {
 import { appRouter } from './root.ts';
 import { seedIssuedDocument, validTryItJson } from '../../test/document-fixtures.ts';
 import { seedReceivedWithApproval } from '../../test/commercial-approval-seed.ts';
+import {
+  claimRnc,
+  MODEL_APPROVALS_RNC,
+  MODEL_SET_RNC,
+  modelWorkbookBase64,
+  seedIssuedRun,
+  seedOpenCase,
+  seedSigningCertificate as seedCertificationCertificate,
+} from '../../test/certification-seed.ts';
 import { seedInbound } from '@ecf/db';
 import {
   callByPath,
@@ -422,6 +431,90 @@ const ROWS: Record<string, TRow> = {
       outcome: 'dispatch_failed',
       note: 'El emisor no lo recibió',
     }),
+  },
+  // Issue 19: certification in CerteCF. The workbooks are the tax authority's, generated for one
+  // RNC each: the cell's tenant takes that RNC first.
+  'certification.case': {
+    access: { tenant: 'certification.read' },
+    input: () => ({ environment: 'CerteCF' }),
+  },
+  'certification.prevalidate': {
+    access: { tenant: 'certification.manage' },
+    input: async (world, _role, harness) => {
+      await claimRnc(harness.database, world.tenant.id, MODEL_SET_RNC);
+      return { environment: 'CerteCF', workbookBase64: modelWorkbookBase64('ecf') };
+    },
+  },
+  'certification.startRun': {
+    access: { tenant: 'certification.manage' },
+    input: async (world, _role, harness) => {
+      await claimRnc(harness.database, world.tenant.id, MODEL_SET_RNC);
+      await seedCertificationCertificate(harness.database, { id: world.tenant.id, rnc: MODEL_SET_RNC });
+      return { environment: 'CerteCF', workbookBase64: modelWorkbookBase64('ecf') };
+    },
+  },
+  'certification.run': {
+    access: { tenant: 'certification.read' },
+    input: async (world, _role, harness) => ({
+      environment: 'CerteCF',
+      runId: (await seedIssuedRun(harness.database, world.tenant.id)).runId,
+    }),
+  },
+  'certification.restart': {
+    access: { tenant: 'certification.manage' },
+    input: async (world, _role, harness) => {
+      // A run in progress for the restart to stop.
+      await seedIssuedRun(harness.database, world.tenant.id);
+      return { environment: 'CerteCF', part: 'data' };
+    },
+  },
+  'certification.approvals': {
+    access: { tenant: 'certification.read' },
+    input: () => ({ environment: 'CerteCF' }),
+  },
+  'certification.sendApprovals': {
+    access: { tenant: 'certification.manage' },
+    input: async (world, _role, harness) => {
+      await claimRnc(harness.database, world.tenant.id, MODEL_APPROVALS_RNC);
+      await seedCertificationCertificate(harness.database, { id: world.tenant.id, rnc: MODEL_APPROVALS_RNC });
+      await seedOpenCase(harness.database, world.tenant.id, ['registered', 'data_tests_ecf']);
+      return { environment: 'CerteCF', workbookBase64: modelWorkbookBase64('approvals') };
+    },
+  },
+  'certification.attest': {
+    access: { tenant: 'certification.manage' },
+    input: async (world, _role, harness) => {
+      await seedOpenCase(harness.database, world.tenant.id);
+      return { environment: 'CerteCF', step: 'registered', notes: 'Postulación aprobada' };
+    },
+  },
+  'certification.resend': {
+    access: { tenant: 'certification.manage' },
+    input: async (world, _role, harness) => ({
+      environment: 'CerteCF',
+      documentId: (await seedIssuedRun(harness.database, world.tenant.id)).documentId,
+    }),
+  },
+  'certification.requestActivation': {
+    access: { tenant: 'certification.manage' },
+    input: async (world, _role, harness) => {
+      await seedOpenCase(harness.database, world.tenant.id, [
+        'registered',
+        'data_tests_ecf',
+        'data_tests_commercial_approval',
+        'simulation_ecf',
+        'simulation_printed_representation',
+        'printed_representation_validation',
+        'test_service_urls',
+        'reception_test_ecf',
+        'reception_ecf',
+        'reception_test_commercial_approval',
+        'reception_commercial_approval',
+        'production_service_urls',
+        'sworn_declaration',
+      ]);
+      return { environment: 'CerteCF' };
+    },
   },
   'support.tenants': { access: { support: 'support.read' }, input: () => undefined },
   'support.contingency': { access: { support: 'support.read' }, input: () => ({}) },

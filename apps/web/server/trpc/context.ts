@@ -3,7 +3,7 @@
  * caller from a session validated against PostgreSQL (`validatePortalSession`), and by tests from
  * sessions they seed: procedures never read cookies, headers or the environment themselves.
  */
-import type { Environment, TDatabase, TEnqueue } from '@ecf/db';
+import type { Environment, TDatabase, TEnqueue, TJobName } from '@ecf/db';
 import type { TTaxauthClient } from '@ecf/taxauth-client';
 import type {
   TCertificateKeyring,
@@ -23,6 +23,8 @@ export type TTrpcContext = {
   signInPolicy: TSignInPolicy;
   /** The REST API's public address (pages show it to API users). */
   apiUrl: string;
+  /** The service's public address as the tax authority reaches it (the URLs certification registers). */
+  publicBaseUrl: string;
   now: () => Date;
   /** The certificates' master keyring (certificate upload); throws when CERTIFICATE_MASTER_KEY is not set. */
   certificateKeyring: () => TCertificateKeyring;
@@ -50,3 +52,19 @@ export type TPortalDocuments = {
   /** The tax authority client of an environment (the annulments page sends the ANECF); absent: sending is unavailable. */
   taxauthClientFor?: (environment: Environment) => TTaxauthClient;
 };
+
+/**
+ * The queues the portal puts jobs on (created when absent): Try it's signing, webhook tests and
+ * replays, commercial approvals, and certification (runs, approval sends, the sync after an
+ * attestation, a receipt's resend).
+ */
+export const PORTAL_JOB_QUEUES = [
+  'document.sign',
+  'document.transmit',
+  'document.poll-status',
+  'webhook.deliver',
+  'commercial-approval.dispatch',
+  'certification.advance',
+  'certification.send-approvals',
+  'certification.sync',
+] as const satisfies readonly TJobName[];

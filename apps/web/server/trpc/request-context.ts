@@ -18,6 +18,7 @@ export async function createRequestContext(): Promise<TTrpcContext> {
     mail: runtime.mail,
     signInPolicy: runtime.signInPolicy,
     apiUrl: runtime.apiUrl,
+    publicBaseUrl: runtime.publicBaseUrl,
     now: () => new Date(),
     certificateKeyring: runtime.certificateKeyring,
     documents: runtime.documents,

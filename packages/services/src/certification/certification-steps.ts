@@ -40,74 +40,74 @@ export const CERTIFICATION_STEP_INFO: Readonly<Record<CertificationStep, TStepIn
     title: 'Registrado',
     completedBy: 'attestation',
     action:
-      'Completa la postulación en el portal de certificación de la DGII y descarga el set de pruebas e-CF; súbelo aquí.',
+      'Complete la postulación en el portal de certificación de la DGII y descargue el set de pruebas e-CF; súbalo aquí.',
   },
   data_tests_ecf: {
     title: 'Pruebas de datos e-CF',
     completedBy: 'service',
     action:
-      'Ejecuta el set de pruebas (corrida de datos). Si la DGII rechaza un comprobante, descarga un set nuevo, reinicia las pruebas de datos y ejecútalo.',
+      'Ejecute el set de pruebas (corrida de datos). Si la DGII rechaza un comprobante, descargue un set nuevo, reinicie las pruebas de datos y ejecútelo.',
   },
   data_tests_commercial_approval: {
     title: 'Pruebas de datos aprobación comercial',
     completedBy: 'service',
     action:
-      'Descarga el set de aprobaciones comerciales del portal de la DGII y envíalo aquí (aprobaciones comerciales).',
+      'Descargue el set de aprobaciones comerciales del portal de la DGII y envíelo aquí (aprobaciones comerciales).',
   },
   simulation_ecf: {
     title: 'Simulación e-CF',
     completedBy: 'service',
-    action: 'Ejecuta la simulación: el set modelo de la DGII con eNCF nuevos, o tus propios comprobantes.',
+    action: 'Ejecute la simulación: el set modelo de la DGII con eNCF nuevos, o sus propios comprobantes.',
   },
   simulation_printed_representation: {
     title: 'Simulación representación impresa',
     completedBy: 'attestation',
     action:
-      'Descarga los PDF de la simulación (evidencia) y súbelos en el portal de la DGII; luego marca este paso.',
+      'Descargue los PDF de la simulación (evidencia) y súbalos en el portal de la DGII; luego marque este paso.',
   },
   printed_representation_validation: {
     title: 'Validación representación impresa',
     completedBy: 'attestation',
-    action: 'Cuando la DGII apruebe las representaciones impresas, marca este paso.',
+    action: 'Cuando la DGII apruebe las representaciones impresas, marque este paso.',
   },
   test_service_urls: {
     title: 'URL servicios prueba',
     completedBy: 'attestation',
     action:
-      'Registra en el portal de la DGII las URL de recepción, aprobación comercial y autenticación que se muestran aquí; luego marca este paso.',
+      'Registre en el portal de la DGII las URL de recepción, aprobación comercial y autenticación que se muestran aquí; luego marque este paso.',
   },
   reception_test_ecf: {
     title: 'Inicio prueba recepción e-CF',
     completedBy: 'attestation',
-    action: 'Indica en el portal de la DGII que estás listo para recibir e-CF; luego marca este paso.',
+    action: 'Indique en el portal de la DGII que está listo para recibir e-CF; luego marque este paso.',
   },
   reception_ecf: {
     title: 'Recepción e-CF',
     completedBy: 'service',
-    action: 'La DGII envía e-CF a tu URL de recepción: se completa solo al recibirlos.',
+    action: 'La DGII envía e-CF a su URL de recepción: se completa solo al recibirlos.',
   },
   reception_test_commercial_approval: {
     title: 'Inicio prueba recepción aprobación comercial',
     completedBy: 'attestation',
     action:
-      'Elige "Enviar prueba de Aprobaciones Comerciales" en el portal de la DGII; luego marca este paso.',
+      'Elija "Enviar prueba de Aprobaciones Comerciales" en el portal de la DGII; luego marque este paso.',
   },
   reception_commercial_approval: {
     title: 'Recepción aprobación comercial',
     completedBy: 'service',
-    action: 'La DGII envía aprobaciones comerciales a tu URL: se completa solo al recibirlas.',
+    action: 'La DGII envía aprobaciones comerciales a su URL: se completa solo al recibirlas.',
   },
   production_service_urls: {
     title: 'URL servicios producción',
     completedBy: 'attestation',
     action:
-      'Registra en el portal de la DGII las URL de producción que se muestran aquí; luego marca este paso.',
+      'Registre en el portal de la DGII las URL de producción que se muestran aquí; luego marque este paso.',
   },
   sworn_declaration: {
     title: 'Declaración jurada',
     completedBy: 'attestation',
     action:
-      'Descarga, firma y envía la declaración jurada en el portal de la DGII; luego marca este paso. La producción queda pendiente de autorización.',
+      'Descargue, firme y envíe la declaración jurada en el portal de la DGII; luego marque este paso. La producción queda pendiente de autorización.',
   },
   status_verification: {
     title: 'Verificación estatus',
@@ -118,7 +118,7 @@ export const CERTIFICATION_STEP_INFO: Readonly<Record<CertificationStep, TStepIn
     title: 'Finalizado',
     completedBy: 'taxauth',
     action:
-      'Se completa cuando la DGII autoriza la emisión: el directorio de producción lista tu RNC y la producción se activa.',
+      'Se completa cuando la DGII autoriza la emisión: el directorio de producción lista su RNC y la producción se activa.',
   },
 };
 

@@ -2,6 +2,7 @@ import type { CertificationStep, TDatabase, TEnqueue } from '@ecf/db';
 import { z } from 'zod';
 import {
   changeProductionState,
+  ensureOpenCertificationCase,
   findOpenCertificationCase,
   findStepCompletions,
   insertCertificationAttestation,
@@ -45,7 +46,12 @@ export async function recordCertificationAttestation(options: {
   caseId?: string;
 }): Promise<{ attestation: TAttestationRow; caseId: string; step: CertificationStep; state: string }> {
   const { database, input } = options;
-  const open = await findOpenCertificationCase(database, options.tenantId);
+  // Step 1 is the one a person may attest before any set: it opens the case.
+  const open =
+    (await findOpenCertificationCase(database, options.tenantId)) ??
+    (input.step === 'registered' && options.caseId === undefined
+      ? (await ensureOpenCertificationCase(database, { tenantId: options.tenantId })).case
+      : null);
   if (open === null || (options.caseId !== undefined && open.id !== options.caseId)) {
     if (options.caseId !== undefined && open?.id !== options.caseId)
       throw new AppError('NOT_FOUND', `No open certification case ${options.caseId} in this account.`);

@@ -38,7 +38,9 @@ function answerOfBody(body: string | undefined): Record<string, unknown> | undef
 }
 
 /** What the tax authority's answer (or its absence) means for the ACECF. */
-export async function taxauthOutcomeOf(send: () => Promise<TCommercialApprovalAnswer>): Promise<TTaxauthOutcome> {
+export async function taxauthOutcomeOf(
+  send: () => Promise<TCommercialApprovalAnswer>,
+): Promise<TTaxauthOutcome> {
   let answer: TCommercialApprovalAnswer;
   try {
     answer = await send();
@@ -66,4 +68,3 @@ export async function taxauthOutcomeOf(send: () => Promise<TCommercialApprovalAn
   if (code === '2' || code === '02') return { state: 'rejected', answer: record };
   return { state: 'uncertain', answer: record };
 }
-

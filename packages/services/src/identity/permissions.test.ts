@@ -42,6 +42,8 @@ test("the support desk is support's alone; owners have every tenant capability",
     // Accountants read received e-CF and answer them (the commercial approval of suppliers' invoices).
     'inbound.read',
     'inbound.approve',
+    // Accountants follow the certification (steps, runs, evidence) without changing it.
+    'certification.read',
   ]);
 });
 

@@ -52,6 +52,13 @@ export const CAPABILITIES = {
   'inbound.read': ['owner', 'developer', 'accountant'],
   /** Accept or reject a received e-CF (send its ACECF), reconcile an uncertain dispatch. */
   'inbound.approve': ['owner', 'accountant'],
+  /** Certification in CerteCF: the fifteen steps, the runs row by row, their evidence, the commercial approval tests. */
+  'certification.read': ['owner', 'developer', 'accountant'],
+  /**
+   * Certification: upload and prevalidate sets, start runs, restart a part, send the commercial
+   * approvals, attest the steps done at the tax authority's portal, resend a receipt, request production.
+   */
+  'certification.manage': ['owner', 'developer'],
   /** Support desk: contingency across tenants, outage episodes, operator notifications (support only). */
   'support.read': [],
   /** Support desk actions: acknowledge a notification, reconcile an uncertain delivery (support only). */
@@ -77,6 +84,7 @@ export const SUPPORT_READS = [
   'webhooks.read',
   'annulments.read',
   'inbound.read',
+  'certification.read',
   'support.read',
 ] as const satisfies readonly TCapability[];
 

@@ -1,0 +1,64 @@
+import { Table } from '@ecf/ui';
+
+/** One problem of a set as the services locate it (`details.errors[]` of a 422). */
+export type TSetProblem = {
+  sheet: string | null;
+  row: number | null;
+  column: string | null;
+  path?: string;
+  code: string;
+  message: string;
+};
+
+/** The located problems of a refusal's details (empty when it has none). */
+export function problemsOf(details: Record<string, unknown> | null): {
+  problems: TSetProblem[];
+  total: number;
+} {
+  const list = details?.['errors'];
+  if (!Array.isArray(list)) return { problems: [], total: 0 };
+  const problems = list.flatMap((item: unknown): TSetProblem[] => {
+    if (item === null || typeof item !== 'object') return [];
+    const record = item as Record<string, unknown>;
+    const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+    return [
+      {
+        sheet: text(record['sheet']),
+        row: typeof record['row'] === 'number' ? record['row'] : null,
+        column: text(record['column']),
+        ...(text(record['path']) === null ? {} : { path: String(record['path']) }),
+        code: text(record['code']) ?? '',
+        message: text(record['message']) ?? '',
+      },
+    ];
+  });
+  const count = details?.['errorCount'];
+  return { problems, total: typeof count === 'number' ? count : problems.length };
+}
+
+/** The problems of a workbook, each where it is: sheet, row, column (or the e-CF path), code, message. */
+export function SetProblemsTable(props: { problems: readonly TSetProblem[]; total: number }) {
+  return (
+    <Table
+      caption={
+        props.total > props.problems.length
+          ? `Problemas del libro (${props.problems.length} de ${props.total})`
+          : `Problemas del libro (${props.total})`
+      }
+      rows={props.problems}
+      rowKey={(problem) =>
+        `${problem.sheet}|${problem.row}|${problem.column}|${problem.path}|${problem.code}|${problem.message}`
+      }
+      columns={[
+        { header: 'Hoja', rowHeader: true, cell: (problem) => problem.sheet ?? '—' },
+        { header: 'Fila', numeric: true, cell: (problem) => problem.row ?? '—' },
+        {
+          header: 'Columna',
+          cell: (problem) => <code>{problem.column ?? problem.path ?? '—'}</code>,
+        },
+        { header: 'Código', cell: (problem) => <code>{problem.code}</code> },
+        { header: 'Mensaje', cell: (problem) => problem.message },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { ZEnvironment } from '../api-keys/api-key.schema.ts';
+import {
+  ATTESTABLE_STEPS,
+  CERTIFICATION_PARTS,
+  CERTIFICATION_STEPS,
+  ZAttestationNotes,
+  ZWorkbookBase64,
+} from '../../../lib/certification-schemas.ts';
+import { ZUuid } from '../../../lib/schemas.ts';
+
+export { ZEnvironment };
+
+const ZPart = z.enum(CERTIFICATION_PARTS, { error: 'Elija la parte: pruebas de datos o simulación.' });
+const ZStep = z.enum(CERTIFICATION_STEPS);
+const ZRunState = z.enum(['queued', 'running', 'succeeded', 'failed', 'stopped']);
+
+/** A message of the tax authority (`{ codigo, valor }` as its answers carry them). */
+const ZTaxauthMessage = z.object({ code: z.string(), message: z.string() });
+
+/** One of the fifteen steps as the stepper shows it. */
+export const ZStepView = z.object({
+  step: ZStep,
+  number: z.number().int(),
+  title: z.string(),
+  completedBy: z.enum(['service', 'attestation', 'taxauth']),
+  state: z.enum(['done', 'current', 'pending']),
+  completedAt: z.string().nullable(),
+  /** How it was completed: `set`, `run`, `approvals`, `attestation`, `reception`, `directory`. */
+  source: z.string().nullable(),
+  action: z.string(),
+});
+
+const ZRunTotals = z.object({
+  documents: z.number().int(),
+  pending: z.number().int(),
+  issued: z.number().int(),
+  accepted: z.number().int(),
+  rejected: z.number().int(),
+  failed: z.number().int(),
+  stopped: z.number().int(),
+});
+
+/** Why a run failed or stopped, as the page says it. */
+const ZRunFailure = z.object({
+  code: z.string(),
+  message: z.string(),
+  encf: z.string().nullable(),
+  /** The workbook row of the document that failed the run. */
+  row: z.number().int().nullable(),
+  messages: z.array(ZTaxauthMessage),
+});
+
+/** A run without its items (the case's list). */
+export const ZRunSummary = z.object({
+  runId: z.uuid(),
+  part: ZPart,
+  source: z.string(),
+  state: ZRunState,
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  replacedAt: z.string().nullable(),
+  totals: ZRunTotals,
+  failure: ZRunFailure.nullable(),
+});
+
+/** One row of a run: the workbook row, its document and the tax authority's answer. */
+export const ZRunItem = z.object({
+  position: z.number().int(),
+  row: z.number().int().nullable(),
+  caseRef: z.string().nullable(),
+  type: z.string(),
+  encf: z.string(),
+  dependsOn: z.string().nullable(),
+  state: z.string(),
+  documentId: z.uuid().nullable(),
+  documentStatus: z.string().nullable(),
+  trackId: z.string().nullable(),
+  /** The tax authority's messages (a rejection names the field and both values). */
+  taxauthMessages: z.array(ZTaxauthMessage),
+  /** Why the row failed or is stuck (`code: message`), when the service knows. */
+  problem: z.string().nullable(),
+});
+
+export const ZRunView = ZRunSummary.extend({ items: z.array(ZRunItem) });
+
+/** The commercial approvals send, row by row. */
+export const ZApprovalsView = z.object({
+  sendId: z.uuid(),
+  state: ZRunState,
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  totals: z.object({
+    approvals: z.number().int(),
+    pending: z.number().int(),
+    signed: z.number().int(),
+    accepted: z.number().int(),
+    rejected: z.number().int(),
+    stopped: z.number().int(),
+  }),
+  failure: z.string().nullable(),
+  items: z.array(
+    z.object({
+      position: z.number().int(),
+      row: z.number().int(),
+      issuerRnc: z.string(),
+      encf: z.string(),
+      /** `1` accept, `2` reject: the decision the row asks for. */
+      estado: z.string().nullable(),
+      state: z.string(),
+      sentAt: z.string().nullable(),
+      /** The tax authority's answer (or why none came), as text. */
+      answer: z.string().nullable(),
+    }),
+  ),
+});
+
+const ZServiceUrls = z.object({
+  reception: z.string(),
+  commercialApproval: z.string(),
+  authentication: z.string(),
+});
+
+/** The case: where the account stands, the next human action, the URLs to register. */
+export const ZCaseView = z.object({
+  caseId: z.uuid().nullable(),
+  state: z.enum(['not_started', 'in_progress', 'failed', 'approved', 'closed']),
+  step: ZStep,
+  createdAt: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+  steps: z.array(ZStepView),
+  nextAction: z
+    .object({ step: ZStep, completedBy: z.enum(['service', 'attestation', 'taxauth']), action: z.string() })
+    .nullable(),
+  runs: z.array(ZRunSummary),
+  commercialApprovals: ZApprovalsView.nullable(),
+  production: z.object({ state: z.enum(['not_requested', 'pending', 'active', 'suspended']) }),
+  serviceUrls: z.object({ test: ZServiceUrls, production: ZServiceUrls }).nullable(),
+});
+
+export const ZCaseInput = z.object({ environment: ZEnvironment });
+export const ZCaseOutput = z.object({ case: ZCaseView, canManage: z.boolean() });
+
+/**
+ * A set to prevalidate or run: the tax authority's workbook (read in the browser, base64) or its
+ * model (simulation only); `part` defaults to the one the case is at.
+ */
+export const ZSetInput = z.union([
+  z.object({ environment: ZEnvironment, part: ZPart.optional(), workbookBase64: ZWorkbookBase64 }),
+  z.object({ environment: ZEnvironment, part: ZPart.optional(), taxauthModel: z.literal(true) }),
+]);
+
+const ZWarning = z.object({ path: z.string(), code: z.string(), message: z.string() });
+
+export const ZPrevalidateOutput = z.object({
+  part: ZPart,
+  source: z.enum(['workbook', 'json', 'taxauth_model', 'stored']),
+  issuerRnc: z.string(),
+  rows: z.object({ ecf: z.number().int(), rfce: z.number().int() }),
+  types: z.record(z.string(), z.number().int()),
+  documents: z.array(
+    z.object({
+      position: z.number().int(),
+      row: z.number().int().nullable(),
+      caseRef: z.string().nullable(),
+      type: z.string(),
+      encf: z.string(),
+      dependsOn: z.string().nullable(),
+      warnings: z.array(ZWarning),
+    }),
+  ),
+  alreadyUsedEncfs: z.array(z.string()),
+});
+
+export const ZStartRunOutput = z.object({ run: ZRunSummary });
+
+export const ZRunInput = z.object({ environment: ZEnvironment, runId: ZUuid });
+export const ZRunOutput = z.object({ run: ZRunView, canManage: z.boolean() });
+
+export const ZRestartInput = z.object({ environment: ZEnvironment, part: ZPart });
+export const ZRestartOutput = z.object({
+  part: ZPart,
+  stoppedRunId: z.uuid().nullable(),
+  stoppedApprovalSendId: z.uuid().nullable(),
+  replacedDocuments: z.number().int(),
+  state: z.string(),
+  step: z.string(),
+});
+
+export const ZApprovalsInput = z.object({ environment: ZEnvironment });
+export const ZApprovalsOutput = z.object({ commercialApprovals: ZApprovalsView.nullable() });
+
+export const ZSendApprovalsInput = z.object({ environment: ZEnvironment, workbookBase64: ZWorkbookBase64 });
+export const ZSendApprovalsOutput = z.object({ commercialApprovals: ZApprovalsView });
+
+export const ZAttestInput = z.object({
+  environment: ZEnvironment,
+  step: z.enum(ATTESTABLE_STEPS, { error: 'Este paso no se marca a mano.' }),
+  notes: ZAttestationNotes.optional(),
+});
+export const ZAttestOutput = z.object({ step: ZStep, state: z.string() });
+
+export const ZResendInput = z.object({ environment: ZEnvironment, documentId: ZUuid });
+export const ZResendOutput = z.object({
+  documentId: z.uuid(),
+  encf: z.string(),
+  status: z.string(),
+  action: z.enum(['signing', 'resent', 'status_queried']),
+});
+
+export const ZRequestActivationInput = z.object({ environment: ZEnvironment });
+export const ZRequestActivationOutput = z.object({
+  productionState: z.enum(['not_requested', 'pending', 'active', 'suspended']),
+  checking: z.boolean(),
+});
