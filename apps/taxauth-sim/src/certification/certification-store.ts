@@ -260,8 +260,9 @@ export function createCertificationStore(pool: pg.Pool, s: string) {
       return Number(result.rows[0]?.id);
     },
 
-    async getSet(id: number): Promise<TStoredSet | undefined> {
-      const result = await pool.query<{
+    /** A stored set; `sql`: the caller's connection (inside `withLocked`, so no second connection is taken). */
+    async getSet(id: number, sql: TSql = pool): Promise<TStoredSet | undefined> {
+      const result = await sql.query<{
         id: string;
         rnc: string;
         kind: 'ecf' | 'approval';
@@ -310,8 +311,14 @@ export function createCertificationStore(pool: pg.Pool, s: string) {
      * Reserves `count` sequences of an issuer's e-CF type and returns the first: after every
      * sequence handed out before and every e-NCF the issuer used or annulled in the environment.
      */
-    async reserveSequences(environment: string, rnc: string, type: string, count: number): Promise<number> {
-      const result = await pool.query<{ last_sequence: string }>(
+    async reserveSequences(
+      environment: string,
+      rnc: string,
+      type: string,
+      count: number,
+      sql: TSql = pool,
+    ): Promise<number> {
+      const result = await sql.query<{ last_sequence: string }>(
         `WITH top AS (
            SELECT greatest(
              (SELECT coalesce(max(substr(encf, 4)::bigint), 0) FROM ${s}.used_encf
@@ -407,8 +414,8 @@ export function createCertificationStore(pool: pg.Pool, s: string) {
      * Accepted CerteCF receptions of an issuer since `from`, by the categories of a data-test set:
      * the e-CF type, with E32 summaries (RFCE, below RD$250,000) as `32_rfce`.
      */
-    async acceptedCountsSince(rnc: string, from: Date): Promise<Record<string, number>> {
-      const result = await pool.query<{ category: string; count: string }>(
+    async acceptedCountsSince(rnc: string, from: Date, sql: TSql = pool): Promise<Record<string, number>> {
+      const result = await sql.query<{ category: string; count: string }>(
         `SELECT CASE WHEN kind = 'RFCE' THEN '32_rfce' ELSE substr(encf, 2, 2) END AS category, count(*) AS count
            FROM ${s}.tracks
           WHERE environment = 'certecf' AND rnc_emisor = $1 AND received_at >= $2

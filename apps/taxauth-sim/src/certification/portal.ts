@@ -254,13 +254,18 @@ export function createCertificationPortal(options: { store: TStore; now: () => D
     return templates;
   }
 
-  function getSet(id: number | null): Promise<TStoredSet | undefined> {
+  /**
+   * A stored set (sets never change: cached by id). Inside `withLocked` pass its `sql`: a read on
+   * the pool while holding the row lock could wait for a connection the waiters on that lock hold.
+   */
+  function getSet(id: number | null, sql?: TSql): Promise<TStoredSet | undefined> {
     if (id === null) return Promise.resolve(undefined);
     let cached = setCache.get(id);
     if (cached === undefined) {
       if (setCache.size > 500) setCache.clear();
-      cached = certifications.getSet(id);
+      cached = certifications.getSet(id, sql);
       setCache.set(id, cached);
+      cached.catch(() => setCache.delete(id));
     }
     return cached;
   }
@@ -269,10 +274,11 @@ export function createCertificationPortal(options: { store: TStore; now: () => D
   async function reserveEncfs(
     rnc: string,
     countsByType: ReadonlyMap<string, number>,
+    sql?: TSql,
   ): Promise<(type: string) => string> {
     const next = new Map<string, { sequence: number; last: number }>();
     for (const [type, count] of countsByType) {
-      const first = await certifications.reserveSequences(CERTIFICATION_ENVIRONMENT, rnc, type, count);
+      const first = await certifications.reserveSequences(CERTIFICATION_ENVIRONMENT, rnc, type, count, sql);
       next.set(type, { sequence: first, last: first + count - 1 });
     }
     return (type) => {
@@ -295,12 +301,17 @@ export function createCertificationPortal(options: { store: TStore; now: () => D
   }
 
   /** A data-test set for `rnc` with fresh eNCFs: its rows now, its file on first download. */
-  async function prepareIssuedEcfSet(rnc: string, legalName: string | null, at: Date): Promise<TPreparedSet> {
+  async function prepareIssuedEcfSet(
+    rnc: string,
+    legalName: string | null,
+    at: Date,
+    sql?: TSql,
+  ): Promise<TPreparedSet> {
     const template = (await loadTemplates()).ecf.workbook;
     const templateEncfs = [...template.ecf, ...template.rfce]
       .map((row) => row.values['ENCF'])
       .filter((encf): encf is string => encf !== undefined);
-    const nextEncf = await reserveEncfs(rnc, countTypes(templateEncfs));
+    const nextEncf = await reserveEncfs(rnc, countTypes(templateEncfs), sql);
     const renumbering = planEcfRenumbering(template, nextEncf);
     return {
       rnc,
@@ -413,12 +424,12 @@ export function createCertificationPortal(options: { store: TStore; now: () => D
     at: Date,
     rejection: TCertificationRejection | null,
   ): Promise<TCertificationRecord> {
-    const set = await getSet(record.ecfSetId);
+    const set = await getSet(record.ecfSetId, sql);
     let ecfSetId = record.ecfSetId;
     if (set === undefined || set.origin === 'issued') {
       ecfSetId = await certifications.insertSet(
         sql,
-        await prepareIssuedEcfSet(record.rnc, record.legalName, at),
+        await prepareIssuedEcfSet(record.rnc, record.legalName, at, sql),
       );
     }
     return certifications.update(
@@ -460,13 +471,14 @@ export function createCertificationPortal(options: { store: TStore; now: () => D
 
   async function simulationProgress(
     record: TCertificationRecord,
+    sql?: TSql,
   ): Promise<{ required: Record<string, number>; accepted: Record<string, number>; done: boolean }> {
-    const set = await getSet(record.ecfSetId);
+    const set = await getSet(record.ecfSetId, sql);
     const required = set?.workbook.kind === 'ecf_set' ? simulationRequirement(set.workbook) : {};
     const accepted =
       record.simulationFrom === null
         ? {}
-        : await certifications.acceptedCountsSince(record.rnc, record.simulationFrom);
+        : await certifications.acceptedCountsSince(record.rnc, record.simulationFrom, sql);
     const done =
       Object.keys(required).length > 0 &&
       Object.entries(required).every(([category, count]) => (accepted[category] ?? 0) >= count);
@@ -752,7 +764,7 @@ export function createCertificationPortal(options: { store: TStore; now: () => D
         let legalName = record.legalName;
         if (attestation.step === 'sworn_declaration' && legalName === null) {
           // The directory shows the legal name; without one registered, the set's issuer name.
-          const set = await getSet(record.ecfSetId);
+          const set = await getSet(record.ecfSetId, sql);
           legalName =
             set?.workbook.kind === 'ecf_set'
               ? (set.workbook.ecf[0]?.values['RazonSocialEmisor'] ?? null)
@@ -857,7 +869,7 @@ export function createCertificationPortal(options: { store: TStore; now: () => D
         const at = now();
         if (subject.kind === 'simulation') {
           if (!accepted || record.step !== 'simulation_ecf') return;
-          if ((await simulationProgress(record)).done)
+          if ((await simulationProgress(record, sql)).done)
             await certifications.update(
               sql,
               record.rnc,
@@ -873,7 +885,7 @@ export function createCertificationPortal(options: { store: TStore; now: () => D
           record.dataEpoch !== subject.epoch
         )
           return;
-        const set = await getSet(subject.setId);
+        const set = await getSet(subject.setId, sql);
         if (set?.workbook.kind !== 'ecf_set') return;
         if (accepted) {
           await certifications.insertProgress(sql, {
@@ -985,7 +997,7 @@ export function createCertificationPortal(options: { store: TStore; now: () => D
           record.approvalEpoch !== subject.epoch
         )
           return;
-        const set = await getSet(subject.setId);
+        const set = await getSet(subject.setId, sql);
         if (set?.workbook.kind !== 'approval_set') return;
         const at = now();
         await certifications.insertProgress(sql, {
