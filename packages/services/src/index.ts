@@ -282,3 +282,26 @@ export {
   type TReceiveCommercialApprovalResult,
   type TReceiveEcfResult,
 } from './receiving/index.ts';
+// The Partner API (issue 20): partners, keys and their permission table, accounts, plans; the taxpayer registry.
+export * from './partners/index.ts';
+export {
+  importTaxpayerRegistry,
+  isActiveTaxpayerStatus,
+  lookUpTaxpayer,
+  parseRegistryLine,
+  type TRegistryImportReport,
+  type TTaxpayer,
+} from './taxpayer-registry/index.ts';
+export {
+  createPartnerWebhookEndpoint,
+  findPartnerWebhookDeliveries,
+  findPartnerWebhookEndpoints,
+  getPartnerWebhookDelivery,
+  PARTNER_WEBHOOK_EVENT_TYPES,
+  replayPartnerWebhookDelivery,
+  retirePartnerWebhookEndpoint,
+  rotatePartnerWebhookSecret,
+  sendPartnerTestWebhook,
+  updatePartnerWebhookEndpoint,
+  type TPartnerWebhookEndpoint,
+} from './webhooks/index.ts';

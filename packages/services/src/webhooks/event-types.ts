@@ -17,6 +17,11 @@ export const WEBHOOK_EVENT_TYPES = [
   'document.received',
   'document.commercial_approval_received',
   'document.commercial_approval_due',
+  // Partner only (issue 20): certificates and the eCF authorization of an account.
+  'certificate.validated',
+  'certificate.expiring',
+  'certificate.expired',
+  'production.state_changed',
   'webhook.test',
 ] as const;
 
@@ -39,6 +44,24 @@ export const DIRECT_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
  * e-CF is `document.received` there (`taxauth.public.receiver.ecf.received` for direct endpoints).
  */
 export const PARTNER_ONLY_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = ['document.received'];
+
+/**
+ * The types a Partner endpoint can subscribe to today (what omitting `eventTypes` means now). The
+ * certification events join this list with the certification engine. Outage episodes are not
+ * delivered to Partner endpoints: a Partner payload names one fiscal account, an episode none.
+ */
+export const PARTNER_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
+  'ecf.queued',
+  'document.state_changed',
+  'annulment.state_changed',
+  'document.received',
+  'document.commercial_approval_received',
+  'document.commercial_approval_due',
+  'certificate.validated',
+  'certificate.expiring',
+  'certificate.expired',
+  'production.state_changed',
+];
 
 /** True for a type an endpoint may list in `eventTypes`. */
 export function isSubscribableWebhookEventType(type: string): boolean {

@@ -103,6 +103,18 @@ const ZPartnerInboundResource = z.strictObject({
   id: z.uuid(),
   state: z.enum(INBOUND_EVENT_STATES),
 });
+/** `resource` of the certificate events (Partner only): the installed certificate. */
+const ZPartnerCertificateResource = z.strictObject({
+  kind: z.literal('certificate'),
+  id: z.uuid(),
+  state: z.enum(['validated', 'expiring', 'expired']),
+});
+/** `resource` of `production.state_changed` (Partner only): the account's eCF authorization. */
+const ZPartnerProductionResource = z.strictObject({
+  kind: z.literal('production'),
+  id: z.uuid(),
+  state: z.enum(['not_requested', 'pending', 'active', 'suspended']),
+});
 /** `resource` of `webhook.test`. */
 const ZPartnerTestResource = z.strictObject({ kind: z.literal('webhook_endpoint'), id: z.uuid() });
 
@@ -123,6 +135,8 @@ export const ZPartnerWebhookPayload = z.strictObject({
     ZPartnerServiceResource,
     ZPartnerAnnulmentResource,
     ZPartnerInboundResource,
+    ZPartnerCertificateResource,
+    ZPartnerProductionResource,
     ZPartnerTestResource,
   ]),
   data: z.record(z.string(), z.unknown()),
@@ -564,6 +578,37 @@ export function buildPartnerWebhookPayload(
         ...base,
         resource: { kind: 'inbound_document', id: due.inboundDocumentId, state: 'commercial_approval_due' },
         data: due,
+      });
+    }
+    case 'certificate.validated':
+    case 'certificate.expiring':
+    case 'certificate.expired': {
+      // Written by the `tenant_certificates` trigger (migration 0017).
+      const certificate = (event.data as { certificate: Record<string, unknown> }).certificate;
+      return ZPartnerWebhookPayload.parse({
+        ...base,
+        resource: {
+          kind: 'certificate',
+          id: String(certificate['id']),
+          state: event.type.slice('certificate.'.length),
+        },
+        data: {
+          holderId: certificate['holderId'] ?? null,
+          subject: certificate['subject'] ?? null,
+          serialNumber: certificate['serialNumber'] ?? null,
+          validFrom: isoOf((certificate['validFrom'] as string | null) ?? null),
+          validTo: isoOf((certificate['validTo'] as string | null) ?? null),
+        },
+      });
+    }
+    case 'production.state_changed': {
+      // Written by the `tenants` trigger (migration 0017).
+      const production = (event.data as { production: { state: string; fromState: string | null } })
+        .production;
+      return ZPartnerWebhookPayload.parse({
+        ...base,
+        resource: { kind: 'production', id: account.fiscalAccountId, state: production.state },
+        data: { fromState: production.fromState },
       });
     }
     default:
