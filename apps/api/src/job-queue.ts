@@ -4,7 +4,13 @@ import { JOB_QUEUE_SCHEMA } from '@ecf/db';
 import { createEnqueue } from '@ecf/db/job-queue';
 
 /** Queues the API sends to (created if absent, as the worker does). */
-const API_QUEUES = ['document.sign', 'inbound.check-validity', 'commercial-approval.dispatch'] as const;
+const API_QUEUES = [
+  'document.sign',
+  'inbound.check-validity',
+  'commercial-approval.dispatch',
+  // The Partner webhook routes (test, resume, replay) queue deliveries.
+  'webhook.deliver',
+] as const;
 
 /**
  * pg-boss as a producer only (no supervision, no schedules, no workers), behind the shared enqueue

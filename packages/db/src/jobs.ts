@@ -71,6 +71,8 @@ export const JOB_CONTRACTS = {
    * before its deadline. Scheduled every hour.
    */
   'maintenance.commercial-approvals-due': z.strictObject({}),
+  /** Daily: certificate.expiring / certificate.expired for the Partner accounts' certificates (issue 20). */
+  'maintenance.certificate-expiry': z.strictObject({}),
 } as const;
 
 /** Channel the outbox triggers (migration 0012) NOTIFY, with an empty payload, when they record an event. */

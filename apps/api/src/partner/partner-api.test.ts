@@ -5,12 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { seedTenant } from '@ecf/db';
-import {
-  PARTNER_KEY_PROFILES,
-  profileHasPermission,
-  revokePartnerKey,
-  updatePartner,
-} from '@ecf/services';
+import { PARTNER_KEY_PROFILES, profileHasPermission, revokePartnerKey, updatePartner } from '@ecf/services';
 import { ZErrorResponse } from '../contract.ts';
 import { PARTNER_ROUTES, PARTNER_UPLOAD_ROUTE, type TPartnerRouteContract } from '../partner-contract.ts';
 import { startTestApi, type TTestApi } from '../../test/test-api.ts';
@@ -156,8 +151,8 @@ test("another Partner's account is FISCAL_ACCOUNT_NOT_FOUND on every account rou
     assert.equal(other.statusCode, 404, `${name}: ${other.body}`);
     assert.equal(other.json().error.code, 'FISCAL_ACCOUNT_NOT_FOUND', name);
     assert.deepEqual(
-      { ...other.json(), correlationId: '' },
-      { ...none.json(), correlationId: '' },
+      { ...other.json<object>(), correlationId: '' },
+      { ...none.json<object>(), correlationId: '' },
       `${name}: another Partner's account answers as no account`,
     );
   }

@@ -113,14 +113,12 @@ export function registerPartnerWebhookRoutes(
     );
     if (result.replayed)
       return reply.code(200).send({ ok: true, endpoint: endpointBodyOf(result.endpoint), replayed: true });
-    return reply
-      .code(201)
-      .send({
-        ok: true,
-        endpoint: endpointBodyOf(result.endpoint),
-        signingSecret: result.signingSecret,
-        replayed: false,
-      });
+    return reply.code(201).send({
+      ok: true,
+      endpoint: endpointBodyOf(result.endpoint),
+      signingSecret: result.signingSecret,
+      replayed: false,
+    });
   });
   partnerRoute(app, options, R.updateWebhookEndpoint, async (request) => {
     const { endpointId } = parsePartner(R.updateWebhookEndpoint.params, request.params, 'path');

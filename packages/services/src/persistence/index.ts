@@ -98,6 +98,7 @@ export {
   findCertificatesOfTenant,
   findCertificatesSealedWithOtherKeys,
   insertActiveCertificate,
+  markCertificatesExpiring,
   readSealedCertificate,
   resealCertificate,
   type TSealedCertificate,

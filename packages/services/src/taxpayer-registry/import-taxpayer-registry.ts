@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
@@ -48,9 +48,10 @@ export async function importTaxpayerRegistry(options: {
   const started = performance.now();
   const fileName =
     options.fileName ?? (typeof options.source === 'string' ? basename(options.source) : 'registry.txt');
+  // A file that cannot be opened fails here, before anything is written.
   const input =
     typeof options.source === 'string'
-      ? createReadStream(options.source, { encoding: options.encoding ?? 'latin1' })
+      ? (await open(options.source)).createReadStream({ encoding: options.encoding ?? 'latin1' })
       : options.source.setEncoding(options.encoding ?? 'latin1');
   const importId = await insertRegistryImport(options.database, { fileName, at: now() });
   const seen = new Set<string>();
