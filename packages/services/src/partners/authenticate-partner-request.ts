@@ -70,7 +70,7 @@ export async function authenticatePartnerRequest(options: {
     windowStart,
     expiresAt: new Date(windowStart.getTime() + 2 * windowMs),
   });
-  if (row.ip_count > limits.ip) throw tooMany('ip', limits.ip);
+  if ((row.counts?.[`partner-ip:${options.ip}`] ?? 0) > limits.ip) throw tooMany('ip', limits.ip);
   if (!options.key) throw new AppError('PARTNER_KEY_MISSING', 'The X-PARTNER-KEY header is required.');
   if (row.key_id === null || row.revoked_at !== null || row.partner_id === null)
     throw new AppError('PARTNER_KEY_INVALID', 'The partner key is invalid or has been revoked.');

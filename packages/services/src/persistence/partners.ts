@@ -4,6 +4,9 @@
  * authenticates and counts a Partner request, and the usage counters of their plan.
  */
 import {
+  batchOrEach,
+  coalescerPerKey,
+  createCoalescer,
   inSqlTransaction,
   prepared,
   sqlPoolOf,
@@ -13,6 +16,7 @@ import {
   type PartnerStatus,
   type ProductionState,
   type TDatabase,
+  type TSqlPool,
 } from '@ecf/db';
 
 /** A Partner as operators and the Partner itself see it. */
@@ -248,7 +252,6 @@ const ACCOUNT_COLUMNS = `t.id::text AS id, t.external_tenant_id, t.rnc, t.legal_
 
 /** What authenticating a Partner request found and counted. */
 export type TPartnerAuthRow = {
-  ip_count: number;
   key_id: string | null;
   partner_id: string | null;
   prefix: string | null;
@@ -262,78 +265,100 @@ export type TPartnerAuthRow = {
   overdue_since: Date | null;
   billing_url: string | null;
   allowed: boolean | null;
-  /** `bucket → count` of what was counted (the Partner, the permission, the account). */
+  /**
+   * `bucket → the request's position in it` for what was counted: the source address always, the
+   * Partner, the permission and the account when the key is allowed.
+   */
   counts: Record<string, number> | null;
   account: TPartnerAccountRecord | null;
 };
 
+export type TPartnerAuthLookup = {
+  ip: string;
+  hash: string;
+  /** The profiles holding the route's permission. */
+  profiles: string[];
+  permission: string;
+  accountId: string | null;
+  windowStart: Date;
+  expiresAt: Date;
+};
+
 /**
- * ONE statement per Partner request: the request is counted against its source address (always,
- * a wrong key included: that is what the address limit is for); its key is looked up by SHA-256
- * with its Partner; when the key is valid, the Partner active and the key's profile among
- * `profiles` (those holding the route's permission), the request is counted against the Partner
- * (all its keys add up), the permission and, when the route names one, the fiscal account, which is
- * read only when it is this Partner's. Counters are `rate_limit_counters` rows (fixed windows,
- * shared by every instance); the buckets are per Partner, so a new key does not reset them.
+ * The Partner requests of a batch in ONE statement: each is counted against its source address
+ * (always, a wrong key included: that is what the address limit is for); its key is looked up by
+ * SHA-256 with its Partner; when the key is valid, the Partner active and the key's profile among
+ * `profiles`, it is counted against the Partner (all its keys add up), the permission and, when the
+ * route names one, the fiscal account, read only when it is this Partner's. A bucket's requests of
+ * one window add to its counter in one upsert and each request gets its own position in that sum
+ * (the first of the batch the lowest), as if counted one by one. Buckets are per Partner, so a new
+ * key does not reset them; rows are `rate_limit_counters` (fixed windows, shared by every instance).
+ */
+const AUTHENTICATE_PARTNER = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::uuid[], $6::timestamptz[], $7::timestamptz[])
+      WITH ORDINALITY AS i(ip, hash, profiles, permission, account_id, window_start, expires_at, ord)
+  ), k AS (
+    SELECT i.ord, i.ip, i.permission, i.account_id, i.window_start, i.expires_at,
+           k.id AS key_id, k.partner_id, k.prefix, k.profile::text AS profile, k.revoked_at,
+           (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale,
+           p.status::text AS partner_status, p.name AS partner_name, p.plan AS partner_plan,
+           p.paid_status::text AS paid_status, p.overdue_since, p.billing_url,
+           (k.revoked_at IS NULL AND p.status = 'active' AND k.profile::text = ANY(string_to_array(i.profiles, ','))) AS allowed
+      FROM input i LEFT JOIN partner_keys k ON k.hash = i.hash LEFT JOIN partners p ON p.id = k.partner_id
+  ), a AS (
+    SELECT k.ord, ${ACCOUNT_COLUMNS} FROM k JOIN tenants t ON t.id = k.account_id AND t.partner_id = k.partner_id
+  ), buckets AS (
+    SELECT ord, window_start, expires_at, 'partner-ip:' || ip AS bucket FROM k
+    UNION ALL SELECT ord, window_start, expires_at, 'partner:' || partner_id::text FROM k WHERE allowed
+    UNION ALL SELECT ord, window_start, expires_at, 'partner-permission:' || partner_id::text || ':' || permission FROM k WHERE allowed
+    UNION ALL SELECT k.ord, k.window_start, k.expires_at, 'partner-account:' || a.id FROM k JOIN a ON a.ord = k.ord WHERE k.allowed
+  ), counted AS (
+    INSERT INTO rate_limit_counters (bucket, window_start, count, expires_at)
+    SELECT bucket, window_start, count(*), max(expires_at) FROM buckets GROUP BY bucket, window_start
+    ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
+    RETURNING bucket, window_start, count
+  ), positioned AS (
+    SELECT b.ord, b.bucket,
+           c.count - (SELECT count(*) FROM buckets later
+                       WHERE later.bucket = b.bucket AND later.window_start = b.window_start AND later.ord > b.ord) AS position
+      FROM buckets b JOIN counted c ON c.bucket = b.bucket AND c.window_start = b.window_start
+  )
+  SELECT k.ord, k.key_id::text AS key_id, k.partner_id::text AS partner_id, k.prefix, k.profile, k.revoked_at, k.stale,
+         k.partner_status, k.partner_name, k.partner_plan, k.paid_status, k.overdue_since, k.billing_url, k.allowed,
+         (SELECT json_object_agg(p.bucket, p.position) FROM positioned p WHERE p.ord = k.ord) AS counts,
+         (SELECT row_to_json(a) FROM a WHERE a.ord = k.ord) AS account
+    FROM k`;
+
+const authenticateCoalesced = coalescerPerKey((pool: TSqlPool) =>
+  createCoalescer(
+    batchOrEach(async (batch: TPartnerAuthLookup[]): Promise<Array<TPartnerAuthRow | undefined>> => {
+      const { rows } = await pool.query<TPartnerAuthRow & { ord: string }>(
+        prepared(AUTHENTICATE_PARTNER, [
+          batch.map((lookup) => lookup.ip),
+          batch.map((lookup) => lookup.hash),
+          batch.map((lookup) => lookup.profiles.join(',')),
+          batch.map((lookup) => lookup.permission),
+          batch.map((lookup) => lookup.accountId),
+          batch.map((lookup) => lookup.windowStart),
+          batch.map((lookup) => lookup.expiresAt),
+        ]),
+      );
+      const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
+      return batch.map((_, index) => byOrdinal.get(index + 1));
+    }),
+  ),
+);
+
+/**
+ * Authenticates and counts one Partner request (see {@link AUTHENTICATE_PARTNER}) in ONE round
+ * trip; the requests arriving together share one statement and one upsert per counter.
  */
 export async function authenticatePartnerRow(
   database: TDatabase,
-  input: {
-    ip: string;
-    hash: string;
-    profiles: string[];
-    permission: string;
-    accountId: string | null;
-    windowStart: Date;
-    expiresAt: Date;
-  },
+  input: TPartnerAuthLookup,
 ): Promise<TPartnerAuthRow> {
-  const { rows } = await sqlPoolOf(database).query<TPartnerAuthRow>(
-    prepared(
-      `WITH ip AS (
-         INSERT INTO rate_limit_counters (bucket, window_start, count, expires_at)
-         VALUES ('partner-ip:' || $1::text, $5, 1, $6)
-         ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
-         RETURNING count
-       ), k AS (
-         SELECT k.id, k.partner_id, k.prefix, k.profile::text AS profile, k.revoked_at,
-                (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale,
-                p.status::text AS partner_status, p.name AS partner_name, p.plan AS partner_plan,
-                p.paid_status::text AS paid_status, p.overdue_since, p.billing_url,
-                (k.revoked_at IS NULL AND p.status = 'active' AND k.profile::text = ANY($3::text[])) AS allowed
-           FROM partner_keys k JOIN partners p ON p.id = k.partner_id WHERE k.hash = $2
-       ), a AS (
-         SELECT ${ACCOUNT_COLUMNS} FROM tenants t JOIN k ON t.partner_id = k.partner_id
-          WHERE $7::uuid IS NOT NULL AND t.id = $7::uuid
-       ), counted AS (
-         INSERT INTO rate_limit_counters (bucket, window_start, count, expires_at)
-         SELECT b.bucket, $5, 1, $6 FROM k CROSS JOIN LATERAL (VALUES
-             ('partner:' || k.partner_id::text),
-             ('partner-permission:' || k.partner_id::text || ':' || $4::text)) AS b(bucket)
-          WHERE k.allowed
-         UNION ALL
-         SELECT 'partner-account:' || a.id, $5, 1, $6 FROM a CROSS JOIN k WHERE k.allowed
-         ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
-         RETURNING bucket, count
-       )
-       SELECT ip.count AS ip_count, k.id::text AS key_id, k.partner_id::text AS partner_id, k.prefix, k.profile,
-              k.revoked_at, k.stale, k.partner_status, k.partner_name, k.partner_plan, k.paid_status,
-              k.overdue_since, k.billing_url, k.allowed,
-              (SELECT json_object_agg(bucket, count) FROM counted) AS counts,
-              (SELECT row_to_json(a) FROM a) AS account
-         FROM ip LEFT JOIN k ON true`,
-      [
-        input.ip,
-        input.hash,
-        input.profiles,
-        input.permission,
-        input.windowStart,
-        input.expiresAt,
-        input.accountId,
-      ],
-    ),
-  );
-  const row = rows[0];
+  const row = await authenticateCoalesced(sqlPoolOf(database))(input);
   if (row === undefined) throw new Error('the partner authentication statement returned nothing');
   return row;
 }
