@@ -18,6 +18,7 @@ import {
 import { createTaxauthClients } from '@ecf/taxauth-client';
 import { portalEnv } from '../env.ts';
 import type { TPortalDocuments, TPortalWebhooks } from './trpc/context.ts';
+import type { TPartnerPlans } from '@ecf/services';
 
 export type TPortalRuntime = {
   database: TDatabase;
@@ -30,6 +31,7 @@ export type TPortalRuntime = {
   certificateKeyring: () => TCertificateKeyring;
   documents: TPortalDocuments;
   webhooks: TPortalWebhooks;
+  partnerPlans: TPartnerPlans;
 };
 
 // On globalThis so that `next dev`'s module reloads reuse the pool instead of opening another.
@@ -91,6 +93,7 @@ export function portalRuntime(): TPortalRuntime {
     },
     documents,
     webhooks: { allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, enqueue: documents.enqueue },
+    partnerPlans: { quotas: env.PARTNER_PLAN_QUOTAS, graceDays: env.PARTNER_PAYMENT_GRACE_DAYS },
   };
   return holder.__ecfPortalRuntime;
 }

@@ -21,6 +21,7 @@ import { sequencesRouter } from './sequences/index.ts';
 import { annulmentsRouter } from './annulments/index.ts';
 import { commercialApprovalsRouter } from './commercial-approvals/index.ts';
 import { inboundRouter } from './inbound/index.ts';
+import { partnerRouter } from './partner/index.ts';
 
 export const appRouter = createRouter({
   session: sessionRouter,
@@ -40,6 +41,7 @@ export const appRouter = createRouter({
   annulments: annulmentsRouter,
   commercialApprovals: commercialApprovalsRouter,
   inbound: inboundRouter,
+  partner: partnerRouter,
 });
 
 export type AppRouter = typeof appRouter;
