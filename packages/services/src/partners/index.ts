@@ -40,7 +40,9 @@ export { findPartners } from './find-partners.ts';
 export { createPartnerKey, PARTNER_KEY_NAME_MAX_LENGTH } from './create-partner-key.ts';
 export { revokePartnerKey } from './revoke-partner-key.ts';
 export { findPartnerKeys } from './find-partner-keys.ts';
-export { addBrowserOrigin, findBrowserOrigins, removeBrowserOrigin } from './browser-origins.ts';
+export { addBrowserOrigin } from './add-browser-origin.ts';
+export { removeBrowserOrigin } from './remove-browser-origin.ts';
+export { findBrowserOrigins } from './find-browser-origins.ts';
 export {
   buyerEmailEnvironmentsOf,
   linkFiscalAccount,
