@@ -174,7 +174,10 @@ export function registerPartnerCertificateRoutes(
         const { uploadId } = parsePartner(PARTNER_UPLOAD_ROUTE.params, request.params, 'path');
         const token = uploadTokenOf(request);
         const now = new Date();
-        // The session first (token, expiry, Partner, attempts): its origin decides CORS and the Origin check.
+        // CORS first, from the open session's origin, so the browser can read every refusal below
+        // (a wrong token, the attempts used up); then the session itself (token, expiry, Partner, attempts).
+        const knownOrigin = await findUploadSessionOrigin({ database, uploadId });
+        if (knownOrigin !== null) allowOrigin(reply, request, knownOrigin);
         const session = await openUploadSession({ database, uploadId, uploadToken: token, now });
         allowOrigin(reply, request, session.browserOrigin);
         const origin = request.headers.origin;

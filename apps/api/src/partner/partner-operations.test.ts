@@ -528,8 +528,13 @@ test('certificate upload sessions: origins, five attempts with attemptsRemaining
   assert.equal(notAFile.json().error.code, 'CERTIFICATE_FILE_INVALID');
   remaining.push(notAFile.json().error.details.attemptsRemaining);
   assert.deepEqual(remaining, [4, 3, 2, 1, 0]);
-  const exhausted = await upload(uploadId, uploadToken, good.p12, good.password);
+  const exhausted = await upload(uploadId, uploadToken, good.p12, good.password, 'https://erp.example.com');
   assert.equal(exhausted.statusCode, 409);
+  assert.equal(
+    exhausted.headers['access-control-allow-origin'],
+    'https://erp.example.com',
+    'readable by the page',
+  );
   assert.equal(exhausted.json().error.code, 'UPLOAD_SESSION_EXHAUSTED');
 
   // A new session: an expired certificate uses an attempt, the good one installs it.
