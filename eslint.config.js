@@ -19,7 +19,7 @@ const TEST_CODE = [
 
 /** Prisma model delegates (`database.document`...): persistence, like SQL. */
 const PRISMA_DELEGATES =
-  'tenant|apiKey|tenantCertificate|document|documentEvent|documentFingerprint|artifact|idempotencyRecord|rateLimitCounter|taxauthEpisode|operatorNotification|receiverDelivery|user|membership|invitation|passwordReset|portalSession|portalAuditEntry|sequenceRange|annulment|annulmentRange';
+  'tenant|apiKey|tenantCertificate|document|documentEvent|documentFingerprint|artifact|idempotencyRecord|rateLimitCounter|taxauthEpisode|operatorNotification|receiverDelivery|user|membership|invitation|passwordReset|portalSession|portalAuditEntry|sequenceRange|annulment|annulmentRange|partner|partnerKey|partnerBrowserOrigin|partnerUser|partnerUsageCounter|certificateUploadSession|taxpayerRegistryImport|taxpayerRegistryEntry';
 const PERSISTENCE_ONLY =
   'is persistence: put it in packages/services/src/persistence/ and call that from the use-case';
 

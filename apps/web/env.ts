@@ -72,6 +72,21 @@ const ZEnv = z
     TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     /** Development only: webhook endpoints may target loopback/private addresses over plain http (local receivers). */
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: ZBoolean,
+    /** The Partner plans' monthly quotas (`plan=quota,...`), as the API reads them: the billing page shows them. */
+    PARTNER_PLAN_QUOTAS: z
+      .string()
+      .regex(/^\s*[A-Za-z0-9_-]+\s*=\s*\d+\s*(,\s*[A-Za-z0-9_-]+\s*=\s*\d+\s*)*$/)
+      .default('starter=1000,growth=10000,scale=100000')
+      .transform(
+        (text) =>
+          Object.fromEntries(
+            text.split(',').map((pair) => {
+              const [plan = '', quota = '0'] = pair.split('=').map((part) => part.trim());
+              return [plan, Number(quota)];
+            }),
+          ) as Record<string, number>,
+      ),
+    PARTNER_PAYMENT_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   })
   .refine((env) => (env.SMTP_USER === undefined) === (env.SMTP_PASSWORD === undefined), {
     path: ['SMTP_PASSWORD'],

@@ -24,6 +24,7 @@ import { registerApiReference } from './routes/api-reference.ts';
 import { createDocumentWaiter } from './document-waiter.ts';
 import { createJobQueue } from './job-queue.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { registerPartnerApi } from './partner/register-partner-api.ts';
 import { loadXsdValidators } from '@ecf/config';
 import type { TSigningCertificate, TXsdValidators } from '@ecf/fiscal-core';
 import { AppError, createCertificateKeyring } from '@ecf/services';
@@ -122,7 +123,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const metrics = registerMetrics(app);
 
   registerOperationalRoutes(app, { readiness: readiness.check, metrics, startedAt: new Date() });
-  const openApiDocument = buildOpenApiDocument();
+  const openApiDocument = buildOpenApiDocument({ partnerApi: env.PSFE_PARTNER_API_ENABLED });
   app.get('/openapi.json', async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(JSON.stringify(openApiDocument)),
   );
@@ -191,6 +192,23 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     publicBaseUrl: env.PUBLIC_BASE_URL,
     ...certificateSource,
   });
+  // The Partner API (issue 20) exists only when enabled: otherwise none of its routes is
+  // registered and every /partner/v1 path answers 404 ROUTE_NOT_FOUND.
+  if (env.PSFE_PARTNER_API_ENABLED) {
+    registerPartnerApi(app, {
+      database,
+      limits: env.PARTNER_RATE_LIMITS,
+      plans: { quotas: env.PARTNER_PLAN_QUOTAS, graceDays: env.PARTNER_PAYMENT_GRACE_DAYS },
+      xsd,
+      enqueue: jobQueue.enqueue,
+      waiter,
+      cursorSecret: env.API_CURSOR_SECRET,
+      submissionLimitBytes: env.API_BODY_LIMIT_BYTES,
+      allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+      clientFor,
+      ...certificateSource,
+    });
+  }
   registerApiReference(app);
   return app;
 }

@@ -668,7 +668,7 @@ type TResponse = {
   headers?: Record<string, string>;
 };
 export type TRouteContract = {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
   /** Fastify path syntax (`:param`); `/:environment/...` is documented under the environment's server. */
   path: string;
   summary: string;

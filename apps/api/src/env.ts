@@ -15,6 +15,16 @@ const ZPlanLimits = z
       ) as Record<string, number>,
   );
 
+/** `name=number` pairs of the Partner rate limits, every one of the four named. */
+const ZPartnerRateLimits = ZPlanLimits.pipe(
+  z.object({
+    ip: z.number().int().min(1),
+    partner: z.number().int().min(1),
+    account: z.number().int().min(1),
+    permission: z.number().int().min(1),
+  }),
+);
+
 const ZEnv = z.object({
   DATABASE_URL: z.url().default('postgresql://postgres@127.0.0.1:5432/ecf'),
   API_HOST: z.string().min(1).default('127.0.0.1'),
@@ -33,6 +43,23 @@ const ZEnv = z.object({
   LOG_LEVEL: ZLogLevel,
   /** Whether the Partner API (/partner/v1) exists; when false every Partner route answers 404. */
   PSFE_PARTNER_API_ENABLED: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  /**
+   * Partner API requests per fixed 60-second window (spec Limits: the same for every plan): per
+   * source address, per Partner (all its keys), per fiscal account, per permission.
+   */
+  PARTNER_RATE_LIMITS: ZPartnerRateLimits.default({ ip: 1000, partner: 1000, account: 300, permission: 600 }),
+  /** Monthly quota of accepted e-CF (eCF, all of a Partner's accounts) by plan: `plan=quota,...`. */
+  PARTNER_PLAN_QUOTAS: ZPlanLimits.default({ starter: 1000, growth: 10000, scale: 100000 }),
+  /** Days an overdue Partner may still emit in eCF before 402 PAYMENT_REQUIRED. */
+  PARTNER_PAYMENT_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /**
+   * Development only: Partner webhook endpoints may use plain http and loopback or private
+   * addresses (as WEBHOOKS_ALLOW_PRIVATE_TARGETS of the worker and the portal).
+   */
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: z
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),

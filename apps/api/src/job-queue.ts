@@ -15,6 +15,8 @@ const API_QUEUES = [
   'certification.sync',
   'document.transmit',
   'document.poll-status',
+  // The Partner webhook routes (test, resume, replay) queue deliveries.
+  'webhook.deliver',
 ] as const;
 
 /**

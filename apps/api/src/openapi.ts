@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { ROUTES, ZEnvironment, type TRouteContract } from './contract.ts';
+import {
+  PARTNER_ROUTES,
+  PARTNER_UPLOAD_PREFLIGHT_ROUTE,
+  PARTNER_UPLOAD_ROUTE,
+  type TPartnerRouteContract,
+} from './partner-contract.ts';
 import { SERVICE_VERSION } from './routes/operational.ts';
 
 type TJsonSchema = Record<string, unknown> & {
@@ -68,6 +74,19 @@ function parametersOf(location: 'path' | 'query' | 'header', schema: z.ZodType |
     });
 }
 
+/** Who may call a route: an API key with one of its scopes, a partner key with its permission, the upload token, or anyone. */
+function securityOf(route: TRouteContract | TPartnerRouteContract) {
+  if ('permission' in route)
+    return {
+      security: [{ partnerKey: [] }],
+      'x-permission': route.permission,
+      ...(route.permissionWhen ? { 'x-permission-when': route.permissionWhen } : {}),
+    };
+  if (route === PARTNER_UPLOAD_ROUTE) return { security: [{ uploadToken: [] }] };
+  if (route.scopes) return { security: [{ apiKey: [] }], 'x-scopes': route.scopes };
+  return { security: [] };
+}
+
 function operationOf(operationId: string, route: TRouteContract, underEnvironment: boolean) {
   // Under the environment's server the environment is a server variable, not a path parameter.
   const omitted = underEnvironment ? ['environment'] : [];
@@ -75,7 +94,7 @@ function operationOf(operationId: string, route: TRouteContract, underEnvironmen
     operationId,
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
-    ...(route.scopes ? { security: [{ apiKey: [] }], 'x-scopes': route.scopes } : { security: [] }),
+    ...securityOf(route),
     parameters: [
       ...parametersOf('path', route.params, omitted),
       ...parametersOf('query', route.query, []),
@@ -138,12 +157,32 @@ Decisions where the interface specification is silent (the clarifications; each 
 16. A note referencing an eNCF this account never issued through the service is accepted.
 17. XML and PDF downloads honour Accept (application/xml, text/xml, application/pdf, their wildcards, */*); a refused Accept is 400 NOT_ACCEPTABLE, after the 404 checks; error answers are JSON ErrorResponse.
 18. The simplified contract: packages/fiscal-core/docs/simplified-contract.md.
-Rate limits per API key and plan, fixed 60-second windows; 429 RATE_LIMIT_EXCEEDED with Retry-After.`;
+Rate limits per API key and plan, fixed 60-second windows; 429 RATE_LIMIT_EXCEEDED with Retry-After.
 
-/** The OpenAPI 3.1 document of the API, generated from the route table of contract.ts. */
-export function buildOpenApiDocument() {
+The Partner API (/partner/v1, X-PARTNER-KEY, when the deployment enables it) is documented with its operations: each names the permission it needs (x-permission); closed contracts (400 INVALID_PARTNER_PAYLOAD); docs/partner-api.md.`;
+
+/** Every route of the document: the direct API's and, when enabled, the Partner API's. */
+export function documentedRoutes(options: { partnerApi: boolean }): Array<[string, TRouteContract]> {
+  return [
+    ...(Object.entries(ROUTES) as Array<[string, TRouteContract]>),
+    ...(options.partnerApi
+      ? [
+          ...(Object.entries(PARTNER_ROUTES) as Array<[string, TRouteContract]>),
+          ['uploadCertificate', PARTNER_UPLOAD_ROUTE] as [string, TRouteContract],
+          ['uploadCertificatePreflight', PARTNER_UPLOAD_PREFLIGHT_ROUTE] as [string, TRouteContract],
+        ]
+      : []),
+  ];
+}
+
+/**
+ * The OpenAPI 3.1 document of the API, generated from the route tables of contract.ts and
+ * partner-contract.ts (the Partner routes only when the Partner API is enabled: the document says
+ * what is served).
+ */
+export function buildOpenApiDocument(options: { partnerApi: boolean } = { partnerApi: false }) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [operationId, route] of Object.entries(ROUTES) as Array<[string, TRouteContract]>) {
+  for (const [operationId, route] of documentedRoutes(options)) {
     const { path, underEnvironment } = documentedPathOf(route.path);
     const item = (paths[path] ??= underEnvironment ? { servers: [ENVIRONMENT_SERVER] } : {});
     if ('servers' in item !== underEnvironment)
@@ -162,7 +201,28 @@ export function buildOpenApiDocument() {
       license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/', description: 'This service (the origin that serves this document)' }],
-    components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' } } },
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
+        ...(options.partnerApi
+          ? {
+              partnerKey: {
+                type: 'apiKey',
+                in: 'header',
+                name: 'X-PARTNER-KEY',
+                description:
+                  'Partner API key; its profile (full, onboarding, runtime, webhooks) decides the permissions (x-permission of each operation)',
+              },
+              uploadToken: {
+                type: 'apiKey',
+                in: 'header',
+                name: 'Authorization',
+                description: 'Upload <uploadToken> of a certificate upload session',
+              },
+            }
+          : {}),
+      },
+    },
     paths,
   };
 }

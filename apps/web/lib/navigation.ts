@@ -7,7 +7,7 @@
  * A later page plugs in by creating its route folder (see apps/web/README.md, "Adding a page") and
  * setting `built: true` here (or adding its entry).
  */
-import type { TCapability } from '@ecf/services';
+import type { TCapability, TPartnerCapability } from '@ecf/services';
 import { DEFAULT_ENVIRONMENT, type TEnvironment } from './environments.ts';
 
 export type TNavEntry = {
@@ -15,11 +15,12 @@ export type TNavEntry = {
   label: string;
   /**
    * `environment`: under `/{environment}/{segment}` (documents, keys... exist per environment);
-   * `tenant`: `/{segment}`, one page for the whole account; `support`: the operator's desk.
+   * `tenant`: `/{segment}`, one page for the whole account; `support`: the operator's desk;
+   * `partner`: `/partner/{segment}`, the pages of people who work for a Partner (issue 20).
    */
-  scope: 'environment' | 'tenant' | 'support';
+  scope: 'environment' | 'tenant' | 'support' | 'partner';
   segment: string;
-  capability: TCapability;
+  capability: TCapability | TPartnerCapability;
   /** False: reserved for the issue that builds it; not shown until then. */
   built: boolean;
   /** Environments the page exists in (default: all three). */
@@ -155,6 +156,47 @@ export const NAV_ENTRIES: readonly TNavEntry[] = [
     capability: 'audit.read',
     built: true,
   },
+  // The Partner portal (issue 20): people who work for a Partner (their own roles, no tenant).
+  {
+    id: 'partner-accounts',
+    label: 'Cuentas fiscales',
+    scope: 'partner',
+    segment: 'accounts',
+    capability: 'partner.accounts.read',
+    built: true,
+  },
+  {
+    id: 'partner-keys',
+    label: 'Claves Partner',
+    scope: 'partner',
+    segment: 'keys',
+    capability: 'partner.keys.read',
+    built: true,
+  },
+  {
+    id: 'partner-origins',
+    label: 'Orígenes del navegador',
+    scope: 'partner',
+    segment: 'origins',
+    capability: 'partner.origins.read',
+    built: true,
+  },
+  {
+    id: 'partner-webhooks',
+    label: 'Webhooks Partner',
+    scope: 'partner',
+    segment: 'webhooks',
+    capability: 'partner.webhooks.read',
+    built: true,
+  },
+  {
+    id: 'partner-billing',
+    label: 'Consumo',
+    scope: 'partner',
+    segment: 'billing',
+    capability: 'partner.billing.read',
+    built: true,
+  },
   {
     id: 'support',
     label: 'Mesa de soporte',
@@ -175,6 +217,7 @@ export function visibleNavEntries(
 
 /** Where an entry points, in `environment` for environment-scoped pages (else its first allowed one). */
 export function hrefOf(entry: TNavEntry, environment: TEnvironment = DEFAULT_ENVIRONMENT): string {
+  if (entry.scope === 'partner') return `/partner/${entry.segment}`;
   if (entry.scope !== 'environment') return `/${entry.segment}`;
   const allowed = entry.environments ?? [environment];
   const chosen = allowed.includes(environment) ? environment : (allowed[0] ?? DEFAULT_ENVIRONMENT);
@@ -193,5 +236,6 @@ export function homePathOf(
 /** True when `pathname` is the entry's page or below it. */
 export function isActiveEntry(entry: TNavEntry, pathname: string): boolean {
   const parts = pathname.split('/').filter(Boolean);
+  if (entry.scope === 'partner') return parts[0] === 'partner' && parts[1] === entry.segment;
   return entry.scope === 'environment' ? parts[1] === entry.segment : parts[0] === entry.segment;
 }

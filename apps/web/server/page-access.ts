@@ -7,7 +7,14 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
-import { hasCapability, type TCapability, type TPortalSession, type TPrincipal } from '@ecf/services';
+import {
+  hasCapability,
+  hasPartnerCapability,
+  type TCapability,
+  type TPartnerCapability,
+  type TPortalSession,
+  type TPrincipal,
+} from '@ecf/services';
 import { getPortalSession } from '../auth/portal-session.ts';
 
 /** The path being rendered (set by proxy.ts). */
@@ -38,4 +45,18 @@ export async function requirePageCapability(capability: TCapability): Promise<TT
   const access = await requireActiveTenant();
   if (!hasCapability(access.principal, capability)) forbidden();
   return access;
+}
+
+export type TPartnerPageAccess = {
+  session: TPortalSession;
+  partner: NonNullable<TPortalSession['partner']>;
+};
+
+/** A Partner page (issue 20) that needs `capability`: 403 for someone who does not work for a Partner or whose role lacks it. */
+export async function requirePartnerPageCapability(
+  capability: TPartnerCapability,
+): Promise<TPartnerPageAccess> {
+  const session = await requirePortalSession();
+  if (session.partner === null || !hasPartnerCapability(session.partner.role, capability)) forbidden();
+  return { session, partner: session.partner };
 }

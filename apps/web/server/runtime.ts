@@ -18,6 +18,7 @@ import {
 import { createTaxauthClients } from '@ecf/taxauth-client';
 import { portalEnv } from '../env.ts';
 import { PORTAL_JOB_QUEUES, type TPortalDocuments, type TPortalWebhooks } from './trpc/context.ts';
+import type { TPartnerPlans } from '@ecf/services';
 
 export type TPortalRuntime = {
   database: TDatabase;
@@ -32,6 +33,7 @@ export type TPortalRuntime = {
   certificateKeyring: () => TCertificateKeyring;
   documents: TPortalDocuments;
   webhooks: TPortalWebhooks;
+  partnerPlans: TPartnerPlans;
 };
 
 // On globalThis so that `next dev`'s module reloads reuse the pool instead of opening another.
@@ -94,6 +96,7 @@ export function portalRuntime(): TPortalRuntime {
     },
     documents,
     webhooks: { allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, enqueue: documents.enqueue },
+    partnerPlans: { quotas: env.PARTNER_PLAN_QUOTAS, graceDays: env.PARTNER_PAYMENT_GRACE_DAYS },
   };
   return holder.__ecfPortalRuntime;
 }

@@ -15,6 +15,7 @@ import { loadXsdValidators, OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
 import { startMailCatcher, type TMailCatcher } from '@ecf/mail-catcher';
 import { createTaxauthClients } from '@ecf/taxauth-client';
 import {
+  createPartner,
   createCertificateKeyring,
   DEFAULT_SIGN_IN_POLICY,
   hashPassword,
@@ -31,7 +32,17 @@ import {
 import { createCallerFactory } from '../server/trpc/init.ts';
 import { appRouter } from '../server/routers/root.ts';
 
-export const ROLES = ['owner', 'developer', 'accountant', 'support', 'nonMember', 'signedOut'] as const;
+export const ROLES = [
+  'owner',
+  'developer',
+  'accountant',
+  'support',
+  'nonMember',
+  'signedOut',
+  // People who work for a Partner (issue 20): their own roles, no tenant.
+  'partnerAdmin',
+  'partnerDeveloper',
+] as const;
 export type TRole = (typeof ROLES)[number];
 
 export type TPortalHarness = {
@@ -163,7 +174,20 @@ export async function seedWorld(database: TDatabase) {
     accountant: await seedPerson(database, { tenantId: tenant.id, role: 'accountant' }),
     support: await seedPerson(database, { isSupport: true }),
     nonMember: await seedPerson(database, {}),
+    partnerAdmin: await seedPerson(database, {}),
+    partnerDeveloper: await seedPerson(database, {}),
   };
+  // The world's Partner: its two people, and an account of its own.
+  const partner = await createPartner({
+    database,
+    input: { name: `Partner ${randomInt(0, 1_000_000)}`, paidStatus: 'paid' },
+  });
+  await database.partnerUser.createMany({
+    data: [
+      { userId: users.partnerAdmin.id, partnerId: partner.id, role: 'partner_admin' },
+      { userId: users.partnerDeveloper.id, partnerId: partner.id, role: 'partner_developer' },
+    ],
+  });
   const otherOwner = await seedPerson(database, { tenantId: otherTenant.id, role: 'owner' });
   /** A member the owner can change or remove. */
   const target = await seedPerson(database, { tenantId: tenant.id, role: 'accountant' });
@@ -175,8 +199,10 @@ export async function seedWorld(database: TDatabase) {
     support: await sessionOf(database, users.support.id, tenant.id),
     nonMember: await sessionOf(database, users.nonMember.id, null),
     signedOut: null,
+    partnerAdmin: await sessionOf(database, users.partnerAdmin.id, null),
+    partnerDeveloper: await sessionOf(database, users.partnerDeveloper.id, null),
   };
-  return { tenant, otherTenant, otherOwner, users, target, pending, sessions };
+  return { tenant, otherTenant, otherOwner, users, target, pending, sessions, partner };
 }
 
 /** The master keyring of the certificates the tests upload (a fresh key per test process). */
@@ -202,6 +228,7 @@ export function contextOf(
     certificateKeyring: () => TEST_CERTIFICATE_KEYRING,
     documents: harness.documents,
     webhooks: harness.webhooks,
+    partnerPlans: { quotas: { starter: 1000 }, graceDays: 7 },
   };
 }
 

@@ -91,6 +91,8 @@ export const JOB_CONTRACTS = {
    * Scheduled every minute; enqueued at once after an attestation or an activation request.
    */
   'certification.sync': z.strictObject({ tenantId: z.uuid().optional() }),
+  /** Daily: certificate.expiring / certificate.expired for the Partner accounts' certificates (issue 20). */
+  'maintenance.certificate-expiry': z.strictObject({}),
 } as const;
 
 /** Channel the outbox triggers (migration 0012) NOTIFY, with an empty payload, when they record an event. */

@@ -152,6 +152,12 @@ export {
   grantableScopes,
   hashPassword,
   hasCapability,
+  hasPartnerCapability,
+  PARTNER_CAPABILITIES,
+  PARTNER_ROLES,
+  partnerCapabilitiesOf,
+  type TPartnerCapability,
+  type TPartnerRole,
   MEMBER_ROLES,
   normalizeEmail,
   PASSWORD_MAX_LENGTH,
@@ -335,3 +341,26 @@ export {
   type TResendResult,
   type TRestartResult,
 } from './certification/index.ts';
+// The Partner API (issue 20): partners, keys and their permission table, accounts, plans; the taxpayer registry.
+export * from './partners/index.ts';
+export {
+  importTaxpayerRegistry,
+  isActiveTaxpayerStatus,
+  lookUpTaxpayer,
+  parseRegistryLine,
+  type TRegistryImportReport,
+  type TTaxpayer,
+} from './taxpayer-registry/index.ts';
+export {
+  createPartnerWebhookEndpoint,
+  findPartnerWebhookDeliveries,
+  findPartnerWebhookEndpoints,
+  getPartnerWebhookDelivery,
+  PARTNER_WEBHOOK_EVENT_TYPES,
+  replayPartnerWebhookDelivery,
+  retirePartnerWebhookEndpoint,
+  rotatePartnerWebhookSecret,
+  sendPartnerTestWebhook,
+  updatePartnerWebhookEndpoint,
+  type TPartnerWebhookEndpoint,
+} from './webhooks/index.ts';

@@ -79,12 +79,12 @@ function tokenize(argv: readonly string[]): TToken[] {
   return tokens;
 }
 
-/** The longest run of leading positionals that names a command (`tenant create`, `demo`). */
+/** The longest run of leading positionals (up to three words) that names a command (`tenant create`, `partner key create`, `demo`). */
 function commandOf(
   positionals: readonly string[],
   commands: Readonly<Record<string, TCommandSpec>>,
 ): string | undefined {
-  for (let length = Math.min(positionals.length, 2); length >= 1; length -= 1) {
+  for (let length = Math.min(positionals.length, 3); length >= 1; length -= 1) {
     const candidate = positionals.slice(0, length).join(' ');
     if (candidate in commands) return candidate;
   }

@@ -23,6 +23,7 @@ import {
 import { readEnv, readNamedVariable, type TEnv } from '../env.ts';
 import { addPortalMember, createPortalUser, seedDemoPortalUsers } from './admin-portal.ts';
 import { COMMANDS, scopesOf, TENANT_FIELD_OPTIONS } from './admin-commands.ts';
+import { PARTNER_COMMANDS, PARTNER_HELP, runPartnerCommand } from './admin-partner.ts';
 import {
   CommandLineError,
   formatProblem,
@@ -54,6 +55,7 @@ const HELP = `usage: npm run admin -- <command> [options]
              password is read from the named variable; an existing address is left as it is
   member add --tenant <id|RNC> --email <address> --role <owner|developer|accountant>
              make a portal user a member of the tenant (owners invite everyone else from the portal)
+${PARTNER_HELP}
   demo [--keys-file <path>] [--users-file <path>]
                               create (once) the demo tenant, its TesteCF and CerteCF keys, a
                               generated test certificate (when CERTIFICATE_MASTER_KEY is set), a
@@ -319,7 +321,7 @@ async function run(database: TDatabase, commandLine: TParsedCommandLine, env: TE
         env.CERTIFICATE_MASTER_KEY ? keyringOf(env) : undefined,
       );
     default:
-      return HELP;
+      return (await runPartnerCommand(database, command, values)) ?? HELP;
   }
 }
 
@@ -358,7 +360,7 @@ const asJson = argv.includes('--json');
 let database: TDatabase | undefined;
 try {
   // The command line first: a bad option is answered without the environment or the database.
-  const commandLine = parseCommandLine(argv, COMMANDS);
+  const commandLine = parseCommandLine(argv, { ...COMMANDS, ...PARTNER_COMMANDS });
   const env = readEnv();
   database = createDatabaseClient({ databaseUrl: env.DATABASE_URL, maxConnections: 2 });
   const result = await run(database, commandLine, env);

@@ -48,7 +48,7 @@ export function parsePreferWait(header: string | string[] | undefined): number |
   return null;
 }
 
-function submitResponse(document: Document, warnings: TSubmissionIssue[]) {
+export function submitResponse(document: Document, warnings: TSubmissionIssue[]) {
   return {
     ok: true as const,
     documentId: document.id,

@@ -8,6 +8,8 @@ import { requirePortalSession } from '../../server/page-access.ts';
 /** `/`: the first page the user may see in the active tenant (the account chooser without one). */
 export default async function HomePage() {
   const session = await requirePortalSession();
+  // Someone who works for a Partner and has no tenant chosen: the Partner's accounts.
+  if (session.principal === null && session.partner !== null) redirect('/partner/accounts');
   if (session.principal === null) redirect('/accounts');
   const preferred = (await cookies()).get(ENVIRONMENT_COOKIE)?.value;
   redirect(

@@ -25,7 +25,13 @@ import {
   storeTenantCertificate,
   SUPPORT_ACTIONS,
   SUPPORT_READS,
+  addBrowserOrigin,
+  createPartnerKey,
+  createPartnerWebhookEndpoint,
+  hasPartnerCapability,
+  sendPartnerTestWebhook,
   type TCapability,
+  type TPartnerCapability,
 } from '@ecf/services';
 import { appRouter } from './root.ts';
 import { seedIssuedDocument, validTryItJson } from '../../test/document-fixtures.ts';
@@ -55,7 +61,8 @@ import {
   type TWorld,
 } from '../../test/portal-harness.ts';
 
-type TAccess = 'public' | 'authed' | { tenant: TCapability } | { support: TCapability };
+type TAccess =
+  'public' | 'authed' | { tenant: TCapability } | { support: TCapability } | { partner: TPartnerCapability };
 type TOutcome = 'allowed' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND';
 type TRow = {
   access: TAccess;
@@ -142,6 +149,19 @@ async function seedFailedDelivery(world: TWorld, harness: TPortalHarness): Promi
   return deliveryId;
 }
 
+/** An active endpoint of the world's Partner (a local receiver's address). */
+async function seedPartnerEndpoint(world: TWorld, harness: TPortalHarness): Promise<string> {
+  const { endpoint } = await createPartnerWebhookEndpoint({
+    database: harness.database,
+    partnerId: world.partner.id,
+    name: 'Endpoint Partner de la matriz',
+    url: `http://127.0.0.1:9/partner-${randomUUID()}`,
+    keyring: TEST_CERTIFICATE_KEYRING,
+    allowPrivateTargets: true,
+  });
+  return endpoint.id;
+}
+
 let counter = 0;
 const freshEmail = () => `nueva-${Date.now()}-${(counter += 1)}@example.com`;
 
@@ -150,7 +170,11 @@ const ROWS: Record<string, TRow> = {
   'session.switchTenant': {
     access: 'authed',
     input: (world) => ({ tenantId: world.tenant.id }),
-    except: { nonMember: { outcome: 'NOT_FOUND', why: 'a tenant one does not belong to is not revealed' } },
+    except: {
+      nonMember: { outcome: 'NOT_FOUND', why: 'a tenant one does not belong to is not revealed' },
+      partnerAdmin: { outcome: 'NOT_FOUND', why: 'a tenant one does not belong to is not revealed' },
+      partnerDeveloper: { outcome: 'NOT_FOUND', why: 'a tenant one does not belong to is not revealed' },
+    },
   },
   'session.signOutEverywhere': { access: 'authed', input: () => undefined },
   'members.list': { access: { tenant: 'members.read' }, input: () => undefined },
@@ -552,13 +576,91 @@ const ROWS: Record<string, TRow> = {
       return { documentId: document.id, outcome: 'dispatch_failed', note: 'never reached the buyer' };
     },
   },
+  // The Partner portal (issue 20).
+  'partner.accounts': { access: { partner: 'partner.accounts.read' }, input: () => undefined },
+  'partner.keys': { access: { partner: 'partner.keys.read' }, input: () => undefined },
+  'partner.createKey': {
+    access: { partner: 'partner.keys.manage' },
+    input: () => ({ name: 'Clave de la matriz', profile: 'runtime' }),
+  },
+  'partner.revokeKey': {
+    access: { partner: 'partner.keys.manage' },
+    input: async (world, _role, harness) => ({
+      keyId: (await createPartnerKey({ database: harness.database, partnerId: world.partner.id, name: 'k' }))
+        .row.id,
+    }),
+  },
+  'partner.origins': { access: { partner: 'partner.origins.read' }, input: () => undefined },
+  'partner.addOrigin': {
+    access: { partner: 'partner.origins.manage' },
+    input: () => ({ origin: 'https://erp.example.com' }),
+  },
+  'partner.removeOrigin': {
+    access: { partner: 'partner.origins.manage' },
+    input: async (world, _role, harness) => {
+      await addBrowserOrigin({
+        database: harness.database,
+        partnerId: world.partner.id,
+        origin: 'https://old.example.com',
+      });
+      return { origin: 'https://old.example.com' };
+    },
+  },
+  'partner.endpoints': { access: { partner: 'partner.webhooks.read' }, input: () => undefined },
+  'partner.createEndpoint': {
+    access: { partner: 'partner.webhooks.manage' },
+    input: () => ({ name: 'ERP', url: 'http://127.0.0.1:9/partner', eventTypes: 'all' }),
+  },
+  'partner.updateEndpoint': {
+    access: { partner: 'partner.webhooks.manage' },
+    input: async (world, _role, harness) => ({
+      endpointId: await seedPartnerEndpoint(world, harness),
+      status: 'paused',
+    }),
+  },
+  'partner.retireEndpoint': {
+    access: { partner: 'partner.webhooks.manage' },
+    input: async (world, _role, harness) => ({ endpointId: await seedPartnerEndpoint(world, harness) }),
+  },
+  'partner.deliveries': { access: { partner: 'partner.webhooks.read' }, input: () => ({}) },
+  'partner.replay': {
+    access: { partner: 'partner.webhooks.manage' },
+    input: async (world, _role, harness) => {
+      const endpointId = await seedPartnerEndpoint(world, harness);
+      const { deliveryId } = await sendPartnerTestWebhook({
+        database: harness.database,
+        partnerId: world.partner.id,
+        endpointId,
+        account: { fiscalAccountId: world.tenant.id, externalTenantId: 'matriz' },
+        environment: 'TesteCF',
+        enqueue: harness.webhooks.enqueue,
+      });
+      await harness.database.webhookDelivery.update({
+        where: { id: deliveryId },
+        data: { status: 'failed', attempts: 8, failureReason: 'attempts_exhausted', completedAt: new Date() },
+      });
+      return { deliveryId };
+    },
+  },
+  'partner.billing': { access: { partner: 'partner.billing.read' }, input: () => ({}) },
 };
 
-/** What the access and the permission table say a role gets. */
+/** The Partner role of a matrix role, if it is one. */
+const PARTNER_ROLE_OF = { partnerAdmin: 'partner_admin', partnerDeveloper: 'partner_developer' } as const;
+
+/** What the access and the permission tables say a role gets. */
 function expectedOutcome(access: TAccess, role: TRole): TOutcome {
   if (access === 'public') return 'allowed';
   if (role === 'signedOut') return 'UNAUTHORIZED';
   if (access === 'authed') return 'allowed';
+  if ('partner' in access)
+    return role === 'partnerAdmin' || role === 'partnerDeveloper'
+      ? hasPartnerCapability(PARTNER_ROLE_OF[role], access.partner)
+        ? 'allowed'
+        : 'FORBIDDEN'
+      : 'FORBIDDEN';
+  // People who work for a Partner have no tenant: every tenant procedure refuses them.
+  if (role === 'partnerAdmin' || role === 'partnerDeveloper') return 'FORBIDDEN';
   if ('support' in access) return role === 'support' ? 'allowed' : 'FORBIDDEN';
   const capability = access.tenant;
   if (role === 'support')

@@ -22,6 +22,7 @@ import { annulmentsRouter } from './annulments/index.ts';
 import { commercialApprovalsRouter } from './commercial-approvals/index.ts';
 import { inboundRouter } from './inbound/index.ts';
 import { certificationRouter } from './certification/index.ts';
+import { partnerRouter } from './partner/index.ts';
 
 export const appRouter = createRouter({
   session: sessionRouter,
@@ -42,6 +43,7 @@ export const appRouter = createRouter({
   commercialApprovals: commercialApprovalsRouter,
   inbound: inboundRouter,
   certification: certificationRouter,
+  partner: partnerRouter,
 });
 
 export type AppRouter = typeof appRouter;

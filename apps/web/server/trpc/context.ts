@@ -8,6 +8,7 @@ import type { TTaxauthClient } from '@ecf/taxauth-client';
 import type {
   TCertificateKeyring,
   TPortalMail,
+  TPartnerPlans,
   TPortalSession,
   TSignInPolicy,
   TSubmissionContext,
@@ -32,6 +33,8 @@ export type TTrpcContext = {
   documents: TPortalDocuments;
   /** Webhook endpoints: the development setting and the enqueue of `webhook.deliver` (tests, replays). */
   webhooks: TPortalWebhooks;
+  /** The Partner plans (quotas, grace), as the API is configured: the Partner billing page. */
+  partnerPlans: TPartnerPlans;
 };
 
 /**

@@ -23,8 +23,10 @@ import {
   appendAuditEntry,
   AUDIT_ACTIONS,
   hasCapability,
+  hasPartnerCapability,
   recordSupportView,
   type TCapability,
+  type TPartnerCapability,
   type TPortalActor,
   type TPortalSession,
 } from '@ecf/services';
@@ -122,5 +124,24 @@ export function supportProcedure(capability: TCapability) {
           }),
       },
     });
+  });
+}
+
+/**
+ * `partnerProcedure(capability)` (issue 20): a user who works for a Partner (`partner_users`,
+ * checked in the database on this request), with a role holding the capability of the Partner
+ * table (FORBIDDEN otherwise, `data.details.capability`). `ctx.partner.id` is the only Partner a
+ * procedure may touch: it never comes from the input.
+ */
+export function partnerProcedure(capability: TPartnerCapability) {
+  return authedProcedure.use(({ ctx, next }) => {
+    const partner = ctx.session.partner;
+    if (partner === null)
+      throw new AppError('FORBIDDEN', 'This page is for people who work for a Partner.', {
+        details: { capability },
+      });
+    if (!hasPartnerCapability(partner.role, capability))
+      throw new AppError('FORBIDDEN', `This role may not do ${capability}.`, { details: { capability } });
+    return next({ ctx: { partner } });
   });
 }

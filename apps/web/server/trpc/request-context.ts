@@ -23,5 +23,6 @@ export async function createRequestContext(): Promise<TTrpcContext> {
     certificateKeyring: runtime.certificateKeyring,
     documents: runtime.documents,
     webhooks: runtime.webhooks,
+    partnerPlans: runtime.partnerPlans,
   };
 }

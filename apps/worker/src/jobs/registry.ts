@@ -20,6 +20,7 @@ import { announceCommercialApprovalsDueJob } from './announce-commercial-approva
 import { advanceCertificationRunJob } from './advance-certification-run.ts';
 import { sendCertificationApprovalsJob } from './send-certification-approvals.ts';
 import { syncCertificationJob } from './sync-certification.ts';
+import { scanCertificateExpiryJob } from './scan-certificate-expiry.ts';
 
 export type { TAnyJobDefinition, TJobContext, TJobDefinition, TWebhookSettings } from './context.ts';
 
@@ -150,6 +151,14 @@ export const JOB_REGISTRY: TAnyJobDefinition[] = [
     name: 'maintenance.commercial-approvals-due',
     handle: announceCommercialApprovalsDueJob,
     schedule: '7 * * * *',
+    queue: { retryLimit: 0, expireInSeconds: 300 },
+  }),
+  // Daily (issue 20): certificate.expiring (30 days or fewer left) and certificate.expired, once each,
+  // for the certificates of Partner accounts.
+  defineJob({
+    name: 'maintenance.certificate-expiry',
+    handle: scanCertificateExpiryJob,
+    schedule: '17 10 * * *',
     queue: { retryLimit: 0, expireInSeconds: 300 },
   }),
   // Sending a commercial approval (issue 18, task C): the outbox of the ACECF to its issuer. The

@@ -2,6 +2,7 @@ import type { Environment, TDatabase } from '@ecf/db';
 import { accountDataOf, type TTenantProfile } from '../accounts/index.ts';
 import { findReferencedDocument, isEncfAnnulled } from '../persistence/index.ts';
 import { findRegisteredRange } from '../sequences/find-registered-range.ts';
+import { taxpayerLookupFor } from '../taxpayer-registry/index.ts';
 import { assertSubmissionWithinLimits } from './assert-submission-within-limits.ts';
 import { takeCpuTurn } from './take-cpu-turn.ts';
 import {
@@ -60,7 +61,10 @@ export async function validateDocumentSubmission(
   await assertSubmissionWithinLimits({ rawBody: options.rawBody });
   const isLarge = options.rawBody.length >= LARGE_BODY_CHARACTERS;
   if (isLarge) await takeCpuTurn();
+  // Rule 18: the tax authority's registry, for every account, once one is loaded (admin CLI).
+  const lookupTaxpayer = await taxpayerLookupFor(database);
   const result = await validateSubmission(options.rawBody, {
+    lookupTaxpayer,
     now: options.now,
     // The signer rebuilds the same account data from the same function (signing/sign-queued-document.ts).
     account: accountDataOf(tenant),

@@ -11,7 +11,13 @@ export {
   capabilitiesOf,
   grantableScopes,
   hasCapability,
+  hasPartnerCapability,
+  PARTNER_CAPABILITIES,
+  PARTNER_ROLES,
+  partnerCapabilitiesOf,
   type TCapability,
+  type TPartnerCapability,
+  type TPartnerRole,
   type TPortalActor,
   type TPrincipal,
 } from './permissions.ts';

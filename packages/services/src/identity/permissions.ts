@@ -126,5 +126,46 @@ export function grantableScopes(role: MemberRole): readonly TScope[] {
   return hasCapability({ kind: 'member', role }, 'keys.manage') ? GRANTABLE_SCOPES[role] : [];
 }
 
+/**
+ * The Partner portal (issue 20): what the people who work for a Partner (not for a tenant) may do.
+ * Their own roles, tied to a Partner (`partner_users`), never a tenant member's; the same one table
+ * decides the procedures, the pages, the navigation and the role × procedure matrix.
+ */
+export const PARTNER_ROLES = ['partner_admin', 'partner_developer'] as const;
+export type TPartnerRole = (typeof PARTNER_ROLES)[number];
+
+export const PARTNER_CAPABILITIES = {
+  /** The Partner's fiscal accounts with their production (and certification) state. */
+  'partner.accounts.read': ['partner_admin', 'partner_developer'],
+  /** Partner keys: list. */
+  'partner.keys.read': ['partner_admin', 'partner_developer'],
+  /** Partner keys: create with a profile (the key shown once), revoke. */
+  'partner.keys.manage': ['partner_admin', 'partner_developer'],
+  /** Registered browser origins: list. */
+  'partner.origins.read': ['partner_admin', 'partner_developer'],
+  /** Register and remove browser origins (certificate uploads from the Partner's pages). */
+  'partner.origins.manage': ['partner_admin'],
+  /** Partner webhook endpoints and their deliveries: read. */
+  'partner.webhooks.read': ['partner_admin', 'partner_developer'],
+  /** Partner webhook endpoints: create, change, pause, rotate, retire; replay a delivery. */
+  'partner.webhooks.manage': ['partner_admin', 'partner_developer'],
+  /** Billing usage by month. */
+  'partner.billing.read': ['partner_admin'],
+} as const satisfies Record<string, readonly TPartnerRole[]>;
+
+export type TPartnerCapability = keyof typeof PARTNER_CAPABILITIES;
+
+/** True when a Partner role has the capability. */
+export function hasPartnerCapability(role: TPartnerRole, capability: TPartnerCapability): boolean {
+  return (PARTNER_CAPABILITIES[capability] as readonly TPartnerRole[]).includes(role);
+}
+
+/** Every Partner capability of a role, in the table's order. */
+export function partnerCapabilitiesOf(role: TPartnerRole): TPartnerCapability[] {
+  return (Object.keys(PARTNER_CAPABILITIES) as TPartnerCapability[]).filter((capability) =>
+    hasPartnerCapability(role, capability),
+  );
+}
+
 /** Who makes a change in a tenant, as the use-cases that check and audit it receive it. */
 export type TPortalActor = { userId: string; principal: TPrincipal; ip?: string | null };

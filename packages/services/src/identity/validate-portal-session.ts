@@ -1,5 +1,6 @@
 import type { TDatabase } from '@ecf/db';
 import {
+  findPartnerUserRow,
   findUserTenantRows,
   loadPortalSession,
   setSessionActiveTenant,
@@ -7,7 +8,7 @@ import {
   type TUserTenantRow,
 } from '../persistence/index.ts';
 import { isUuid } from '../shared/references.ts';
-import type { TPrincipal } from './permissions.ts';
+import type { TPartnerRole, TPrincipal } from './permissions.ts';
 
 /** A valid portal session as every request sees it. */
 export type TPortalSession = {
@@ -20,6 +21,8 @@ export type TPortalSession = {
   activeTenant: { id: string; rnc: string; legalName: string; tradeName: string | null } | null;
   /** Who the user is in the active tenant: its member role, or support; null without an active tenant. */
   principal: TPrincipal | null;
+  /** The Partner the user works for (Partner portal, issue 20) and their role there; null for others. */
+  partner: { id: string; name: string; role: TPartnerRole } | null;
 };
 
 /** How often a session's `last_seen_at` is written (not on every request). */
@@ -62,5 +65,11 @@ export async function validatePortalSession(options: {
     tenants: user.isSupport ? [] : await findUserTenantRows(database, user.id),
     activeTenant,
     principal,
+    partner: await partnerOf(database, user.id),
   };
+}
+
+async function partnerOf(database: TDatabase, userId: string): Promise<TPortalSession['partner']> {
+  const row = await findPartnerUserRow(database, userId);
+  return row === null ? null : { id: row.partnerId, name: row.partnerName, role: row.role };
 }

@@ -195,3 +195,32 @@ export async function resealCertificate(
   });
   return updated.count > 0;
 }
+
+/**
+ * The daily certificate scan (Partner events): marks active certificates of Partner accounts that
+ * expired (`expired_notified_at`) or expire within `withinDays` (`expiring_notified_at`), each once;
+ * the marking statement's trigger (migration 0017) writes `certificate.expired` / `certificate.expiring`.
+ */
+export async function markCertificatesExpiring(
+  database: TDatabase,
+  input: { now: Date; withinDays: number },
+): Promise<{ expiring: string[]; expired: string[] }> {
+  const pool = sqlPoolOf(database);
+  const expired = await pool.query<{ id: string }>(
+    `UPDATE tenant_certificates c SET expired_notified_at = $1
+       FROM tenants t
+      WHERE t.id = c.tenant_id AND t.partner_id IS NOT NULL AND c.active AND c.valid_to <= $1
+        AND c.expired_notified_at IS NULL
+      RETURNING c.id::text`,
+    [input.now],
+  );
+  const expiring = await pool.query<{ id: string }>(
+    `UPDATE tenant_certificates c SET expiring_notified_at = $1
+       FROM tenants t
+      WHERE t.id = c.tenant_id AND t.partner_id IS NOT NULL AND c.active AND c.valid_to > $1
+        AND c.valid_to <= $1::timestamptz + make_interval(days => $2) AND c.expiring_notified_at IS NULL
+      RETURNING c.id::text`,
+    [input.now, input.withinDays],
+  );
+  return { expiring: expiring.rows.map((row) => row.id), expired: expired.rows.map((row) => row.id) };
+}

@@ -42,10 +42,15 @@ export type TWebhookFanOutEndpoint = {
   id: string;
   system: WebhookSystem;
   tenantId: string | null;
-  environment: Environment;
+  /** A Partner endpoint's owner (its `environment` is null: it receives every environment's events). */
+  partnerId: string | null;
+  environment: Environment | null;
   eventTypes: string[];
   status: WebhookEndpointStatus;
 };
+
+/** A tenant managed by a Partner, as a Partner payload names it. */
+export type TPartnerAccountLink = { fiscalAccountId: string; partnerId: string; externalTenantId: string };
 
 /** The job of one attempt of a delivery, not before `startAfterSeconds`. */
 export function webhookDeliveryJob(deliveryId: string, startAfterSeconds = 0): TAnyJobRequest {
@@ -88,6 +93,8 @@ export async function fanOutPendingWebhookEvents(
     route: (
       event: TWebhookEventRow,
       endpoints: readonly TWebhookFanOutEndpoint[],
+      /** The Partner link of the event's tenant, when a Partner manages it. */
+      account: TPartnerAccountLink | null,
     ) => Array<{ endpoint: TWebhookFanOutEndpoint; body: Buffer }>;
   },
 ): Promise<{ events: number; deliveries: number; jobs: number }> {
@@ -117,20 +124,38 @@ export async function fanOutPendingWebhookEvents(
       id: string;
       system: WebhookSystem;
       tenant_id: string | null;
-      environment: Environment;
+      partner_id: string | null;
+      environment: Environment | null;
       event_types: string[];
       status: WebhookEndpointStatus;
     }>(
       prepared(
-        `SELECT id, system, tenant_id, environment, event_types, status FROM webhook_endpoints
-         WHERE environment = ANY($1::"Environment"[]) AND status IN ('active', 'paused')`,
+        `SELECT id, system, tenant_id, partner_id::text AS partner_id, environment, event_types, status FROM webhook_endpoints
+         WHERE (environment = ANY($1::"Environment"[]) OR system = 'partner') AND status IN ('active', 'paused')`,
         [environments],
       ),
+    );
+    const tenantIds = [
+      ...new Set(events.flatMap((event) => (event.tenantId === null ? [] : [event.tenantId]))),
+    ];
+    const links = await sql.query<{ id: string; partner_id: string; external_tenant_id: string }>(
+      prepared(
+        `SELECT id::text AS id, partner_id::text AS partner_id, external_tenant_id FROM tenants
+          WHERE id = ANY($1::uuid[]) AND partner_id IS NOT NULL`,
+        [tenantIds],
+      ),
+    );
+    const accounts = new Map<string, TPartnerAccountLink>(
+      links.rows.map((row) => [
+        row.id,
+        { fiscalAccountId: row.id, partnerId: row.partner_id, externalTenantId: row.external_tenant_id },
+      ]),
     );
     const endpoints: TWebhookFanOutEndpoint[] = candidates.rows.map((row) => ({
       id: row.id,
       system: row.system,
       tenantId: row.tenant_id,
+      partnerId: row.partner_id,
       environment: row.environment,
       eventTypes: row.event_types,
       status: row.status,
@@ -146,12 +171,14 @@ export async function fanOutPendingWebhookEvents(
       active: boolean;
     }> = [];
     for (const event of events) {
-      for (const { endpoint, body } of input.route(event, endpoints)) {
+      const account = event.tenantId === null ? null : (accounts.get(event.tenantId) ?? null);
+      for (const { endpoint, body } of input.route(event, endpoints, account)) {
         rows.push({
           id: randomUUID(),
           eventId: event.id,
           endpointId: endpoint.id,
-          tenantId: endpoint.tenantId,
+          // A Partner delivery is about one account: its tenant.
+          tenantId: endpoint.system === 'partner' ? event.tenantId : endpoint.tenantId,
           environment: event.environment,
           eventType: event.type,
           body,

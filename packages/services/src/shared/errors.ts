@@ -293,6 +293,54 @@ export const ERROR_STATUS = {
    * (`details.reason` `token_missing`), or a token we did not issue or that expired (`token_invalid`).
    */
   RECEPTION_AUTHENTICATION_REQUIRED: 401,
+  /** No `X-PARTNER-KEY` header on a Partner route. */
+  PARTNER_KEY_MISSING: 401,
+  /** The `X-PARTNER-KEY` is unknown or revoked. */
+  PARTNER_KEY_INVALID: 401,
+  /**
+   * A Partner request's body, query, header or path identifier is invalid: an unknown property,
+   * a wrong type, a text over its limit, an identifier that is not a UUID (`details.path` of the
+   * first problem, `details.issues[]` with every `{ path, code, message }`).
+   */
+  INVALID_PARTNER_PAYLOAD: 400,
+  /** `browserOrigin` is not an exact HTTPS origin (`https://host[:port]`, no path, query or fragment). */
+  INVALID_BROWSER_ORIGIN: 400,
+  /** `browserOrigin` is not among the Partner's registered browser origins. */
+  BROWSER_ORIGIN_NOT_ALLOWED: 422,
+  /** eCF emission without a paid Partner plan, or overdue after the grace period (`details.billingUrl`). */
+  PAYMENT_REQUIRED: 402,
+  /** The Partner is suspended: its keys and upload sessions stop working. */
+  PARTNER_INACTIVE: 403,
+  /** No fiscal account with this id for this Partner (another Partner's included: never a leak). */
+  FISCAL_ACCOUNT_NOT_FOUND: 404,
+  /** The RNC belongs to an account of another Partner or to a direct account. */
+  RNC_NOT_AVAILABLE: 409,
+  /** The `externalTenantId` is linked to an account with another RNC (`details.fiscalAccountId`, `details.rnc`). */
+  ACCOUNT_LINK_CONFLICT: 409,
+  /** A profile change that names another RNC: the RNC of a certified account cannot change. */
+  RNC_CHANGE_REQUIRES_RECERTIFICATION: 409,
+  /** A production activation that the account's production state does not allow (`details.productionState`). */
+  PRODUCTION_STATE_CONFLICT: 409,
+  /** A new account's RNC is not in the tax authority's taxpayer registry. */
+  RNC_NOT_IN_TAXAUTH_REGISTRY: 422,
+  /** A new account's RNC is in the registry but not ACTIVE (`details.status` as the registry writes it). */
+  RNC_NOT_ACTIVE_IN_TAXAUTH: 422,
+  /**
+   * The Partner's monthly quota of accepted e-CF is used up across all its accounts
+   * (`details.plan`, `details.quota`, `details.used`, `details.month`).
+   */
+  PLAN_LIMIT_EXCEEDED: 429,
+  /**
+   * The certificate upload was refused before any attempt: no `Authorization: Upload <uploadToken>`,
+   * a token we did not issue, or a session already completed (`details.reason`).
+   */
+  UPLOAD_SESSION_INVALID: 401,
+  /** The upload session is past its expiry (`details.expiredAt`). */
+  UPLOAD_SESSION_EXPIRED: 410,
+  /** The upload session's five attempts are used up: ask for a new session. */
+  UPLOAD_SESSION_EXHAUSTED: 409,
+  /** The browser origin of the upload is not the session's (`Origin` header, CORS). */
+  UPLOAD_ORIGIN_MISMATCH: 403,
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_STATUS;

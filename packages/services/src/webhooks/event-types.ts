@@ -20,6 +20,11 @@ export const WEBHOOK_EVENT_TYPES = [
   // Certification (issue 19): a case's state or step changed; a run ended successfully.
   'certification.state_changed',
   'certification.run_completed',
+  // Partner only (issue 20): certificates and the eCF authorization of an account.
+  'certificate.validated',
+  'certificate.expiring',
+  'certificate.expired',
+  'production.state_changed',
   'webhook.test',
 ] as const;
 
@@ -37,6 +42,7 @@ export const DIRECT_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
   'document.commercial_approval_due',
   'certification.state_changed',
   'certification.run_completed',
+  'production.state_changed',
 ];
 
 /**
@@ -44,6 +50,26 @@ export const DIRECT_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
  * e-CF is `document.received` there (`taxauth.public.receiver.ecf.received` for direct endpoints).
  */
 export const PARTNER_ONLY_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = ['document.received'];
+
+/**
+ * The types a Partner endpoint can subscribe to today (what omitting `eventTypes` means now).
+ * Outage episodes are not delivered to Partner endpoints: a Partner payload names one fiscal
+ * account, an episode none.
+ */
+export const PARTNER_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
+  'ecf.queued',
+  'document.state_changed',
+  'annulment.state_changed',
+  'document.received',
+  'document.commercial_approval_received',
+  'document.commercial_approval_due',
+  'certificate.validated',
+  'certificate.expiring',
+  'certificate.expired',
+  'production.state_changed',
+  'certification.state_changed',
+  'certification.run_completed',
+];
 
 /** True for a type an endpoint may list in `eventTypes`. */
 export function isSubscribableWebhookEventType(type: string): boolean {

@@ -30,7 +30,17 @@ test('"all" is expanded at save time to the types that exist then', () => {
   const old = expandWebhookEventTypes('all', ['ecf.queued', 'document.state_changed']);
   const routed = webhookEndpointsFor(
     { type: 'taxauth.service_degraded', tenantId: null, environment: 'eCF' },
-    [{ id: 'a', system: 'direct', tenantId: 't', environment: 'eCF', eventTypes: old, status: 'active' }],
+    [
+      {
+        id: 'a',
+        system: 'direct',
+        tenantId: 't',
+        partnerId: null,
+        environment: 'eCF',
+        eventTypes: old,
+        status: 'active',
+      },
+    ],
   );
   assert.deepEqual(routed, []);
 });
@@ -61,13 +71,14 @@ test('subscription rules: tenant, environment, type, status; paused waits withou
     eventTypes: all,
   });
   const otherTenant = await insertTestEndpoint(context.database, { tenantId: other.id, eventTypes: all });
-  // A Partner endpoint: no deliveries until the Partner issue maps fiscal accounts to Partners.
+  // A Partner endpoint: no deliveries for a direct account's events (no Partner manages it).
+  const owner = await context.database.partner.create({ data: { name: 'Partner SRL' } });
   const partner = await context.database.webhookEndpoint.create({
     data: {
       id: randomUUID(),
       system: 'partner',
-      partnerId: randomUUID(),
-      environment: 'TesteCF',
+      partnerId: owner.id,
+      environment: null,
       name: 'partner',
       url: 'https://partner.example.com/hook',
       eventTypes: all,

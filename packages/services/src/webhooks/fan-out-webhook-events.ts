@@ -1,10 +1,11 @@
 import type { TDatabase, TEnqueue } from '@ecf/db';
 import {
   fanOutPendingWebhookEvents,
+  type TPartnerAccountLink,
   type TWebhookEventRow,
   type TWebhookFanOutEndpoint,
 } from '../persistence/webhooks.ts';
-import { buildDirectWebhookPayload, webhookBodyOf } from './payloads.ts';
+import { buildDirectWebhookPayload, buildPartnerWebhookPayload, webhookBodyOf } from './payloads.ts';
 
 /** Outbox rows per transaction of the fan-out. */
 const FAN_OUT_BATCH = 200;
@@ -13,9 +14,8 @@ const FAN_OUT_BATCH = 200;
  * Which endpoints receive `event` (Versioning 4 included): direct endpoints of the event's tenant
  * (every tenant's, for an environment-wide event such as an outage episode) in its environment,
  * ACTIVE or PAUSED (a paused endpoint's deliveries wait), whose stored `eventTypes` list the type.
- * `webhook.test` never fans out (it is addressed to one endpoint). Partner endpoints get no
- * deliveries until the Partner issue maps fiscal accounts to Partners (its routes build
- * `buildPartnerWebhookPayload` bodies here).
+ * `webhook.test` never fans out (it is addressed to one endpoint). Partner endpoints: see
+ * {@link partnerWebhookEndpointsFor}.
  */
 export function webhookEndpointsFor(
   event: Pick<TWebhookEventRow, 'type' | 'tenantId' | 'environment'>,
@@ -26,9 +26,31 @@ export function webhookEndpointsFor(
     (endpoint) =>
       endpoint.system === 'direct' &&
       endpoint.tenantId !== null &&
+      endpoint.environment !== null &&
       (endpoint.status === 'active' || endpoint.status === 'paused') &&
       endpoint.environment === event.environment &&
       (event.tenantId === null || endpoint.tenantId === event.tenantId) &&
+      endpoint.eventTypes.includes(event.type),
+  );
+}
+
+/**
+ * Which Partner endpoints receive `event`: those of the Partner that manages the event's account
+ * (`account`), ACTIVE or PAUSED, whose stored `eventTypes` list the type, whatever the environment
+ * (the payload says which). Environment-wide events (an outage episode: no account) and events of
+ * accounts no Partner manages go to no Partner endpoint.
+ */
+export function partnerWebhookEndpointsFor(
+  event: Pick<TWebhookEventRow, 'type' | 'tenantId'>,
+  endpoints: readonly TWebhookFanOutEndpoint[],
+  account: TPartnerAccountLink | null,
+): TWebhookFanOutEndpoint[] {
+  if (event.type === 'webhook.test' || account === null || event.tenantId === null) return [];
+  return endpoints.filter(
+    (endpoint) =>
+      endpoint.system === 'partner' &&
+      endpoint.partnerId === account.partnerId &&
+      (endpoint.status === 'active' || endpoint.status === 'paused') &&
       endpoint.eventTypes.includes(event.type),
   );
 }
@@ -54,11 +76,23 @@ export async function fanOutWebhookEvents(options: {
       limit: batchSize,
       now: options.now(),
       enqueue: options.enqueue,
-      route: (event, endpoints) =>
-        webhookEndpointsFor(event, endpoints).map((endpoint) => ({
+      route: (event, endpoints, account) => [
+        ...webhookEndpointsFor(event, endpoints).map((endpoint) => ({
           endpoint,
           body: webhookBodyOf(buildDirectWebhookPayload(event, endpoint.tenantId!)),
         })),
+        ...(account === null
+          ? []
+          : partnerWebhookEndpointsFor(event, endpoints, account).map((endpoint) => ({
+              endpoint,
+              body: webhookBodyOf(
+                buildPartnerWebhookPayload(event, {
+                  fiscalAccountId: account.fiscalAccountId,
+                  externalTenantId: account.externalTenantId,
+                }),
+              ),
+            }))),
+      ],
     });
     events += result.events;
     deliveries += result.deliveries;

@@ -51,3 +51,19 @@ export {
   type TWebhookDelivery,
 } from './find-webhook-deliveries.ts';
 export { replayWebhookDelivery } from './replay-webhook-delivery.ts';
+// Partner endpoints (issue 20): the same engine, `system = partner`, lifecycle through the Partner API.
+export { PARTNER_WEBHOOK_EVENT_TYPES } from './event-types.ts';
+export { partnerWebhookEndpointsFor } from './fan-out-webhook-events.ts';
+export { type TPartnerWebhookEndpoint } from './partner-webhook-rules.ts';
+export { createPartnerWebhookEndpoint } from './create-partner-webhook-endpoint.ts';
+export { findPartnerWebhookEndpoints } from './find-partner-webhook-endpoints.ts';
+export { updatePartnerWebhookEndpoint } from './update-partner-webhook-endpoint.ts';
+export { retirePartnerWebhookEndpoint } from './retire-partner-webhook-endpoint.ts';
+export {
+  PARTNER_ROTATION_DEFAULT_OVERLAP_SECONDS,
+  rotatePartnerWebhookSecret,
+} from './rotate-partner-webhook-secret.ts';
+export { sendPartnerTestWebhook } from './send-partner-test-webhook.ts';
+export { findPartnerWebhookDeliveries } from './find-partner-webhook-deliveries.ts';
+export { getPartnerWebhookDelivery } from './get-partner-webhook-delivery.ts';
+export { replayPartnerWebhookDelivery } from './replay-partner-webhook-delivery.ts';

@@ -117,6 +117,18 @@ const ZPartnerCertificationRunResource = z.strictObject({
   id: z.uuid(),
   state: z.literal('succeeded'),
 });
+/** `resource` of the certificate events (Partner only): the installed certificate. */
+const ZPartnerCertificateResource = z.strictObject({
+  kind: z.literal('certificate'),
+  id: z.uuid(),
+  state: z.enum(['validated', 'expiring', 'expired']),
+});
+/** `resource` of `production.state_changed` (Partner only): the account's eCF authorization. */
+const ZPartnerProductionResource = z.strictObject({
+  kind: z.literal('production'),
+  id: z.uuid(),
+  state: z.enum(['not_requested', 'pending', 'active', 'suspended']),
+});
 /** `resource` of `webhook.test`. */
 const ZPartnerTestResource = z.strictObject({ kind: z.literal('webhook_endpoint'), id: z.uuid() });
 
@@ -139,6 +151,8 @@ export const ZPartnerWebhookPayload = z.strictObject({
     ZPartnerInboundResource,
     ZPartnerCertificationCaseResource,
     ZPartnerCertificationRunResource,
+    ZPartnerCertificateResource,
+    ZPartnerProductionResource,
     ZPartnerTestResource,
   ]),
   data: z.record(z.string(), z.unknown()),
@@ -550,6 +564,23 @@ export function buildDirectWebhookPayload(
       };
       break;
     }
+    case 'production.state_changed': {
+      // Written by the `tenants` trigger (migration 0017): the account's eCF authorization.
+      const production = (event.data as { production: { state: string; fromState: string | null } })
+        .production;
+      rest = {
+        document: null,
+        data: {
+          severity: production.state === 'suspended' ? 'warning' : 'info',
+          message:
+            production.state === 'active'
+              ? 'Production (eCF) is active: the account may issue e-CF.'
+              : `Production (eCF) is now ${production.state}.`,
+          payload: { state: production.state, fromState: production.fromState },
+        },
+      };
+      break;
+    }
     case 'certification.state_changed':
     case 'certification.run_completed': {
       const parts = certificationParts(event);
@@ -671,6 +702,37 @@ export function buildPartnerWebhookPayload(
             ? { kind: 'certification_run', id: parts.id, state: parts.state }
             : { kind: 'certification_case', id: parts.id, state: parts.state },
         data: parts.details,
+      });
+    }
+    case 'certificate.validated':
+    case 'certificate.expiring':
+    case 'certificate.expired': {
+      // Written by the `tenant_certificates` trigger (migration 0017).
+      const certificate = (event.data as { certificate: Record<string, unknown> }).certificate;
+      return ZPartnerWebhookPayload.parse({
+        ...base,
+        resource: {
+          kind: 'certificate',
+          id: String(certificate['id']),
+          state: event.type.slice('certificate.'.length),
+        },
+        data: {
+          holderId: certificate['holderId'] ?? null,
+          subject: certificate['subject'] ?? null,
+          serialNumber: certificate['serialNumber'] ?? null,
+          validFrom: isoOf((certificate['validFrom'] as string | null) ?? null),
+          validTo: isoOf((certificate['validTo'] as string | null) ?? null),
+        },
+      });
+    }
+    case 'production.state_changed': {
+      // Written by the `tenants` trigger (migration 0017).
+      const production = (event.data as { production: { state: string; fromState: string | null } })
+        .production;
+      return ZPartnerWebhookPayload.parse({
+        ...base,
+        resource: { kind: 'production', id: account.fiscalAccountId, state: production.state },
+        data: { fromState: production.fromState },
       });
     }
     default:

@@ -1,4 +1,4 @@
-import { capabilitiesOf, SUPPORT_ACTIONS } from '@ecf/services';
+import { capabilitiesOf, partnerCapabilitiesOf, SUPPORT_ACTIONS } from '@ecf/services';
 import { authedProcedure } from '../../trpc/procedures.ts';
 import { ZCurrentSessionInput, ZCurrentSessionOutput } from './current-session.schema.ts';
 
@@ -33,12 +33,15 @@ export const currentSession = authedProcedure
             ? 'support'
             : session.principal.role,
       // Support without a chosen tenant still has its desk (the cross-tenant pages), nothing else.
-      capabilities:
-        session.principal !== null
+      capabilities: [
+        ...(session.principal !== null
           ? capabilitiesOf(session.principal)
           : session.user.isSupport
             ? [...SUPPORT_ACTIONS, 'support.read' as const]
-            : [],
+            : []),
+        // Someone who works for a Partner: the Partner pages their role allows (issue 20).
+        ...(session.partner === null ? [] : partnerCapabilitiesOf(session.partner.role)),
+      ],
       expiresAt: session.expiresAt.toISOString(),
     };
   });

@@ -1,0 +1,145 @@
+// The admin CLI's Partner commands: a Partner, its key shown once, an origin, plan and payment, a
+// partner user, and the taxpayer registry import.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { openTestDatabase } from '@ecf/db/testing';
+import { hashPartnerKey, lookUpTaxpayer } from '@ecf/services';
+
+const run = promisify(execFile);
+let context: Awaited<ReturnType<typeof openTestDatabase>>;
+let scratch: string;
+before(async () => {
+  context = await openTestDatabase();
+  scratch = await mkdtemp(path.join(tmpdir(), 'ecf-admin-partner-'));
+});
+after(async () => {
+  await context.close();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'admin.ts'), ...args, '--json'],
+      { env: { ...process.env, DATABASE_URL: context.url } },
+    );
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failure = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
+  }
+}
+
+test('partner create, key create (printed once, SHA-256 stored), origin, update, user', async () => {
+  const created = await admin(
+    'partner',
+    'create',
+    '--name',
+    'ERP Caribe',
+    '--billing-url',
+    'https://pay.example.com',
+  );
+  assert.equal(created.code, 0, created.stderr);
+  const partner = JSON.parse(created.stdout) as { id: string; paidStatus: string };
+  assert.equal(partner.paidStatus, 'unpaid');
+  const key = await admin(
+    'partner',
+    'key',
+    'create',
+    '--partner',
+    partner.id,
+    '--name',
+    'prod',
+    '--profile',
+    'runtime',
+  );
+  const { key: clear, profile } = JSON.parse(key.stdout) as { key: string; profile: string };
+  assert.equal(profile, 'runtime');
+  const stored = await context.database.partnerKey.findFirstOrThrow({ where: { partnerId: partner.id } });
+  assert.equal(stored.hash, hashPartnerKey(clear));
+  assert.ok(!JSON.stringify(stored).includes(clear));
+  const origin = await admin(
+    'partner',
+    'origin',
+    'add',
+    '--partner',
+    partner.id,
+    '--origin',
+    'https://erp.example.com',
+  );
+  assert.equal(origin.code, 0, origin.stderr);
+  const badOrigin = await admin(
+    'partner',
+    'origin',
+    'add',
+    '--partner',
+    partner.id,
+    '--origin',
+    'http://erp.example.com',
+  );
+  assert.equal(badOrigin.code, 1);
+  assert.match(badOrigin.stderr, /INVALID_BROWSER_ORIGIN/);
+  const updated = await admin(
+    'partner',
+    'update',
+    '--partner',
+    partner.id,
+    '--paid-status',
+    'overdue',
+    '--plan',
+    'growth',
+  );
+  const after = JSON.parse(updated.stdout) as {
+    paidStatus: string;
+    plan: string;
+    overdueSince: string | null;
+  };
+  assert.deepEqual([after.paidStatus, after.plan, after.overdueSince !== null], ['overdue', 'growth', true]);
+  const badProfile = await admin(
+    'partner',
+    'key',
+    'create',
+    '--partner',
+    partner.id,
+    '--name',
+    'x',
+    '--profile',
+    'root',
+  );
+  assert.equal(badProfile.code, 2);
+  const missingUser = await admin(
+    'partner',
+    'user',
+    'add',
+    '--partner',
+    partner.id,
+    '--email',
+    'nadie@example.com',
+    '--role',
+    'partner_admin',
+  );
+  assert.equal(missingUser.code, 1);
+});
+
+test('registry import: the file loaded, the figures printed', async () => {
+  const file = path.join(scratch, 'DGII_RNC.TXT');
+  await writeFile(
+    file,
+    Buffer.from(
+      '101000001|FERRETERIA CENTRAL SRL|CENTRAL|VENTA|||||01/01/2000|ACTIVO|NORMAL\r\nnot a line\r\n',
+      'latin1',
+    ),
+  );
+  const imported = await admin('registry', 'import', '--file', file);
+  assert.equal(imported.code, 0, imported.stderr);
+  const report = JSON.parse(imported.stdout) as { rows: number; skipped: number };
+  assert.deepEqual([report.rows, report.skipped], [1, 1]);
+  const found = await lookUpTaxpayer({ database: context.database, rnc: '101000001' });
+  assert.equal(found.loaded && found.taxpayer?.status, 'ACTIVO');
+});

@@ -1,0 +1,171 @@
+// The admin CLI's Partner API commands (issue 20): Partners, their keys and browser origins, plan and
+// payment, portal users of a Partner, and the load of the tax authority's taxpayer registry.
+import type { TDatabase } from '@ecf/db';
+import {
+  addBrowserOrigin,
+  addPartnerUser,
+  createPartner,
+  createPartnerKey,
+  findBrowserOrigins,
+  findPartnerKeys,
+  findPartners,
+  getPartner,
+  importTaxpayerRegistry,
+  PARTNER_KEY_PROFILES,
+  removeBrowserOrigin,
+  revokePartnerKey,
+  updatePartner,
+  type TPartnerKeyProfile,
+} from '@ecf/services';
+import type { TCommandSpec, TOptionValues } from './admin-options.ts';
+
+const PARTNER = { type: 'string', required: true } as const;
+const PAID = ['paid', 'overdue', 'unpaid'] as const;
+
+/** The Partner commands and their options (merged into the CLI's table). */
+export const PARTNER_COMMANDS: Readonly<Record<string, TCommandSpec>> = {
+  'partner create': {
+    options: {
+      name: { type: 'string', required: true },
+      plan: { type: 'string' },
+      'paid-status': { type: 'string', choices: PAID },
+      'billing-url': { type: 'string' },
+    },
+  },
+  'partner list': { options: {} },
+  'partner update': {
+    options: {
+      partner: PARTNER,
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      'paid-status': { type: 'string', choices: PAID },
+      'billing-url': { type: 'string' },
+      status: { type: 'string', choices: ['active', 'suspended'] },
+    },
+  },
+  'partner key create': {
+    options: {
+      partner: PARTNER,
+      name: { type: 'string', required: true },
+      profile: { type: 'string', choices: PARTNER_KEY_PROFILES },
+    },
+  },
+  'partner key list': { options: { partner: PARTNER } },
+  'partner key revoke': { options: { partner: PARTNER, key: { type: 'string', required: true } } },
+  'partner origin add': { options: { partner: PARTNER, origin: { type: 'string', required: true } } },
+  'partner origin remove': { options: { partner: PARTNER, origin: { type: 'string', required: true } } },
+  'partner origin list': { options: { partner: PARTNER } },
+  'partner user add': {
+    options: {
+      partner: PARTNER,
+      email: { type: 'string', required: true },
+      role: { type: 'string', required: true, choices: ['partner_admin', 'partner_developer'] },
+    },
+  },
+  'registry import': {
+    options: {
+      file: { type: 'string', required: true },
+      encoding: { type: 'string', choices: ['latin1', 'utf8'] },
+    },
+  },
+};
+
+export const PARTNER_HELP = `  partner create --name <name> [--plan <plan>] [--paid-status paid|overdue|unpaid] [--billing-url <url>]
+  partner list
+  partner update --partner <id> [--name] [--plan] [--paid-status paid|overdue|unpaid] [--billing-url] [--status active|suspended]
+             overdue starts the grace period (PARTNER_PAYMENT_GRACE_DAYS) now
+  partner key create --partner <id> --name <label> [--profile full|onboarding|runtime|webhooks]
+             the clear partner key (X-PARTNER-KEY) is printed once; only its SHA-256 is stored
+  partner key list --partner <id>
+  partner key revoke --partner <id> --key <id|prefix>
+  partner origin add|remove --partner <id> --origin https://host[:port]
+  partner origin list --partner <id>
+  partner user add --partner <id> --email <address> --role partner_admin|partner_developer
+             an existing portal user (user create) works for the Partner in the portal
+  registry import --file <DGII_RNC.TXT> [--encoding latin1|utf8]
+             load the tax authority's taxpayer file (pipe-separated, latin1 by default) as the new
+             registry: streamed with COPY, replaced atomically (docs/partner-api.md, "Taxpayer registry")`;
+
+const text = (values: TOptionValues, name: string) =>
+  typeof values[name] === 'string' ? values[name] : undefined;
+const required = (values: TOptionValues, name: string) => {
+  const value = values[name];
+  if (typeof value !== 'string') throw new Error(`--${name} was not checked`);
+  return value;
+};
+
+/** Runs a Partner command; undefined when `command` is not one. */
+export async function runPartnerCommand(
+  database: TDatabase,
+  command: string,
+  values: TOptionValues,
+): Promise<unknown> {
+  const partnerId = () => required(values, 'partner');
+  switch (command) {
+    case 'partner create': {
+      const paidStatus = text(values, 'paid-status') as (typeof PAID)[number] | undefined;
+      return createPartner({
+        database,
+        input: {
+          name: required(values, 'name'),
+          ...(text(values, 'plan') === undefined ? {} : { plan: text(values, 'plan') }),
+          ...(paidStatus === undefined ? {} : { paidStatus }),
+          ...(text(values, 'billing-url') === undefined ? {} : { billingUrl: text(values, 'billing-url') }),
+        },
+      });
+    }
+    case 'partner list':
+      return findPartners({ database });
+    case 'partner update': {
+      const paidStatus = text(values, 'paid-status') as (typeof PAID)[number] | undefined;
+      const status = text(values, 'status') as 'active' | 'suspended' | undefined;
+      return updatePartner({
+        database,
+        partnerId: partnerId(),
+        input: {
+          ...(text(values, 'name') === undefined ? {} : { name: text(values, 'name') }),
+          ...(text(values, 'plan') === undefined ? {} : { plan: text(values, 'plan') }),
+          ...(paidStatus === undefined ? {} : { paidStatus }),
+          ...(status === undefined ? {} : { status }),
+          ...(text(values, 'billing-url') === undefined ? {} : { billingUrl: text(values, 'billing-url') }),
+        },
+      });
+    }
+    case 'partner key create': {
+      const created = await createPartnerKey({
+        database,
+        partnerId: partnerId(),
+        name: required(values, 'name'),
+        profile: (text(values, 'profile') ?? 'full') as TPartnerKeyProfile,
+      });
+      return { key: created.key, ...created.row };
+    }
+    case 'partner key list':
+      return findPartnerKeys({ database, partnerId: partnerId() });
+    case 'partner key revoke':
+      return revokePartnerKey({ database, partnerId: partnerId(), key: required(values, 'key') });
+    case 'partner origin add':
+      return addBrowserOrigin({ database, partnerId: partnerId(), origin: required(values, 'origin') });
+    case 'partner origin remove':
+      await removeBrowserOrigin({ database, partnerId: partnerId(), origin: required(values, 'origin') });
+      return { removed: required(values, 'origin') };
+    case 'partner origin list':
+      await getPartner({ database, partnerId: partnerId() });
+      return findBrowserOrigins({ database, partnerId: partnerId() });
+    case 'partner user add':
+      return addPartnerUser({
+        database,
+        partnerId: partnerId(),
+        email: required(values, 'email'),
+        role: required(values, 'role') as 'partner_admin' | 'partner_developer',
+      });
+    case 'registry import':
+      return importTaxpayerRegistry({
+        database,
+        source: required(values, 'file'),
+        encoding: (text(values, 'encoding') ?? 'latin1') as 'latin1' | 'utf8',
+      });
+    default:
+      return undefined;
+  }
+}

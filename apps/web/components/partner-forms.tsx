@@ -1,0 +1,292 @@
+'use client';
+/**
+ * The Partner portal's forms and buttons (issue 20): keys with a profile (the key shown once),
+ * browser origins, webhook endpoints (the secret shown once) and their actions, replays. Each calls
+ * the `partner.*` procedures, which take the Partner from the session.
+ */
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { Banner, Button, ConfirmDialog, CopyButton, Select, TextField } from '@ecf/ui';
+import { useTRPC } from '../lib/trpc/client.tsx';
+import {
+  PARTNER_KEY_PROFILE_LABELS,
+  PARTNER_KEY_PROFILES_OFFERED,
+} from '../server/routers/partner/partner.schema.ts';
+import {
+  ZCreateEndpointInput,
+  ZCreateKeyInput,
+  ZOriginInput,
+} from '../server/routers/partner/partner-procedures.schema.ts';
+import styles from './api-key-create-form.module.css';
+import { useFormErrors } from './use-form-errors.ts';
+
+function Secret(props: { title: string; value: string; label: string }) {
+  return (
+    <Banner tone="success" title={props.title}>
+      <p>Cópielo ahora y guárdelo en un lugar seguro: no se volverá a mostrar.</p>
+      <div className={styles.secret}>
+        <code className={styles.key} data-testid="partner-secret">
+          {props.value}
+        </code>
+        <CopyButton value={props.value} label={props.label} copiedLabel="Copiado" />
+      </div>
+    </Banner>
+  );
+}
+
+/** A new partner key with its profile; the clear key is shown once. */
+export function PartnerKeyCreateForm() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const errors = useFormErrors();
+  const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
+  const create = useMutation(trpc.partner.createKey.mutationOptions());
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    setCreated(null);
+    const input = errors.check(ZCreateKeyInput, { name: form.get('name'), profile: form.get('profile') });
+    if (input === null) return;
+    try {
+      const answer = await create.mutateAsync(input);
+      setCreated({ key: answer.key, name: answer.row.name });
+      formElement.reset();
+      router.refresh();
+    } catch (error) {
+      errors.fail(error);
+    }
+  }
+  return (
+    <>
+      {created ? (
+        <Secret title={`Clave «${created.name}» creada`} value={created.key} label="Copiar clave" />
+      ) : null}
+      <form onSubmit={(event) => void submit(event)} noValidate aria-label="Crear una clave Partner">
+        {errors.message ? <Banner tone="danger">{errors.message}</Banner> : null}
+        <TextField
+          label="Nombre"
+          name="name"
+          maxLength={200}
+          autoComplete="off"
+          required
+          error={errors.fieldErrors['name']}
+        />
+        <Select
+          label="Perfil"
+          name="profile"
+          defaultValue="full"
+          options={PARTNER_KEY_PROFILES_OFFERED.map((profile) => ({
+            value: profile,
+            label: PARTNER_KEY_PROFILE_LABELS[profile],
+          }))}
+          hint="Decide los permisos de la clave (X-PARTNER-KEY)."
+        />
+        <Button type="submit" busy={create.isPending}>
+          Crear clave
+        </Button>
+      </form>
+    </>
+  );
+}
+
+/** Revokes a partner key after confirmation. */
+export function PartnerKeyRevokeButton(props: { keyId: string; name: string; prefix: string }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const revoke = useMutation(trpc.partner.revokeKey.mutationOptions());
+  return (
+    <>
+      <Button variant="secondary" size="small" onClick={() => setOpen(true)}>
+        Revocar<span className="ecf-visually-hidden"> la clave {props.name}</span>
+      </Button>
+      <ConfirmDialog
+        open={open}
+        title={`¿Revocar la clave ${props.name}?`}
+        confirmLabel="Revocar clave"
+        busy={revoke.isPending}
+        onCancel={() => setOpen(false)}
+        onConfirm={() => {
+          void revoke.mutateAsync({ keyId: props.keyId }).finally(() => {
+            setOpen(false);
+            router.refresh();
+          });
+        }}
+      >
+        Las integraciones que usan la clave {props.prefix}… dejarán de funcionar de inmediato.
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/** Registers an exact HTTPS origin. */
+export function PartnerOriginForm() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const errors = useFormErrors();
+  const add = useMutation(trpc.partner.addOrigin.mutationOptions());
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const input = errors.check(ZOriginInput, { origin: new FormData(formElement).get('origin') });
+    if (input === null) return;
+    try {
+      await add.mutateAsync(input);
+      formElement.reset();
+      router.refresh();
+    } catch (error) {
+      const failure = errors.fail(error);
+      if (failure.appCode === 'INVALID_BROWSER_ORIGIN')
+        errors.show({ origin: 'Escriba un origen HTTPS exacto: https://erp.ejemplo.com (sin ruta).' });
+    }
+  }
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Registrar un origen">
+      {errors.message ? <Banner tone="danger">{errors.message}</Banner> : null}
+      <TextField
+        label="Origen"
+        name="origin"
+        placeholder="https://erp.ejemplo.com"
+        required
+        error={errors.fieldErrors['origin']}
+        hint="La página que sube certificados de sus clientes (browserOrigin)."
+      />
+      <Button type="submit" busy={add.isPending}>
+        Registrar origen
+      </Button>
+    </form>
+  );
+}
+
+/** Removes a registered origin. */
+export function PartnerOriginRemoveButton(props: { origin: string }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const remove = useMutation(trpc.partner.removeOrigin.mutationOptions());
+  return (
+    <Button
+      variant="secondary"
+      size="small"
+      busy={remove.isPending}
+      onClick={() => void remove.mutateAsync({ origin: props.origin }).finally(() => router.refresh())}
+    >
+      Quitar<span className="ecf-visually-hidden"> {props.origin}</span>
+    </Button>
+  );
+}
+
+/** A Partner webhook endpoint (every event type that exists now); the secret is shown once. */
+export function PartnerWebhookCreateForm() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const errors = useFormErrors();
+  const [created, setCreated] = useState<{ secret: string | null; name: string; replayed: boolean } | null>(
+    null,
+  );
+  const create = useMutation(trpc.partner.createEndpoint.mutationOptions());
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    setCreated(null);
+    const input = errors.check(ZCreateEndpointInput, {
+      name: form.get('name'),
+      url: form.get('url'),
+      eventTypes: 'all',
+    });
+    if (input === null) return;
+    try {
+      const answer = await create.mutateAsync(input);
+      setCreated({ secret: answer.signingSecret, name: answer.endpoint.name, replayed: answer.replayed });
+      formElement.reset();
+      router.refresh();
+    } catch (error) {
+      errors.fail(error);
+    }
+  }
+  return (
+    <>
+      {created?.secret ? (
+        <Secret title={`Endpoint «${created.name}» creado`} value={created.secret} label="Copiar secreto" />
+      ) : created?.replayed ? (
+        <Banner tone="info">Ya existe un endpoint con esa URL; su secreto no se vuelve a mostrar.</Banner>
+      ) : null}
+      <form onSubmit={(event) => void submit(event)} noValidate aria-label="Crear un endpoint Partner">
+        {errors.message ? <Banner tone="danger">{errors.message}</Banner> : null}
+        <TextField label="Nombre" name="name" maxLength={200} required error={errors.fieldErrors['name']} />
+        <TextField
+          label="URL (HTTPS pública)"
+          name="url"
+          maxLength={2048}
+          required
+          error={errors.fieldErrors['url']}
+        />
+        <Button type="submit" busy={create.isPending}>
+          Crear endpoint
+        </Button>
+      </form>
+    </>
+  );
+}
+
+/** Pause, resume or retire a Partner endpoint. */
+export function PartnerEndpointActions(props: {
+  endpointId: string;
+  status: 'active' | 'paused' | 'retired';
+}) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const update = useMutation(trpc.partner.updateEndpoint.mutationOptions());
+  const retire = useMutation(trpc.partner.retireEndpoint.mutationOptions());
+  if (props.status === 'retired') return null;
+  return (
+    <>
+      <Button
+        variant="secondary"
+        size="small"
+        busy={update.isPending}
+        onClick={() =>
+          void update
+            .mutateAsync({
+              endpointId: props.endpointId,
+              status: props.status === 'active' ? 'paused' : 'active',
+            })
+            .finally(() => router.refresh())
+        }
+      >
+        {props.status === 'active' ? 'Pausar' : 'Reanudar'}
+      </Button>{' '}
+      <Button
+        variant="secondary"
+        size="small"
+        busy={retire.isPending}
+        onClick={() =>
+          void retire.mutateAsync({ endpointId: props.endpointId }).finally(() => router.refresh())
+        }
+      >
+        Eliminar
+      </Button>
+    </>
+  );
+}
+
+/** Re-queues a failed delivery. */
+export function PartnerReplayButton(props: { deliveryId: string }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const replay = useMutation(trpc.partner.replay.mutationOptions());
+  return (
+    <Button
+      variant="secondary"
+      size="small"
+      busy={replay.isPending}
+      onClick={() =>
+        void replay.mutateAsync({ deliveryId: props.deliveryId }).finally(() => router.refresh())
+      }
+    >
+      Reenviar
+    </Button>
+  );
+}
