@@ -111,13 +111,11 @@ export function registerCertificationRoutes(
         enqueue,
         now: new Date(),
       });
-      return reply
-        .code(202)
-        .send({
-          ok: true,
-          environment: principal.environment,
-          commercialApprovals: result.commercialApprovals,
-        });
+      return reply.code(202).send({
+        ok: true,
+        environment: principal.environment,
+        commercialApprovals: result.commercialApprovals,
+      });
     },
   );
 
