@@ -18,6 +18,9 @@ export const WEBHOOK_EVENT_TYPES_OFFERED = [
   'taxauth.public.receiver.ecf.received',
   'document.commercial_approval_received',
   'document.commercial_approval_due',
+  'certification.state_changed',
+  'certification.run_completed',
+  'production.state_changed',
 ] as const satisfies readonly TWebhookEventType[];
 
 /** What each type announces, as the page explains it. */
@@ -32,6 +35,12 @@ export const WEBHOOK_EVENT_TYPE_LABELS: Record<string, string> = {
   'document.commercial_approval_received':
     'Un cliente aceptó o rechazó uno de sus e-CF (aprobación comercial)',
   'document.commercial_approval_due': 'Un e-CF recibido vence en 3 días o menos sin aprobación comercial',
+  'certification.state_changed': 'La certificación cambió de paso o de estado (CerteCF)',
+  'certification.run_completed': 'Una corrida de certificación terminó con éxito (CerteCF)',
+  'production.state_changed': 'Cambió la autorización de producción (eCF) de la cuenta',
+  'certificate.validated': 'Se instaló un certificado (Partner)',
+  'certificate.expiring': 'Un certificado vence en 30 días o menos (Partner)',
+  'certificate.expired': 'Un certificado venció (Partner)',
   'webhook.test': 'Prueba enviada desde el portal',
 };
 
