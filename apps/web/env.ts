@@ -47,6 +47,11 @@ const ZEnv = z
      * to register. Unset: NEXT_PUBLIC_API_URL.
      */
     PUBLIC_BASE_URL: z.url().optional(),
+    /**
+     * HMAC key of the embedded certification links the Partner API hands out
+     * (`/embed/certification/{token}`): the API's CERTIFICATION_EMBED_SECRET, the same value.
+     */
+    CERTIFICATION_EMBED_SECRET: z.string().min(32).default('local-development-embed-secret-change-me-00000'),
     /** SMTP of the portal's e-mails (invitations, password resets): the same variables as the worker's. */
     SMTP_HOST: z.string().min(1).default('127.0.0.1'),
     SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(1025),

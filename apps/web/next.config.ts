@@ -39,7 +39,12 @@ const config: NextConfig = {
   experimental: { authInterrupts: true },
   async headers() {
     return [
-      { source: '/:path*', headers: SECURITY_HEADERS },
+      // Every page but the embedded certification page, which its CSP lets one Partner origin frame (proxy.ts).
+      { source: '/((?!embed/).*)', headers: SECURITY_HEADERS },
+      {
+        source: '/embed/:path*',
+        headers: SECURITY_HEADERS.filter((header) => header.key !== 'X-Frame-Options'),
+      },
       {
         // JSON answers: nothing in them may run or be framed.
         source: '/api/:path*',

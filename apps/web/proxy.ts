@@ -14,7 +14,7 @@ import { ENVIRONMENT_COOKIE, environmentOfPath } from './lib/environments.ts';
 /** The Content-Security-Policy of a page rendered with `nonce`. */
 export function contentSecurityPolicy(
   nonce: string,
-  options: { development: boolean; https: boolean },
+  options: { development: boolean; https: boolean; frameAncestors?: string },
 ): string {
   return [
     "default-src 'self'",
@@ -27,12 +27,54 @@ export function contentSecurityPolicy(
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${options.frameAncestors ?? "'none'"}`,
     ...(options.https ? ['upgrade-insecure-requests'] : []),
   ].join('; ');
 }
 
+/** Paths of the embedded certification page a Partner frames (`/embed/certification/{token}`). */
+const EMBED_PATH = /^\/embed\/certification\/([^/]+)$/;
+
+/**
+ * What an embed link's token says about framing, read without its signature (the page verifies it
+ * and shows nothing for a forged one): the one HTTPS origin that may frame the page, and whether the
+ * link expired (410 CERTIFICATION_EMBED_EXPIRED, answered here: a page cannot set its status).
+ */
+export function embedFramingOf(
+  token: string,
+  nowSeconds: number,
+): { origin: string | null; expired: boolean } {
+  const payload = token.split('.')[0] ?? '';
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      o?: unknown;
+      e?: unknown;
+    };
+    const origin =
+      typeof claims.o === 'string' && /^https:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(claims.o) ? claims.o : null;
+    return { origin, expired: typeof claims.e === 'number' && nowSeconds >= claims.e };
+  } catch {
+    return { origin: null, expired: false };
+  }
+}
+
 export function proxy(request: NextRequest) {
+  const embed = EMBED_PATH.exec(request.nextUrl.pathname);
+  const framing = embed === null ? null : embedFramingOf(embed[1] ?? '', Date.now() / 1000);
+  if (framing?.expired === true) {
+    return NextResponse.json(
+      {
+        ok: false,
+        error: {
+          code: 'CERTIFICATION_EMBED_EXPIRED',
+          message: 'This certification link expired: ask for a new one.',
+          details: { code: 'CERTIFICATION_EMBED_EXPIRED' },
+        },
+        correlationId: crypto.randomUUID(),
+      },
+      { status: 410, headers: { 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" } },
+    );
+  }
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
   const https =
     request.nextUrl.protocol === 'https:' ||
@@ -40,7 +82,11 @@ export function proxy(request: NextRequest) {
   // NODE_ENV is fixed by Next.js itself at build time (not configuration): React needs eval in development only.
   // eslint-disable-next-line no-restricted-properties
   const development = process.env.NODE_ENV === 'development';
-  const policy = contentSecurityPolicy(nonce, { development, https });
+  const policy = contentSecurityPolicy(nonce, {
+    development,
+    https,
+    ...(framing?.origin ? { frameAncestors: framing.origin } : {}),
+  });
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);
   headers.set('content-security-policy', policy);

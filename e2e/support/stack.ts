@@ -56,6 +56,7 @@ export async function startStack(): Promise<TRunning> {
       CERTIFICATE_MASTER_KEY: randomBytes(32).toString('base64'),
       RI_LINK_SECRET: randomBytes(32).toString('base64url'),
       API_CURSOR_SECRET: randomBytes(32).toString('base64url'),
+      CERTIFICATION_EMBED_SECRET: randomBytes(32).toString('base64url'),
     };
     const common = {
       DATABASE_URL: database.url,
@@ -91,6 +92,10 @@ export async function startStack(): Promise<TRunning> {
         ...taxauth,
         API_PORT: String(apiPort),
         API_CURSOR_SECRET: secrets.API_CURSOR_SECRET,
+        // The Partner API, and the portal its embedded certification links point to.
+        PSFE_PARTNER_API_ENABLED: 'true',
+        PORTAL_BASE_URL: `http://127.0.0.1:${portalPort}`,
+        CERTIFICATION_EMBED_SECRET: secrets.CERTIFICATION_EMBED_SECRET,
       },
       url: `${apiUrl}/healthz`,
     });
@@ -156,6 +161,7 @@ export async function startStack(): Promise<TRunning> {
         NEXT_PUBLIC_API_URL: apiUrl,
         // The URLs the certification page tells a taxpayer to register (the API's public address).
         PUBLIC_BASE_URL: apiUrl,
+        CERTIFICATION_EMBED_SECRET: secrets.CERTIFICATION_EMBED_SECRET,
         // Every spec signs in from 127.0.0.1: the per-address limit is tested in @ecf/services.
         PORTAL_SIGN_IN_IP_MAX_ATTEMPTS: '100000',
         WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',

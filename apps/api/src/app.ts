@@ -10,7 +10,7 @@ import { REDACTED, REDACTED_HEADERS, serializeRequest } from './plugins/log-reda
 import { registerJsonBody } from './plugins/json-body.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { createReadinessProbe } from './readiness.ts';
-import { registerOperationalRoutes } from './routes/operational.ts';
+import { registerOperationalRoutes, SERVICE_VERSION } from './routes/operational.ts';
 import { registerContingencyRoutes } from './routes/contingency.ts';
 import { registerDocumentRoutes } from './routes/documents.ts';
 import { registerReceiverDeliveryRoutes } from './routes/receiver-delivery.ts';
@@ -205,6 +205,10 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
       cursorSecret: env.API_CURSOR_SECRET,
       submissionLimitBytes: env.API_BODY_LIMIT_BYTES,
       allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+      publicBaseUrl: env.PUBLIC_BASE_URL,
+      portalBaseUrl: env.PORTAL_BASE_URL,
+      embedSecret: env.CERTIFICATION_EMBED_SECRET,
+      software: { name: 'ecf-platform', version: SERVICE_VERSION, provider: env.SOFTWARE_PROVIDER_NAME },
       clientFor,
       ...certificateSource,
     });

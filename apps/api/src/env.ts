@@ -70,6 +70,15 @@ const ZEnv = z.object({
    * at the tax authority, shown by the certification case (`GET /CerteCF/certificacion`).
    */
   PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
+  /** The portal's public address: the Partner API's embedded certification links point there. */
+  PORTAL_BASE_URL: z.url().default('http://127.0.0.1:3001'),
+  /**
+   * HMAC key of the embedded certification links (Partner `certification-sessions`); the portal,
+   * which checks them, must have the same. Set a long random value in production.
+   */
+  CERTIFICATION_EMBED_SECRET: z.string().min(32).default('local-development-embed-secret-change-me-00000'),
+  /** How the service calls itself in a taxpayer's application to the tax authority (provider of the software). */
+  SOFTWARE_PROVIDER_NAME: z.string().min(1).max(150).default('Proveedor de servicios e-CF'),
   /** HMAC key of list cursors (tamper-evident, bound to the filters). Set a long random value in production. */
   API_CURSOR_SECRET: z.string().min(32).default('local-development-cursor-secret-change-me-0000'),
   /** Direct-account API requests per minute per API key, for plans not listed in API_RATE_LIMIT_PLANS. */

@@ -5,8 +5,11 @@
 // permission table of @ecf/services. Certification routes are added here as rows when built.
 import { z } from 'zod';
 import {
+  ATTESTABLE_STEPS,
+  CERTIFICATION_XML_KINDS,
   FISCAL_ACCOUNTS_MAX_LIMIT,
   RECEIVED_GROUPS,
+  WORKBOOK_BASE64_MAX_CHARACTERS,
   WEBHOOK_DELIVERY_STATUSES,
   type TPartnerPermission,
 } from '@ecf/services';
@@ -119,7 +122,9 @@ export const ZFiscalAccount = z.object({
   certification: z
     .record(z.string(), z.unknown())
     .nullable()
-    .describe('the current certification case (null: none yet; filled by the certification engine)'),
+    .describe(
+      'the current certification case: caseId, state, step, testSetRef, officialSetRef, approvedAt, updatedAt (null: none yet)',
+    ),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -156,7 +161,9 @@ export const ZFiscalAccountStatus = ok({
     certification: z
       .record(z.string(), z.unknown())
       .nullable()
-      .describe('the certification case state (null until the certification engine fills it)'),
+      .describe(
+        'the certification case: caseId, state, step (one of the fifteen), testSetRef, approvedAt (null: none yet)',
+      ),
   }),
   production: z.object({
     state: z.enum(['not_requested', 'pending', 'active', 'suspended']),
@@ -578,6 +585,233 @@ function documentFamily(family: 'production' | 'testecf') {
 const PRODUCTION_DOCUMENTS = documentFamily('production');
 const TESTECF_DOCUMENTS = documentFamily('testecf');
 
+// ---------------------------------------------------------------------------------------------
+// Certification (issue 20 over the issue-19 engine; docs/certification.md, docs/partner-api.md).
+
+const ZCaseParams = ZAccountParams.extend({ caseId: ZId.describe('caseId (UUID)') });
+const ZRunParams = ZCaseParams.extend({ runId: ZId.describe('runId (UUID)') });
+const ZCaseDocumentParams = ZCaseParams.extend({ documentId: ZId.describe('documentId (UUID)') });
+const ZWorkbookBase64 = z
+  .string()
+  .min(1)
+  .max(WORKBOOK_BASE64_MAX_CHARACTERS)
+  .describe("the tax authority's workbook (xlsx), base64, at most 700 KB of text");
+const ZSetRows = z.array(z.record(z.string(), z.string())).max(1000);
+export const ZPartnerTestSetRequest = z
+  .strictObject({
+    workbookBase64: ZWorkbookBase64.optional(),
+    set: z
+      .strictObject({ ecf: ZSetRows, rfce: ZSetRows.optional() })
+      .optional()
+      .describe('the JSON form of the same rows: every value a string exactly as in the workbook'),
+  })
+  .refine((body) => (body.workbookBase64 === undefined) !== (body.set === undefined), {
+    message: 'send workbookBase64 or set, one of them',
+  })
+  .describe('a test set: the spreadsheet as is, or its rows as JSON');
+const ZTestSet = z.object({
+  testSetRef: z.uuid(),
+  source: z.enum(['workbook', 'json', 'taxauth_model']),
+  issuerRnc: z.string(),
+  rows: z.number().int(),
+  sha256: z.string(),
+  createdAt: z.string(),
+});
+export const ZPartnerTestSetResponse = ok({ fiscalAccountId: z.uuid(), testSet: ZTestSet });
+export const ZPartnerTestSetList = ok({ fiscalAccountId: z.uuid(), items: z.array(ZTestSet) });
+export const ZOfficialSets = ok({
+  items: z.array(z.object({ ref: z.string(), name: z.string(), description: z.string() })),
+  defaultRef: z.string().nullable().describe('null when the catalogue has none'),
+});
+export const ZPartnerCaseRequest = z
+  .strictObject({
+    testSetRef: ZId.optional().describe('a set uploaded with certification-test-sets'),
+    officialSetRef: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('a set of GET /certification/official-sets'),
+    ecfTypes: z
+      .array(z.string().regex(/^E?\d{2}$/))
+      .max(20)
+      .optional(),
+    b2bSimulation: z.boolean().optional(),
+    notes: ZNotes.optional(),
+    actorRef: ZActorRef.optional(),
+  })
+  .describe('a certification case');
+const ZCaseStep = z.object({
+  step: z.string(),
+  number: z.number().int(),
+  title: z.string(),
+  completedBy: z.enum(['service', 'attestation', 'taxauth']),
+  state: z.enum(['done', 'current', 'pending']),
+  completedAt: z.string().nullable(),
+  source: z.string().nullable(),
+  action: z.string(),
+});
+const ZPartnerCase = z.object({
+  caseId: z.uuid(),
+  state: z.enum(['in_progress', 'failed', 'approved', 'closed']),
+  step: z.string(),
+  testSetRef: z.uuid().nullable(),
+  officialSetRef: z.string().nullable(),
+  checklist: z.array(ZCaseStep).describe('the fifteen steps of the tax authority portal'),
+  nextAction: z.object({ step: z.string(), completedBy: z.string(), action: z.string() }).nullable(),
+  production: z.object({ state: z.enum(['not_requested', 'pending', 'active', 'suspended']) }),
+  createdAt: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+});
+export const ZPartnerCaseResponse = ok({ fiscalAccountId: z.uuid(), case: ZPartnerCase });
+export const ZPartnerAttestationRequest = z
+  .strictObject({
+    step: z
+      .enum(ATTESTABLE_STEPS as [string, ...string[]])
+      .describe('the step a person did at the tax authority portal'),
+    occurredAt: z.iso.datetime({ offset: true }).optional(),
+    actorRef: ZActorRef.optional(),
+    notes: ZNotes.optional(),
+    evidenceRefs: ZEvidenceRefs.optional(),
+  })
+  .describe('an attestation');
+export const ZPartnerAttestationResponse = ok({
+  fiscalAccountId: z.uuid(),
+  attestation: z.object({
+    id: z.uuid(),
+    step: z.string(),
+    occurredAt: z.string(),
+    actorRef: z.string().nullable(),
+    notes: z.string().nullable(),
+    evidenceRefs: z.array(z.string()),
+  }),
+  case: ZPartnerCase,
+});
+export const ZPartnerRunRequest = z
+  .strictObject({
+    part: z.enum(['data', 'simulation']).optional(),
+    taxauthModel: z.boolean().optional().describe('the simulation with the tax authority model, new eNCFs'),
+  })
+  .describe("the case's test set is run unless taxauthModel");
+const ZPartnerRunItem = z.object({
+  position: z.number().int(),
+  row: z.number().int().nullable(),
+  caseRef: z.string().nullable(),
+  type: z.string(),
+  encf: z.string(),
+  dependsOn: z.string().nullable(),
+  state: z.string(),
+  documentId: z.uuid().nullable(),
+  documentStatus: z.string().nullable(),
+  trackId: z.string().nullable(),
+  taxauthMessages: z.unknown(),
+  lastError: z.unknown(),
+  detail: z.unknown(),
+});
+const ZPartnerRun = z.object({
+  runId: z.uuid(),
+  caseId: z.uuid(),
+  part: z.enum(['data', 'simulation']),
+  source: z.string(),
+  setId: z.uuid().nullable(),
+  state: z.enum(['queued', 'running', 'succeeded', 'failed', 'stopped']),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  replacedAt: z.string().nullable(),
+  totals: z.record(z.string(), z.number().int()),
+  failure: z.unknown(),
+  items: z.array(ZPartnerRunItem).optional(),
+});
+export const ZPartnerRunResponse = ok({
+  fiscalAccountId: z.uuid(),
+  environment: z.literal('certecf'),
+  run: ZPartnerRun,
+});
+export const ZPartnerRunList = ok({ fiscalAccountId: z.uuid(), items: z.array(ZPartnerRun) });
+export const ZPartnerEvidenceResponse = ok({
+  fiscalAccountId: z.uuid(),
+  runId: z.uuid(),
+  fileName: z.string(),
+  contentType: z.literal('application/zip'),
+  content: z.string().describe('the ZIP, base64'),
+  sha256: z.string(),
+  size: z.number().int(),
+  final: z.boolean(),
+});
+export const ZPartnerZipQuery = z.strictObject({
+  encf: z
+    .string()
+    .regex(/^E\d{12}$/)
+    .optional()
+    .describe('one document: its XML instead of the ZIP'),
+});
+export const ZPartnerOfficialSetRequest = z.strictObject({ officialSetRef: z.string().min(1).max(200) });
+export const ZPartnerRestartRequest = z.strictObject({ part: z.enum(['data', 'simulation']) });
+export const ZPartnerRestartResponse = ok({
+  fiscalAccountId: z.uuid(),
+  part: z.enum(['data', 'simulation']),
+  stoppedRunId: z.uuid().nullable(),
+  stoppedApprovalSendId: z.uuid().nullable(),
+  replacedDocuments: z.number().int(),
+  case: ZPartnerCase,
+});
+export const ZPartnerApprovalsRequest = z.strictObject({ workbookBase64: ZWorkbookBase64 });
+export const ZPartnerApprovalsResponse = ok({
+  fiscalAccountId: z.uuid(),
+  commercialApprovals: z.record(z.string(), z.unknown()).nullable().describe('null when none was sent yet'),
+});
+export const ZPartnerResendResponse = ok({
+  fiscalAccountId: z.uuid(),
+  documentId: z.uuid(),
+  encf: z.string(),
+  status: z.string(),
+  action: z.enum(['signing', 'resent', 'status_queried']),
+});
+export const ZPartnerCertificationSessionRequest = z.strictObject({
+  browserOrigin: z
+    .string()
+    .min(1)
+    .max(2048)
+    .describe('the exact HTTPS origin of the page that frames the link'),
+});
+export const ZPartnerCertificationSession = ok({
+  fiscalAccountId: z.uuid(),
+  url: z
+    .string()
+    .describe('the embedded certification page (valid 15 minutes; 410 CERTIFICATION_EMBED_EXPIRED after)'),
+  browserOrigin: z.string(),
+  expiresAt: z.string(),
+});
+export const ZPartnerXmlSignatureRequest = z.strictObject({
+  kind: z.enum(CERTIFICATION_XML_KINDS),
+  xml: z.string().min(1).describe('the XML the tax authority portal generated (Generar archivo)'),
+});
+export const ZPartnerXmlSignatureResponse = ok({
+  fiscalAccountId: z.uuid(),
+  kind: z.enum(CERTIFICATION_XML_KINDS),
+  signedXml: z.string(),
+  sha256: z.string(),
+  signedAt: z.string(),
+});
+export const ZPartnerTaxauthRegistration = ok({
+  fiscalAccountId: z.uuid(),
+  registration: z.record(z.string(), z.unknown()),
+});
+export const ZPartnerActivationResponse = ok({
+  fiscalAccountId: z.uuid(),
+  productionState: z.enum(['not_requested', 'pending', 'active', 'suspended']),
+  checking: z.boolean().describe('the tax authority directory is being asked now'),
+});
+export const ZPartnerIdempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe(
+      'required (428 IDEMPOTENCY_KEY_REQUIRED); 1 to 200 printable ASCII characters; the same key and body replays, another body is 409 IDEMPOTENCY_CONFLICT',
+    ),
+});
+
 export const PARTNER_ROUTES = {
   linkFiscalAccount: {
     method: 'PUT',
@@ -995,6 +1229,353 @@ export const PARTNER_ROUTES = {
       ...PARTNER_ERRORS,
       404: error('NOT_FOUND'),
       409: error('WEBHOOK_REPLAY_NOT_ALLOWED'),
+    },
+  },
+  // --- Certification (issue 20 over the issue-19 engine): CerteCF, docs/certification.md --------
+  getTaxauthRegistration: {
+    method: 'GET',
+    path: `${A}/taxauth-registration`,
+    summary: 'The data the account declares in the tax authority application',
+    description:
+      'The spec writes this path dgii-registration: identity, software and provider, and the reception, approval and authentication URLs of the test (CerteCF) and production (eCF) environments.',
+    permission: 'certification:read',
+    account: true,
+    params: ZAccountParams,
+    responses: {
+      200: { description: 'the application data', schema: ZPartnerTaxauthRegistration },
+      ...PARTNER_ERRORS,
+      ...ACCOUNT_404,
+    },
+  },
+  signCertificationXml: {
+    method: 'POST',
+    path: `${A}/certification-xml-signatures`,
+    summary: 'Sign the application or the sworn declaration with the account certificate',
+    permission: 'certification:attest',
+    account: true,
+    params: ZAccountParams,
+    body: ZPartnerXmlSignatureRequest,
+    responses: {
+      200: { description: 'signed (enveloped XMLDSig)', schema: ZPartnerXmlSignatureResponse },
+      ...PARTNER_ERRORS,
+      ...ACCOUNT_404,
+      409: error('CERTIFICATE_NOT_ACTIVE'),
+      422: error('CERTIFICATION_XML_INVALID (details.reason: too_large, not_signable)'),
+    },
+  },
+  uploadCertificationTestSet: {
+    method: 'POST',
+    path: `${A}/certification-test-sets`,
+    summary: 'Upload a test set (the spreadsheet as is, or its rows as JSON)',
+    description:
+      "Read for the account's RNC and every row validated as a run would (fiscal-core, the official XSD, each RFCE row against its E32's summary); the same bytes again are the same set. Answers its testSetRef.",
+    permission: 'certification:execute',
+    account: true,
+    params: ZAccountParams,
+    body: ZPartnerTestSetRequest,
+    responses: {
+      201: { description: 'stored', schema: ZPartnerTestSetResponse },
+      ...PARTNER_ERRORS,
+      ...ACCOUNT_404,
+      422: error(
+        'CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH (details.errors[]: sheet, row, column, code)',
+      ),
+    },
+  },
+  listCertificationTestSets: {
+    method: 'GET',
+    path: `${A}/certification-test-sets`,
+    summary: "The account's uploaded test sets",
+    permission: 'certification:read',
+    account: true,
+    params: ZAccountParams,
+    responses: {
+      200: { description: 'newest first', schema: ZPartnerTestSetList },
+      ...PARTNER_ERRORS,
+      ...ACCOUNT_404,
+    },
+  },
+  listOfficialSets: {
+    method: 'GET',
+    path: `${P}/certification/official-sets`,
+    summary: 'The catalogue of official sets and its default',
+    description:
+      "The tax authority generates each taxpayer's test set for its RNC: the catalogue lists the sets the operator publishes (none by default: defaultRef null); the simulation model set is never listed.",
+    permission: 'certification:read',
+    account: false,
+    responses: { 200: { description: 'the catalogue', schema: ZOfficialSets }, ...PARTNER_ERRORS },
+  },
+  createCertificationCase: {
+    method: 'POST',
+    path: `${A}/certification-cases`,
+    summary: 'Create the certification case with its test set',
+    permission: 'certification:execute',
+    account: true,
+    params: ZAccountParams,
+    body: ZPartnerCaseRequest,
+    responses: {
+      200: { description: 'the open case with the same set', schema: ZPartnerCaseResponse },
+      201: { description: 'created', schema: ZPartnerCaseResponse },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND (testSetRef or officialSetRef unknown)'),
+      409: error('CERTIFICATION_CASE_ALREADY_OPEN (details.caseId): close it first'),
+    },
+  },
+  partnerGetCertificationCase: {
+    method: 'GET',
+    path: `${A}/certification-cases/:caseId`,
+    summary: 'The case: checklist of the fifteen steps, state, next action',
+    permission: 'certification:read',
+    account: true,
+    params: ZCaseParams,
+    responses: {
+      200: { description: 'the case', schema: ZPartnerCaseResponse },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND (no such case in this account)'),
+    },
+  },
+  partnerRecordCertificationAttestation: {
+    method: 'POST',
+    path: `${A}/certification-cases/:caseId/attestations`,
+    summary: 'Record a human action at the tax authority portal',
+    permission: 'certification:attest',
+    account: true,
+    params: ZCaseParams,
+    body: ZPartnerAttestationRequest,
+    responses: {
+      201: { description: 'recorded (append-only)', schema: ZPartnerAttestationResponse },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
+      409: error('CERTIFICATION_PREREQUISITES_MISSING (details.missingSteps)'),
+    },
+  },
+  partnerStartCertificationRun: {
+    method: 'POST',
+    path: `${A}/certification-cases/:caseId/runs`,
+    summary: "Run the case's set in CerteCF (Idempotency-Key)",
+    permission: 'certification:execute',
+    account: true,
+    params: ZCaseParams,
+    headers: ZPartnerIdempotencyHeaders,
+    body: ZPartnerRunRequest,
+    responses: {
+      200: { description: 'replay of the run this key started', schema: ZPartnerRunResponse },
+      202: { description: 'the run, queued', schema: ZPartnerRunResponse },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND (case or its test set)'),
+      409: error(
+        'IDEMPOTENCY_CONFLICT, CERTIFICATE_NOT_ACTIVE, CERTIFICATION_OWN_SET_REQUIRED, CERTIFICATION_SET_ALREADY_USED, CERTIFICATION_RUN_IN_PROGRESS, CERTIFICATION_SIMULATION_NOT_READY, CERTIFICATION_APPROVED',
+      ),
+      422: error('CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH'),
+      428: error('IDEMPOTENCY_KEY_REQUIRED'),
+    },
+  },
+  listCertificationRuns: {
+    method: 'GET',
+    path: `${A}/certification-cases/:caseId/runs`,
+    summary: 'Recent runs of the case',
+    permission: 'certification:read',
+    account: true,
+    params: ZCaseParams,
+    responses: {
+      200: { description: 'newest first', schema: ZPartnerRunList },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
+    },
+  },
+  partnerGetCertificationRun: {
+    method: 'GET',
+    path: `${A}/certification-cases/:caseId/runs/:runId`,
+    summary: 'A run, row by row',
+    permission: 'certification:read',
+    account: true,
+    params: ZRunParams,
+    responses: {
+      200: { description: 'the run', schema: ZPartnerRunResponse },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
+    },
+  },
+  partnerGetCertificationEvidence: {
+    method: 'GET',
+    path: `${A}/certification-cases/:caseId/runs/:runId/evidence`,
+    summary: "A run's evidence ZIP (base64) with its SHA-256",
+    permission: 'certification:read',
+    account: true,
+    params: ZRunParams,
+    responses: {
+      200: { description: 'the ZIP', schema: ZPartnerEvidenceResponse },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
+    },
+  },
+  getCertificationPrintedPdfs: {
+    method: 'GET',
+    path: `${A}/certification-cases/:caseId/runs/:runId/printed-pdfs`,
+    summary: 'ZIP with the printed PDF of each accepted receipt of the run',
+    permission: 'certification:read',
+    account: true,
+    params: ZRunParams,
+    responses: {
+      200: { description: 'application/zip', contentType: 'application/zip' },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
+    },
+  },
+  getCertificationConsumerInvoices: {
+    method: 'GET',
+    path: `${A}/certification-cases/:caseId/runs/:runId/consumer-invoices`,
+    summary: 'The full XML of each accepted consumer invoice below RD$250,000 (ZIP, or ?encf= one XML)',
+    description:
+      'Named RNC + eNCF: the files the tax authority portal asks to upload once their RFCE was accepted.',
+    permission: 'certification:read',
+    account: true,
+    params: ZRunParams,
+    query: ZPartnerZipQuery,
+    responses: {
+      200: { description: 'application/zip, or application/xml with ?encf=', contentType: 'application/zip' },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND (run, or no such consumer invoice in it)'),
+    },
+  },
+  getCertificationConsumerSummaries: {
+    method: 'GET',
+    path: `${A}/certification-cases/:caseId/runs/:runId/consumer-summaries`,
+    summary: 'The signed RFCE summary sent for each consumer invoice (ZIP, or ?encf= one XML)',
+    permission: 'certification:read',
+    account: true,
+    params: ZRunParams,
+    query: ZPartnerZipQuery,
+    responses: {
+      200: { description: 'application/zip, or application/xml with ?encf=', contentType: 'application/zip' },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
+    },
+  },
+  changeCertificationOfficialSet: {
+    method: 'POST',
+    path: `${A}/certification-cases/:caseId/official-set`,
+    summary: 'Change the official set without closing the case (the data tests restart)',
+    permission: 'certification:execute',
+    account: true,
+    params: ZCaseParams,
+    body: ZPartnerOfficialSetRequest,
+    responses: {
+      200: { description: 'changed', schema: ZPartnerCaseResponse },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND (case or official set)'),
+      409: error('CERTIFICATION_RUN_IN_PROGRESS, COMMERCIAL_APPROVALS_IN_PROGRESS, CERTIFICATION_APPROVED'),
+    },
+  },
+  partnerRestartCertification: {
+    method: 'POST',
+    path: `${A}/certification-cases/:caseId/restart`,
+    summary: 'Restart the data tests or the simulation (part)',
+    permission: 'certification:execute',
+    account: true,
+    params: ZCaseParams,
+    body: ZPartnerRestartRequest,
+    responses: {
+      200: { description: 'restarted', schema: ZPartnerRestartResponse },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
+      409: error('CERTIFICATION_APPROVED'),
+    },
+  },
+  partnerSendCertificationApprovals: {
+    method: 'POST',
+    path: `${A}/certification-cases/:caseId/commercial-approvals`,
+    summary: 'Send the commercial approval tests (workbookBase64, Idempotency-Key)',
+    permission: 'certification:execute',
+    account: true,
+    params: ZCaseParams,
+    headers: ZPartnerIdempotencyHeaders,
+    body: ZPartnerApprovalsRequest,
+    responses: {
+      200: { description: 'replay of the send this key started', schema: ZPartnerApprovalsResponse },
+      202: { description: 'queued', schema: ZPartnerApprovalsResponse },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
+      409: error(
+        'IDEMPOTENCY_CONFLICT, CERTIFICATION_DATA_TESTS_PENDING, CERTIFICATE_NOT_ACTIVE, COMMERCIAL_APPROVALS_IN_PROGRESS, CERTIFICATION_APPROVED',
+      ),
+      422: error('COMMERCIAL_APPROVAL_SET_INVALID, COMMERCIAL_APPROVAL_SET_OTHER_TAXPAYER'),
+      428: error('IDEMPOTENCY_KEY_REQUIRED'),
+    },
+  },
+  partnerGetCertificationApprovals: {
+    method: 'GET',
+    path: `${A}/certification-cases/:caseId/commercial-approvals`,
+    summary: 'Progress of the last send of the commercial approval tests',
+    permission: 'certification:read',
+    account: true,
+    params: ZCaseParams,
+    responses: {
+      200: { description: 'null before any send', schema: ZPartnerApprovalsResponse },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
+    },
+  },
+  partnerResendCertificationDocument: {
+    method: 'POST',
+    path: `${A}/certification-cases/:caseId/documents/:documentId/resend`,
+    summary: 'Resend a stuck test receipt, or query its status',
+    permission: 'certification:execute',
+    account: true,
+    params: ZCaseDocumentParams,
+    responses: {
+      202: { description: 'queued now', schema: ZPartnerResendResponse },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
+      409: error('CERTIFICATION_DOCUMENT_NOT_RESENDABLE (details.status)'),
+    },
+  },
+  closeCertificationCase: {
+    method: 'POST',
+    path: `${A}/certification-cases/:caseId/close`,
+    summary: 'Close the case to change set',
+    description: 'Not during a send, while a run waits for the tax authority, or once approved.',
+    permission: 'certification:execute',
+    account: true,
+    params: ZCaseParams,
+    responses: {
+      200: { description: 'closed', schema: ZPartnerCaseResponse },
+      ...PARTNER_ERRORS,
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
+      409: error('CERTIFICATION_RUN_IN_PROGRESS, COMMERCIAL_APPROVALS_IN_PROGRESS, CERTIFICATION_APPROVED'),
+    },
+  },
+  createCertificationSession: {
+    method: 'POST',
+    path: `${A}/certification-sessions`,
+    summary:
+      "A temporary link to the certification steps screen for an iframe of the Partner's web application",
+    permission: 'certification:read',
+    account: true,
+    params: ZAccountParams,
+    body: ZPartnerCertificationSessionRequest,
+    responses: {
+      201: { description: 'the link (15 minutes)', schema: ZPartnerCertificationSession },
+      400: error('INVALID_BROWSER_ORIGIN (not an exact HTTPS origin); INVALID_PARTNER_PAYLOAD'),
+      401: PARTNER_ERRORS[401],
+      403: PARTNER_ERRORS[403],
+      ...ACCOUNT_404,
+      422: error("BROWSER_ORIGIN_NOT_ALLOWED (not among the Partner's registered origins)"),
+      429: PARTNER_ERRORS[429],
+    },
+  },
+  requestProductionActivation: {
+    method: 'POST',
+    path: `${A}/production-activation-requests`,
+    summary: 'Retry the production activation (normally automatic on approval)',
+    permission: 'production:request',
+    account: true,
+    params: ZAccountParams,
+    responses: {
+      202: { description: 'the tax authority directory is asked now', schema: ZPartnerActivationResponse },
+      ...PARTNER_ERRORS,
+      ...ACCOUNT_404,
+      409: error('CERTIFICATION_NOT_APPROVED (details.missingSteps)'),
     },
   },
 } as const satisfies Record<string, TPartnerRouteContract>;

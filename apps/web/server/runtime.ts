@@ -29,6 +29,8 @@ export type TPortalRuntime = {
   apiUrl: string;
   /** The service's public address for the tax authority (PUBLIC_BASE_URL, else the API's URL). */
   publicBaseUrl: string;
+  /** HMAC key of the embedded certification links (CERTIFICATION_EMBED_SECRET). */
+  embedSecret: string;
   /** The certificates' master keyring, built on first use (only the certificate upload needs it). */
   certificateKeyring: () => TCertificateKeyring;
   documents: TPortalDocuments;
@@ -85,6 +87,7 @@ export function portalRuntime(): TPortalRuntime {
     publicUrl: new URL(env.PORTAL_PUBLIC_URL),
     apiUrl: env.NEXT_PUBLIC_API_URL,
     publicBaseUrl: env.PUBLIC_BASE_URL ?? env.NEXT_PUBLIC_API_URL,
+    embedSecret: env.CERTIFICATION_EMBED_SECRET,
     certificateKeyring: () => {
       if (env.CERTIFICATE_MASTER_KEY === undefined)
         throw new Error('CERTIFICATE_MASTER_KEY is not set: the portal cannot store certificates.');

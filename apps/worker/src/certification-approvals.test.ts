@@ -138,10 +138,10 @@ test(
     await workbook.xlsx.load(issued.bytes as never);
     const sheet = workbook.getWorksheet('ACEECF_Generadas');
     assert.ok(sheet);
-    const header = (sheet.getRow(1).values as unknown[]).map((value) => String(value ?? ''));
+    const header = (sheet.getRow(1).values as unknown[]).map((value) => (typeof value === 'string' ? value : ''));
     const column = header.indexOf('FechaHoraAprobacionComercial');
     const cell = sheet.getRow(4).getCell(column);
-    const original = String(cell.value);
+    const original = cell.text;
     cell.value = original.replace(/(\d\d)$/, (seconds) =>
       String((Number(seconds) + 1) % 60).padStart(2, '0'),
     );

@@ -13,6 +13,7 @@ import {
   AppError,
   assertPartnerMayEmit,
   assertProductionActive,
+  findCertificationSummaries,
   findDocumentStatuses,
   findFiscalAccounts,
   findReceivedDocuments,
@@ -37,6 +38,7 @@ import {
   updateFiscalAccountProfile,
   ZReceivedListQuery,
   type TCertificateKeyring,
+  type TCertificationSummary,
   type TFiscalAccount,
   type TPartnerPlans,
   type TSubmissionIssue,
@@ -93,15 +95,26 @@ export function partnerRoute(
   });
 }
 
-/** The account as the Partner API shows it (`certification` is filled by the certification engine). */
-export function fiscalAccountBodyOf(account: TFiscalAccount) {
+/** The account as the Partner API shows it, with its current certification case (null: none yet). */
+export function fiscalAccountBodyOf(account: TFiscalAccount, certification: TCertificationSummary | null) {
   const { tenant: _tenant, ...visible } = account;
   return {
     ...visible,
     createdAt: account.createdAt.toISOString(),
     updatedAt: account.updatedAt.toISOString(),
-    certification: null,
+    certification,
   };
+}
+
+/** The certification summaries of the accounts of a page (one query), by account id. */
+async function certificationsOf(database: TDatabase, accounts: readonly TFiscalAccount[]) {
+  return findCertificationSummaries({ database, tenantIds: accounts.map((account) => account.tenant.id) });
+}
+
+/** One account's body with its certification. */
+async function accountBodyOf(database: TDatabase, account: TFiscalAccount) {
+  const summaries = await certificationsOf(database, [account]);
+  return fiscalAccountBodyOf(account, summaries.get(account.tenant.id) ?? null);
 }
 
 const FAMILY_ENVIRONMENT = { production: 'eCF', testecf: 'TesteCF' } as const satisfies Record<
@@ -174,7 +187,7 @@ export function registerPartnerRoutes(app: FastifyInstance, options: TPartnerRou
     });
     return reply
       .code(result.created ? 201 : 200)
-      .send({ ok: true, fiscalAccount: fiscalAccountBodyOf(result.account) });
+      .send({ ok: true, fiscalAccount: await accountBodyOf(database, result.account) });
   });
   route(R.listFiscalAccounts, async (request) => {
     const principal = partnerPrincipalOf(request);
@@ -193,18 +206,25 @@ export function registerPartnerRoutes(app: FastifyInstance, options: TPartnerRou
       limit,
       offset: query.offset === undefined ? 0 : Number(query.offset),
     });
-    return { ok: true, ...page, items: page.items.map(fiscalAccountBodyOf) };
+    const summaries = await certificationsOf(database, page.items);
+    return {
+      ok: true,
+      ...page,
+      items: page.items.map((item) => fiscalAccountBodyOf(item, summaries.get(item.tenant.id) ?? null)),
+    };
   });
   route(R.getFiscalAccount, async (request) => ({
     ok: true,
-    fiscalAccount: fiscalAccountBodyOf(accountOf(request)),
+    fiscalAccount: await accountBodyOf(database, accountOf(request)),
   }));
   route(R.getFiscalAccountStatus, async (request) => {
     const account = accountOf(request);
     return {
       ok: true,
       fiscalAccountId: account.id,
-      certecf: { certification: null },
+      certecf: {
+        certification: (await certificationsOf(database, [account])).get(account.tenant.id) ?? null,
+      },
       production: { state: account.productionState, canEmit: account.productionState === 'active' },
       certificate: await certificateSummaryOf(database, account.id),
     };
@@ -218,7 +238,7 @@ export function registerPartnerRoutes(app: FastifyInstance, options: TPartnerRou
       account: accountOf(request),
       patch,
     });
-    return { ok: true, fiscalAccount: fiscalAccountBodyOf(account) };
+    return { ok: true, fiscalAccount: await accountBodyOf(database, account) };
   });
   route(R.getProduction, async (request) => {
     const account = accountOf(request);

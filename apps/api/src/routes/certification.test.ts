@@ -444,10 +444,18 @@ describe('runs', () => {
       notes: 'x'.repeat(4001),
     });
     assert.equal(tooLong.statusCode, 400);
+    // Step 1 (registered at the tax authority's portal) is attested before any set: it opens the
+    // case; a later step still names what is missing, no longer step 1.
     const registered = await request('POST', '/CerteCF/certificacion/atestaciones', account.certeKey, {
       step: 'registered',
     });
-    assert.equal(registered.statusCode, 409, 'no case before a set');
+    assert.equal(registered.statusCode, 201, registered.body);
+    const again = await request('POST', '/CerteCF/certificacion/atestaciones', account.certeKey, {
+      step: 'test_service_urls',
+    });
+    assert.equal(again.statusCode, 409);
+    const missing = (errorOf(again).details as { missingSteps: string[] }).missingSteps;
+    assert.ok(missing.includes('data_tests_ecf') && !missing.includes('registered'), missing.join());
   });
 });
 

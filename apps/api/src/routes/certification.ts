@@ -9,6 +9,7 @@ import type { TEnqueue } from '@ecf/db';
 import type { TSigningCertificate, TXsdValidators } from '@ecf/fiscal-core';
 import {
   AppError,
+  assertDirectCertification,
   getCertificationApprovals,
   getCertificationCase,
   getCertificationEvidence,
@@ -73,6 +74,7 @@ export function registerCertificationRoutes(
   const start = ROUTES.startCertificationRun;
   app.post(start.path, { preHandler: requireApiKey(options, start.scopes) }, async (request, reply) => {
     const principal = principalOf(request);
+    await assertDirectCertification(database, principal.tenantId);
     const result = await startCertificationRun({
       database,
       tenant: principal.tenant,
@@ -103,6 +105,7 @@ export function registerCertificationRoutes(
     { preHandler: requireApiKey(options, sendApprovals.scopes) },
     async (request, reply) => {
       const principal = principalOf(request);
+      await assertDirectCertification(database, principal.tenantId);
       const result = await sendCertificationApprovals({
         database,
         tenant: principal.tenant,
@@ -122,6 +125,7 @@ export function registerCertificationRoutes(
   const restart = ROUTES.restartCertification;
   app.post(restart.path, { preHandler: requireApiKey(options, restart.scopes) }, async (request) => {
     const principal = principalOf(request);
+    await assertDirectCertification(database, principal.tenantId);
     const result = await restartCertificationPart({
       database,
       tenantId: principal.tenantId,
@@ -140,6 +144,7 @@ export function registerCertificationRoutes(
         details: { environment: principal.environment, required: 'CerteCF' },
       });
     }
+    await assertDirectCertification(database, principal.tenantId);
     const parsed = ZAttestationInput.safeParse(request.body);
     if (!parsed.success) {
       throw new AppError('INVALID_CERTIFICATION_REQUEST', 'The attestation does not match its contract.', {
@@ -174,6 +179,7 @@ export function registerCertificationRoutes(
   app.post(resend.path, { preHandler: requireApiKey(options, resend.scopes) }, async (request, reply) => {
     const principal = principalOf(request);
     const params = resend.params.parse(request.params);
+    await assertDirectCertification(database, principal.tenantId);
     const result = await resendCertificationDocument({
       database,
       tenantId: principal.tenantId,

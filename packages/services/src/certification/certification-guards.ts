@@ -6,6 +6,7 @@ import type { CertificationStep, Environment, TDatabase } from '@ecf/db';
 import {
   changeCertificationCase,
   findActiveCertificateRow,
+  findManagingPartnerId,
   type TCertificationCaseRow,
 } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
@@ -18,6 +19,19 @@ export function assertCertificationEnvironment(environment: Environment): void {
       'CERTIFICATION_ENVIRONMENT_REQUIRED',
       'Certification runs in CerteCF: use the CerteCF path and a CerteCF key.',
       { details: { environment, required: 'CerteCF' } },
+    );
+  }
+}
+
+/**
+ * A direct account's certification routes (API and portal) refuse an account its Partner manages:
+ * 409 `CERTIFICATION_MANAGED_BY_PARTNER` (the Partner runs it through the Partner API).
+ */
+export async function assertDirectCertification(database: TDatabase, tenantId: string): Promise<void> {
+  if ((await findManagingPartnerId(database, tenantId)) !== null) {
+    throw new AppError(
+      'CERTIFICATION_MANAGED_BY_PARTNER',
+      "This account's certification is run by its Partner through the Partner API.",
     );
   }
 }

@@ -77,3 +77,5 @@ export {
   createCertificationEmbedToken,
   type TEmbedClaims,
 } from './certification-embed.ts';
+export { findCertificationSummaries, type TCertificationSummary } from './find-certification-summaries.ts';
+export { assertDirectCertification } from './certification-guards.ts';

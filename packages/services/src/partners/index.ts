@@ -70,3 +70,4 @@ export { getFiscalAccount } from './get-fiscal-account.ts';
 export { findUploadSessionOrigin } from './find-upload-session-origin.ts';
 export { addPartnerUser } from './add-partner-user.ts';
 export { CERTIFICATE_EXPIRING_WITHIN_DAYS, scanCertificateExpiry } from './scan-certificate-expiry.ts';
+export { createCertificationSession } from './create-certification-session.ts';

@@ -431,3 +431,27 @@ export async function findReceptionsInCerteCF(
   const idOf = (kind: string): string | null => result.rows.find((row) => row.kind === kind)?.id ?? null;
   return { ecf: idOf('ecf'), commercialApproval: idOf('commercial_approval') };
 }
+
+/** Each account's open case, else its last closed one (one query for a page of accounts). */
+export async function findCertificationSummaryRows(
+  database: TDatabase,
+  tenantIds: readonly string[],
+): Promise<TCertificationCaseRow[]> {
+  if (tenantIds.length === 0) return [];
+  const result = await sqlPoolOf(database).query<TCertificationCaseRow>(
+    `SELECT DISTINCT ON (tenant_id) ${CASE_COLUMNS} FROM certification_cases
+      WHERE tenant_id = ANY($1::uuid[])
+      ORDER BY tenant_id, (state = 'closed'), created_at DESC`,
+    [tenantIds],
+  );
+  return result.rows;
+}
+
+/** The Partner that manages an account, or null for a direct account. */
+export async function findManagingPartnerId(database: TDatabase, tenantId: string): Promise<string | null> {
+  const result = await sqlPoolOf(database).query<{ partnerId: string | null }>(
+    `SELECT partner_id AS "partnerId" FROM tenants WHERE id = $1`,
+    [tenantId],
+  );
+  return result.rows[0]?.partnerId ?? null;
+}

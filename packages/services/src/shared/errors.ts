@@ -267,6 +267,8 @@ export const ERROR_STATUS = {
   CERTIFICATION_XML_INVALID: 422,
   /** The temporary link to the embedded certification page expired (`details.expiredAt`). */
   CERTIFICATION_EMBED_EXPIRED: 410,
+  /** `Idempotency-Key` missing where a Partner route requires it (certification runs and commercial approval tests). */
+  IDEMPOTENCY_KEY_REQUIRED: 428,
   /** The account's certification is approved: no run, restart or approvals send remains to do. */
   CERTIFICATION_APPROVED: 409,
   /** The same `Idempotency-Key` with other parameters (Partner routes and certification runs). */

@@ -1,4 +1,4 @@
-import { AppError, recordCertificationAttestation } from '@ecf/services';
+import { assertDirectCertification, AppError, recordCertificationAttestation } from '@ecf/services';
 import { tenantProcedure } from '../../trpc/procedures.ts';
 import { ZAttestInput, ZAttestOutput } from './certification.schema.ts';
 
@@ -11,6 +11,7 @@ export const attestStep = tenantProcedure('certification.manage')
   .input(ZAttestInput)
   .output(ZAttestOutput)
   .mutation(async ({ ctx, input }) => {
+    await assertDirectCertification(ctx.database, ctx.tenant.id);
     if (input.environment !== 'CerteCF') {
       throw new AppError('CERTIFICATION_ENVIRONMENT_REQUIRED', 'Certification runs in CerteCF.', {
         details: { environment: input.environment, required: 'CerteCF' },

@@ -1,4 +1,4 @@
-import { resendCertificationDocument } from '@ecf/services';
+import { assertDirectCertification, resendCertificationDocument } from '@ecf/services';
 import { tenantProcedure } from '../../trpc/procedures.ts';
 import { ZResendInput, ZResendOutput } from './certification.schema.ts';
 
@@ -10,13 +10,14 @@ import { ZResendInput, ZResendOutput } from './certification.schema.ts';
 export const resendDocument = tenantProcedure('certification.manage')
   .input(ZResendInput)
   .output(ZResendOutput)
-  .mutation(async ({ ctx, input }) =>
-    resendCertificationDocument({
+  .mutation(async ({ ctx, input }) => {
+    await assertDirectCertification(ctx.database, ctx.tenant.id);
+    return resendCertificationDocument({
       database: ctx.database,
       tenantId: ctx.tenant.id,
       environment: input.environment,
       documentId: input.documentId,
       enqueue: ctx.documents.enqueue,
       now: ctx.now(),
-    }),
-  );
+    });
+  });

@@ -1,4 +1,4 @@
-import { restartCertificationPart } from '@ecf/services';
+import { assertDirectCertification, restartCertificationPart } from '@ecf/services';
 import { tenantProcedure } from '../../trpc/procedures.ts';
 import { ZRestartInput, ZRestartOutput } from './certification.schema.ts';
 
@@ -10,6 +10,7 @@ export const restartPart = tenantProcedure('certification.manage')
   .input(ZRestartInput)
   .output(ZRestartOutput)
   .mutation(async ({ ctx, input }) => {
+    await assertDirectCertification(ctx.database, ctx.tenant.id);
     const result = await restartCertificationPart({
       database: ctx.database,
       tenantId: ctx.tenant.id,

@@ -1,4 +1,4 @@
-import { getTenant, sendCertificationApprovals } from '@ecf/services';
+import { assertDirectCertification, getTenant, sendCertificationApprovals } from '@ecf/services';
 import { tenantProcedure } from '../../trpc/procedures.ts';
 import { approvalsViewOf } from './certification-view.ts';
 import { ZSendApprovalsInput, ZSendApprovalsOutput } from './certification.schema.ts';
@@ -13,6 +13,7 @@ export const sendApprovals = tenantProcedure('certification.manage')
   .input(ZSendApprovalsInput)
   .output(ZSendApprovalsOutput)
   .mutation(async ({ ctx, input }) => {
+    await assertDirectCertification(ctx.database, ctx.tenant.id);
     const result = await sendCertificationApprovals({
       database: ctx.database,
       tenant: await getTenant({ database: ctx.database, reference: ctx.tenant.id }),

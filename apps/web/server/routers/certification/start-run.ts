@@ -1,4 +1,4 @@
-import { getTenant, startCertificationRun } from '@ecf/services';
+import { assertDirectCertification, getTenant, startCertificationRun } from '@ecf/services';
 import { tenantProcedure } from '../../trpc/procedures.ts';
 import { runSummaryOf } from './certification-view.ts';
 import { ZSetInput, ZStartRunOutput } from './certification.schema.ts';
@@ -13,6 +13,7 @@ export const startRun = tenantProcedure('certification.manage')
   .input(ZSetInput)
   .output(ZStartRunOutput)
   .mutation(async ({ ctx, input }) => {
+    await assertDirectCertification(ctx.database, ctx.tenant.id);
     const { environment, ...body } = input;
     const { run } = await startCertificationRun({
       database: ctx.database,

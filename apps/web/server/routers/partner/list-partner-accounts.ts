@@ -1,8 +1,11 @@
-import { findFiscalAccounts } from '@ecf/services';
+import { CERTIFICATION_STEP_INFO, findCertificationSummaries, findFiscalAccounts } from '@ecf/services';
 import { partnerProcedure } from '../../trpc/procedures.ts';
 import { ZListAccountsInput, ZListAccountsOutput } from './partner-procedures.schema.ts';
 
-/** The Partner's fiscal accounts (100 a page) with their production state; certification is the engine's (null for now). */
+/**
+ * The Partner's fiscal accounts (100 a page) with their production state and where their
+ * certification stands (the step's title at the tax authority portal, or the case's end state).
+ */
 export const listPartnerAccounts = partnerProcedure('partner.accounts.read')
   .input(ZListAccountsInput)
   .output(ZListAccountsOutput)
@@ -13,6 +16,18 @@ export const listPartnerAccounts = partnerProcedure('partner.accounts.read')
       limit: 100,
       offset: input?.offset ?? 0,
     });
+    const certifications = await findCertificationSummaries({
+      database: ctx.database,
+      tenantIds: page.items.map((account) => account.tenant.id),
+    });
+    const certificationOf = (tenantId: string): string | null => {
+      const summary = certifications.get(tenantId);
+      if (summary === undefined) return null;
+      if (summary.state === 'approved') return 'Aprobada';
+      if (summary.state === 'closed') return 'Cerrada';
+      const title = CERTIFICATION_STEP_INFO[summary.step as keyof typeof CERTIFICATION_STEP_INFO].title;
+      return summary.state === 'failed' ? `${title} (fallida: reiniciar)` : title;
+    };
     return {
       total: page.total,
       items: page.items.map((account) => ({
@@ -21,7 +36,7 @@ export const listPartnerAccounts = partnerProcedure('partner.accounts.read')
         rnc: account.rnc,
         legalName: account.profile.legalName,
         productionState: account.productionState,
-        certification: null,
+        certification: certificationOf(account.tenant.id),
         createdAt: account.createdAt,
       })),
     };
