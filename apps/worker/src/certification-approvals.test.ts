@@ -138,7 +138,9 @@ test(
     await workbook.xlsx.load(issued.bytes as never);
     const sheet = workbook.getWorksheet('ACEECF_Generadas');
     assert.ok(sheet);
-    const header = (sheet.getRow(1).values as unknown[]).map((value) => (typeof value === 'string' ? value : ''));
+    const header = (sheet.getRow(1).values as unknown[]).map((value) =>
+      typeof value === 'string' ? value : '',
+    );
     const column = header.indexOf('FechaHoraAprobacionComercial');
     const cell = sheet.getRow(4).getCell(column);
     const original = cell.text;
