@@ -47,6 +47,15 @@ if [ -z "${NEXTAUTH_SECRET:-}" ]; then
   NEXTAUTH_SECRET="$(cat .data/nextauth-secret)"
 fi
 export NEXTAUTH_SECRET PORTAL_PUBLIC_URL="${PORTAL_PUBLIC_URL:-http://127.0.0.1:$WEB_PORT}"
+# The Partner API is on in the development stack (the demo Partner's key is printed below); its
+# embedded certification links point at this portal and are signed with a key generated once.
+export PSFE_PARTNER_API_ENABLED="${PSFE_PARTNER_API_ENABLED:-true}" PORTAL_BASE_URL="${PORTAL_BASE_URL:-http://127.0.0.1:$WEB_PORT}"
+if [ -z "${CERTIFICATION_EMBED_SECRET:-}" ]; then
+  mkdir -p .data
+  [ -s .data/certification-embed-secret ] || (umask 077; node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64url"))' > .data/certification-embed-secret)
+  CERTIFICATION_EMBED_SECRET="$(cat .data/certification-embed-secret)"
+fi
+export CERTIFICATION_EMBED_SECRET
 npm run --silent migrate -w @ecf/db
 demo_json="$(npm run --silent admin -w @ecf/api -- demo --json --keys-file "$root/.data/demo-keys.json" --users-file "$root/.data/demo-portal-users.json")"
 
@@ -104,7 +113,12 @@ for (const [environment, key] of Object.entries(demo.keys)) console.log(`  ${env
 console.log(`\n  Portal users (http://127.0.0.1:${web}/sign-in):`);
 console.log(`  owner    ${demo.portalUsers.owner.email}  password ${demo.portalUsers.owner.password}`);
 console.log(`  support  ${demo.portalUsers.support.email}  password ${demo.portalUsers.support.password}`);
+console.log(`\n  Partner API (/partner/v1): ${demo.partner.name}, origin ${demo.partner.origin}`);
+console.log(`  full     X-PARTNER-KEY: ${demo.partner.key}`);
+console.log(`  taxpayers it may link (demo registry): ${demo.partner.registryRncs.join(", ")}`);
 console.log(`\n  Try: curl -H "X-API-KEY: ${demo.keys.TesteCF}" http://127.0.0.1:${api}/TesteCF/contingencia`);
+console.log(`  Partner: curl -X PUT -H "X-PARTNER-KEY: ${demo.partner.key}" -H "content-type: application/json" \\`);
+console.log(`    -d ${JSON.stringify(JSON.stringify({ rnc: demo.partner.registryRncs[0] }))} http://127.0.0.1:${api}/partner/v1/fiscal-accounts/by-external-id/cliente-1`);
 console.log("  Ctrl-C stops everything.\n");
 ' "$demo_json" "$API_PORT" "$WEB_PORT" "$WORKER_HEALTH_PORT" "$SIM_PORT" "$MAIL_CATCHER_HTTP_PORT" "$MAIL_CATCHER_SMTP_PORT"
 wait

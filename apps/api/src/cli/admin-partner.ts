@@ -1,5 +1,6 @@
 // The admin CLI's Partner API commands (issue 20): Partners, their keys and browser origins, plan and
 // payment, portal users of a Partner, and the load of the tax authority's taxpayer registry.
+import { Readable } from 'node:stream';
 import type { TDatabase } from '@ecf/db';
 import {
   addBrowserOrigin,
@@ -11,6 +12,7 @@ import {
   findPartners,
   getPartner,
   importTaxpayerRegistry,
+  lookUpTaxpayer,
   PARTNER_KEY_PROFILES,
   removeBrowserOrigin,
   revokePartnerKey,
@@ -168,4 +170,69 @@ export async function runPartnerCommand(
     default:
       return undefined;
   }
+}
+
+/** The development stack's Partner (`admin demo`): its name, origin and the taxpayers it may link. */
+export const DEMO_PARTNER = {
+  name: 'ERP Demo (demo)',
+  origin: 'https://erp.demo.example',
+  /** Loaded as the taxpayer registry only when none is loaded (a real one is never replaced). */
+  registry: [
+    { rnc: '401000011', name: 'FERRETERIA EL MARTILLO SRL' },
+    { rnc: '401000022', name: 'COLMADO LA ESQUINA SRL' },
+    { rnc: '401000033', name: 'FARMACIA SAN RAFAEL SRL' },
+  ],
+} as const;
+
+/**
+ * The demo Partner (created once, found by name afterwards), a `full` key kept in the demo keys
+ * file like the tenant's (a revoked or lost key is replaced), its browser origin, and a registry of
+ * three ACTIVE taxpayers when none is loaded, so `PUT /partner/v1/fiscal-accounts/by-external-id/…`
+ * works on a fresh stack.
+ */
+export async function seedDemoPartner(options: {
+  database: TDatabase;
+  saved: { key?: string; keyId?: string };
+}): Promise<{
+  id: string;
+  name: string;
+  key: string;
+  keyId: string;
+  origin: string;
+  registryRncs: string[];
+}> {
+  const { database } = options;
+  const partner =
+    (await findPartners({ database })).find((candidate) => candidate.name === DEMO_PARTNER.name) ??
+    (await createPartner({
+      database,
+      input: { name: DEMO_PARTNER.name, paidStatus: 'paid', billingUrl: 'https://erp.demo.example/billing' },
+    }));
+  const keys = await findPartnerKeys({ database, partnerId: partner.id });
+  const kept = keys.find((row) => row.id === options.saved.keyId && row.revokedAt === null);
+  const key =
+    kept !== undefined && options.saved.key !== undefined && options.saved.keyId !== undefined
+      ? { key: options.saved.key, keyId: options.saved.keyId }
+      : await createPartnerKey({ database, partnerId: partner.id, name: 'demo', profile: 'full' }).then(
+          (created) => ({ key: created.key, keyId: created.row.id }),
+        );
+  await addBrowserOrigin({ database, partnerId: partner.id, origin: DEMO_PARTNER.origin });
+  const registry = await lookUpTaxpayer({ database, rnc: DEMO_PARTNER.registry[0].rnc });
+  if (!registry.loaded) {
+    const lines = DEMO_PARTNER.registry.map(
+      (taxpayer) => `${taxpayer.rnc}|${taxpayer.name}||COMERCIO|||||01/01/2020|ACTIVO|NORMAL`,
+    );
+    await importTaxpayerRegistry({
+      database,
+      source: Readable.from([Buffer.from(`${lines.join('\r\n')}\r\n`, 'latin1')]),
+      fileName: 'demo-registry.txt',
+    });
+  }
+  return {
+    id: partner.id,
+    name: partner.name,
+    ...key,
+    origin: DEMO_PARTNER.origin,
+    registryRncs: DEMO_PARTNER.registry.map((taxpayer) => taxpayer.rnc),
+  };
 }

@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { hashApiKey } from '@ecf/db';
-import { verifyPassword } from '@ecf/services';
+import {
+  authenticatePartnerRequest,
+  findBrowserOrigins,
+  findPartners,
+  lookUpTaxpayer,
+  verifyPassword,
+} from '@ecf/services';
 import { openTestDatabase } from '@ecf/db/testing';
 
 const run = promisify(execFile);
@@ -239,6 +245,7 @@ test('demo seeding is idempotent and keeps printing the same valid keys and port
   type TDemo = {
     keys: Record<string, string>;
     portalUsers: Record<'owner' | 'support', { email: string; password: string }>;
+    partner: { id: string; key: string; keyId: string; origin: string; registryRncs: string[] };
   };
   const first = JSON.parse(
     (await admin('demo', '--keys-file', keysFile, '--users-file', usersFile)).stdout,
@@ -249,7 +256,36 @@ test('demo seeding is idempotent and keeps printing the same valid keys and port
   assert.match(first.keys.TesteCF ?? '', /^ecf_test_/);
   assert.match(first.keys.CerteCF ?? '', /^ecf_cert_/);
   assert.deepEqual(second.keys, first.keys);
-  assert.deepEqual(JSON.parse(await readFile(keysFile, 'utf8')), first.keys);
+  assert.deepEqual(JSON.parse(await readFile(keysFile, 'utf8')), {
+    ...first.keys,
+    partner: first.partner.key,
+    partnerKeyId: first.partner.keyId,
+  });
+  // The demo Partner: one, the same key each time, its origin; the registry lets it link its taxpayers.
+  assert.deepEqual(second.partner, first.partner);
+  const principal = await authenticatePartnerRequest({
+    database: context.database,
+    key: first.partner.key,
+    ip: '127.0.0.1',
+    permission: 'fiscal-accounts:manage',
+    accountId: null,
+  });
+  assert.deepEqual([principal.partner.id, principal.key.profile], [first.partner.id, 'full']);
+  assert.equal(
+    (await findPartners({ database: context.database })).filter((row) => row.id === first.partner.id).length,
+    1,
+  );
+  assert.deepEqual(
+    (await findBrowserOrigins({ database: context.database, partnerId: first.partner.id })).map(
+      (row) => row.origin,
+    ),
+    ['https://erp.demo.example'],
+  );
+  const looked = await lookUpTaxpayer({
+    database: context.database,
+    rnc: first.partner.registryRncs[0] ?? '',
+  });
+  assert.ok(looked.loaded && looked.taxpayer?.status === 'ACTIVO', JSON.stringify(looked));
   assert.equal(await context.database.tenant.count({ where: { rnc: '131880738' } }), 1);
   // The portal users: the same passwords each time, kept in the users file, and they sign in.
   assert.deepEqual(second.portalUsers, first.portalUsers);

@@ -23,7 +23,7 @@ import {
 import { readEnv, readNamedVariable, type TEnv } from '../env.ts';
 import { addPortalMember, createPortalUser, seedDemoPortalUsers } from './admin-portal.ts';
 import { COMMANDS, scopesOf, TENANT_FIELD_OPTIONS } from './admin-commands.ts';
-import { PARTNER_COMMANDS, PARTNER_HELP, runPartnerCommand } from './admin-partner.ts';
+import { PARTNER_COMMANDS, PARTNER_HELP, runPartnerCommand, seedDemoPartner } from './admin-partner.ts';
 import {
   CommandLineError,
   formatProblem,
@@ -60,7 +60,9 @@ ${PARTNER_HELP}
                               create (once) the demo tenant, its TesteCF and CerteCF keys, a
                               generated test certificate (when CERTIFICATE_MASTER_KEY is set), a
                               portal owner and a support user (passwords kept in the users file);
-                              buyer e-mail is enabled in TesteCF
+                              buyer e-mail is enabled in TesteCF; the demo Partner with a full
+                              key (kept in the keys file), its origin, and a registry of three
+                              taxpayers when none is loaded
 
   --json   print JSON instead of text; an error is then {"error":{"code","message","problems"}} on stderr,
            each problem {"option","code","message"} (or "argument" for an argument that is no option)
@@ -168,7 +170,7 @@ async function seedDemo(
     })) ?? (await createTenant({ database, input: DEMO_TENANT }));
   // Buyer e-mail on in TesteCF: accepted demo e-CF with a buyer e-mail reach the local mail catcher.
   const tenant = await enableBuyerEmail({ database, tenantId: existing.id, environment: 'TesteCF' });
-  const saved: Record<string, string> = existsSync(keysFile)
+  const saved: Record<string, string | undefined> = existsSync(keysFile)
     ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Record<string, string>)
     : {};
   const keys: Record<string, string> = {};
@@ -193,8 +195,19 @@ async function seedDemo(
             })
           ).key;
   }
+  const partner = await seedDemoPartner({
+    database,
+    saved: {
+      ...(saved.partner === undefined ? {} : { key: saved.partner }),
+      ...(saved.partnerKeyId === undefined ? {} : { keyId: saved.partnerKeyId }),
+    },
+  });
   mkdirSync(path.dirname(keysFile), { recursive: true });
-  writeFileSync(keysFile, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(
+    keysFile,
+    `${JSON.stringify({ ...keys, partner: partner.key, partnerKeyId: partner.keyId }, null, 2)}\n`,
+    { mode: 0o600 },
+  );
 
   let certificate =
     (await findTenantCertificates({ database, tenantId: tenant.id })).find((row) => row.active) ?? null;
@@ -214,7 +227,7 @@ async function seedDemo(
   if (!certificate && !keyring)
     console.error('admin: CERTIFICATE_MASTER_KEY is not set; the demo tenant gets no signing certificate.');
   const portalUsers = await seedDemoPortalUsers({ database, tenantId: tenant.id, usersFile: files.users });
-  return { tenant, keys, certificate, portalUsers };
+  return { tenant, keys, certificate, portalUsers, partner };
 }
 
 async function run(database: TDatabase, commandLine: TParsedCommandLine, env: TEnv): Promise<unknown> {
