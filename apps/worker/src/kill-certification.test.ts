@@ -6,12 +6,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { PgBoss } from 'pg-boss';
-import { JOB_QUEUE_SCHEMA, seedTenant } from '@ecf/db';
+import { seedTenant } from '@ecf/db';
 import { createEnqueue } from '@ecf/db/job-queue';
-import { createTestDatabase, openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate } from '@ecf/fiscal-core';
 import {
   createCertificateKeyring,
@@ -19,58 +16,28 @@ import {
   startCertificationRun,
   storeTenantCertificate,
 } from '@ecf/services';
-import { startSimulator } from '@ecf/taxauth-sim';
 import { loadXsdValidators, OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
 import { modelSetFor } from '../test/certification-workbook.ts';
-import { sleep, startWorkerProcess, waitUntil, type TWorkerProcess } from '../test/worker-process.ts';
+import { openKillStack, type TKillStack } from '../test/kill-stack.ts';
+import { sleep, waitUntil } from '../test/worker-process.ts';
 
 const KILLS = 2;
 
-let context: Awaited<ReturnType<typeof openTestDatabase>>;
-let simulatorDatabase: Awaited<ReturnType<typeof createTestDatabase>>;
-let simulator: Awaited<ReturnType<typeof startSimulator>>;
-let boss: PgBoss;
-const masterKey = randomBytes(32).toString('base64');
+let stack: TKillStack;
+let context: TKillStack['context'];
+let simulator: TKillStack['simulator'];
+let boss: TKillStack['boss'];
+let masterKey: string;
 
 before(async () => {
-  context = await openTestDatabase();
-  simulatorDatabase = await createTestDatabase({ migrated: false });
-  simulator = await startSimulator({
-    databaseUrl: simulatorDatabase.url,
-    xsdDirectory: OFFICIAL_XSD_DIRECTORY,
-    logLevel: 'silent',
-    processingDelayMs: 100,
-    port: 0,
-  });
-  boss = new PgBoss({
-    connectionString: context.url,
-    schema: JOB_QUEUE_SCHEMA,
-    supervise: false,
-    schedule: false,
-  });
-  boss.on('error', () => {});
-  await boss.start();
+  stack = await openKillStack({ processingDelayMs: 100 });
+  ({ context, simulator, boss, masterKey } = stack);
 });
 after(async () => {
-  await boss.stop({ graceful: false, close: true });
-  await simulator.close();
-  await simulatorDatabase.drop();
-  await context.close();
+  await stack.close();
 });
 
-function startWorker(): TWorkerProcess {
-  return startWorkerProcess({
-    DATABASE_URL: context.url,
-    CERTIFICATE_MASTER_KEY: masterKey,
-    XSD_DIRECTORY: OFFICIAL_XSD_DIRECTORY,
-    TAXAUTH_ECF_BASE_URL: simulator.baseUrl,
-    TAXAUTH_FC_BASE_URL: simulator.baseUrl,
-    TAXAUTH_STATUS_BASE_URL: simulator.baseUrl,
-    TAXAUTH_TIMEOUT_MS: '2000',
-    WORKER_TRANSMIT_IN_FLIGHT_MS: '6000',
-    WORKER_CONCURRENCY: '2',
-  });
-}
+const startWorker = () => stack.startWorker();
 
 test(
   'SIGKILL during a certification run: the run succeeds after restarts, each row one document, each eNCF received once',
@@ -171,7 +138,7 @@ test(
       run.items.map((item) => item.documentId).sort(),
     );
     // Never twice: the simulator holds one reception per eNCF (a full e-CF or an RFCE summary).
-    const client = new pg.Client({ connectionString: simulatorDatabase.url });
+    const client = new pg.Client({ connectionString: stack.simulatorDatabaseUrl });
     await client.connect();
     try {
       const receptions = await client.query<{ encf: string; count: string }>(

@@ -13,17 +13,15 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import pg from 'pg';
-import { PgBoss } from 'pg-boss';
-import { JOB_QUEUE_SCHEMA, seedTenant } from '@ecf/db';
+import { seedTenant } from '@ecf/db';
 import { createEnqueue } from '@ecf/db/job-queue';
-import { createTestDatabase, openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate } from '@ecf/fiscal-core';
 import { createCertificateKeyring, issueDocument, storeTenantCertificate } from '@ecf/services';
-import { startSimulator } from '@ecf/taxauth-sim';
 import { loadXsdValidators, OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
-import { sleep, startWorkerProcess, waitUntil, type TWorkerProcess } from '../test/worker-process.ts';
+import { openKillStack, type TKillStack } from '../test/kill-stack.ts';
+import { sleep, waitUntil } from '../test/worker-process.ts';
 
 const XSD_DIRECTORY = OFFICIAL_XSD_DIRECTORY;
 const DOCUMENTS = 36;
@@ -34,53 +32,21 @@ const RECEPTION_DELAY_MS = 400;
 /** The goal: every document final within 30 s of the restart, plus the simulator's own delays. */
 const RESTART_TO_FINAL_GOAL_MS = 30_000 + PROCESSING_DELAY_MS + RECEPTION_DELAY_MS;
 
-let context: Awaited<ReturnType<typeof openTestDatabase>>;
-let simulatorDatabase: Awaited<ReturnType<typeof createTestDatabase>>;
-let simulator: Awaited<ReturnType<typeof startSimulator>>;
-let boss: PgBoss;
-const masterKey = randomBytes(32).toString('base64');
+let stack: TKillStack;
+let context: TKillStack['context'];
+let simulator: TKillStack['simulator'];
+let boss: TKillStack['boss'];
+let masterKey: string;
 
 before(async () => {
-  context = await openTestDatabase();
-  simulatorDatabase = await createTestDatabase({ migrated: false });
-  simulator = await startSimulator({
-    databaseUrl: simulatorDatabase.url,
-    xsdDirectory: XSD_DIRECTORY,
-    logLevel: 'silent',
-    processingDelayMs: PROCESSING_DELAY_MS,
-    port: 0,
-  });
-  // The API's side of the queue: sends only (the worker process creates and works the queues).
-  boss = new PgBoss({
-    connectionString: context.url,
-    schema: JOB_QUEUE_SCHEMA,
-    supervise: false,
-    schedule: false,
-  });
-  boss.on('error', () => {});
-  await boss.start();
+  stack = await openKillStack({ processingDelayMs: PROCESSING_DELAY_MS });
+  ({ context, simulator, boss, masterKey } = stack);
 });
 after(async () => {
-  await boss.stop({ graceful: false, close: true });
-  await simulator.close();
-  await simulatorDatabase.drop();
-  await context.close();
+  await stack.close();
 });
 
-function startWorker(): TWorkerProcess {
-  return startWorkerProcess({
-    DATABASE_URL: context.url,
-    CERTIFICATE_MASTER_KEY: masterKey,
-    XSD_DIRECTORY,
-    TAXAUTH_ECF_BASE_URL: simulator.baseUrl,
-    TAXAUTH_FC_BASE_URL: simulator.baseUrl,
-    TAXAUTH_STATUS_BASE_URL: simulator.baseUrl,
-    TAXAUTH_TIMEOUT_MS: '2000',
-    WORKER_TRANSMIT_IN_FLIGHT_MS: '6000',
-    // Two fetches of two jobs per queue: documents are signed a few at a time, so kills land between them.
-    WORKER_CONCURRENCY: '2',
-  });
-}
+const startWorker = () => stack.startWorker();
 
 async function statusCounts(): Promise<Record<string, number>> {
   const rows = await context.database.$queryRaw<
@@ -273,7 +239,7 @@ test(
     // None lost: every document issued is accepted (and nothing else exists).
     assert.deepEqual(await statusCounts(), { accepted: DOCUMENTS });
     // Never twice: the simulator holds exactly one reception per eNCF.
-    const client = new pg.Client({ connectionString: simulatorDatabase.url });
+    const client = new pg.Client({ connectionString: stack.simulatorDatabaseUrl });
     await client.connect();
     try {
       const receptions = await client.query<{ encf: string; count: string }>(

@@ -28,6 +28,7 @@ export {
   type TIssueWorkbookResult,
   type TNextEncf,
 } from './issue-workbook.ts';
+export { CERTIFICATION_STEPS, type TCertificationStep } from './certification-steps.ts';
 export { MODEL_WORKBOOKS, TAXAUTH_TEST_ISSUER_RNC } from './model-workbooks.ts';
 export { parseHeader, resolveColumn, isKnownColumn } from './workbook-columns.ts';
 export {

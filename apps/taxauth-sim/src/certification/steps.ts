@@ -2,27 +2,9 @@
  * The fifteen steps of the tax authority's certification portal, in order, and what a taxpayer's
  * progress through them looks like. A step is done once; the current step is the first that is not.
  */
+import { CERTIFICATION_STEPS, type TCertificationStep } from '@ecf/certification-sets';
 
-/** The portal's steps, in the order the tax authority shows them. */
-export const CERTIFICATION_STEPS = [
-  'registered',
-  'data_tests_ecf',
-  'data_tests_commercial_approval',
-  'simulation_ecf',
-  'simulation_printed_representation',
-  'printed_representation_validation',
-  'test_service_urls',
-  'reception_test_ecf',
-  'reception_ecf',
-  'reception_test_commercial_approval',
-  'reception_commercial_approval',
-  'production_service_urls',
-  'sworn_declaration',
-  'status_verification',
-  'finished',
-] as const;
-
-export type TCertificationStep = (typeof CERTIFICATION_STEPS)[number];
+export { CERTIFICATION_STEPS, type TCertificationStep };
 
 /** When each completed step was completed (ISO text). */
 export type TCompletedSteps = Readonly<Partial<Record<TCertificationStep, string>>>;

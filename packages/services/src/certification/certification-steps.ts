@@ -2,26 +2,11 @@
  * The fifteen steps of the tax authority's certification portal, who completes each, and what a
  * person must do next (docs/certification.md, "The fifteen steps").
  */
+import { CERTIFICATION_STEPS as TAXAUTH_STEPS } from '@ecf/certification-sets';
 import type { CertificationCaseState, CertificationStep } from '@ecf/db';
 
-/** The steps in the tax authority's order. */
-export const CERTIFICATION_STEPS = [
-  'registered',
-  'data_tests_ecf',
-  'data_tests_commercial_approval',
-  'simulation_ecf',
-  'simulation_printed_representation',
-  'printed_representation_validation',
-  'test_service_urls',
-  'reception_test_ecf',
-  'reception_ecf',
-  'reception_test_commercial_approval',
-  'reception_commercial_approval',
-  'production_service_urls',
-  'sworn_declaration',
-  'status_verification',
-  'finished',
-] as const satisfies readonly CertificationStep[];
+/** The steps in the tax authority's order (the database's enum holds the same names). */
+export const CERTIFICATION_STEPS = TAXAUTH_STEPS satisfies readonly CertificationStep[];
 
 /** How a step is completed. */
 export type TStepCompletedBy = 'service' | 'attestation' | 'taxauth';
