@@ -2,13 +2,17 @@
 // 19), in a real Chromium: the Partner asks our API for a link bound to one of its registered HTTPS
 // origins; a page of that origin frames the portal's certification page and shows it; a page of
 // another origin cannot frame it (CSP frame-ancestors); an expired link answers 410
-// CERTIFICATION_EMBED_EXPIRED and a forged one 404. The Partner's origin is played by Playwright's
-// request routing (https://erp.example.com never leaves the browser).
+// CERTIFICATION_EMBED_EXPIRED and a forged one 404. The Partner's web application is a real local
+// HTTPS server (a throwaway self-signed certificate; Chromium is told to accept it), and so is the
+// intruder's, on another port: another origin.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Browser, Page } from 'playwright-core';
+import { createTestCertificate } from '@ecf/fiscal-core/testing';
 import {
   addBrowserOrigin,
   createCertificationEmbedToken,
@@ -21,23 +25,37 @@ import { launchBrowser } from '../support/browser.ts';
 import { closeDatabase, stackDatabase } from '../support/seed.ts';
 import { stack } from '../support/stack.ts';
 
-const PARTNER_ORIGIN = 'https://erp.example.com';
-const OTHER_ORIGIN = 'https://intruso.example.com';
+/** A Partner web application's page framing `?src=` (whatever URL it is given). */
+async function startPartnerSite(): Promise<{ origin: string; server: Server }> {
+  const certificate = createTestCertificate({ rnc: '401000000', commonName: '127.0.0.1', keyUsage: null });
+  const server = createServer(
+    { key: certificate.privateKeyPem, cert: certificate.certificatePem },
+    (request, response) => {
+      const src = new URL(request.url ?? '/', 'https://127.0.0.1').searchParams.get('src') ?? '';
+      const escaped = src.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        `<!doctype html><html lang="es"><title>ERP</title><h1>Mi ERP</h1><iframe id="cert" title="Certificación" src="${escaped}" width="1000" height="700"></iframe></html>`,
+      );
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
 
+let partnerSite: { origin: string; server: Server };
+let intruderSite: { origin: string; server: Server };
 let browser: Browser;
 before(async () => {
-  // The Partner's page is public HTTPS, the local portal plain HTTP on a loopback address: let the
-  // frame load (mixed content, and Chromium's local network access checks, which a portal on a
-  // public address never meets).
-  browser = await launchBrowser({
-    extraArgs: [
-      '--allow-running-insecure-content',
-      '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessForNavigations,PrivateNetworkAccessRespectPreflightResults',
-    ],
-  });
+  partnerSite = await startPartnerSite();
+  intruderSite = await startPartnerSite();
+  // The sites' certificates are self-signed.
+  browser = await launchBrowser({ extraArgs: ['--ignore-certificate-errors'] });
 });
 after(async () => {
   await browser?.close();
+  partnerSite?.server.close();
+  intruderSite?.server.close();
   await closeDatabase();
 });
 
@@ -58,7 +76,7 @@ async function seedPartnerAccount() {
     name: 'alta',
     profile: 'onboarding',
   });
-  await addBrowserOrigin({ database, partnerId: partner.id, origin: PARTNER_ORIGIN });
+  await addBrowserOrigin({ database, partnerId: partner.id, origin: partnerSite.origin });
   const rnc = `4${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
   await importTaxpayerRegistry({
     database,
@@ -76,23 +94,13 @@ async function seedPartnerAccount() {
   return { key, account };
 }
 
-/** A page of `origin` (served by Playwright) framing `src`; returns the page once the frame loaded. */
+/** The page of `origin`'s site framing `src`, with what the browser reported. */
 async function frameFrom(origin: string, src: string): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ locale: 'es-DO' });
-  await context.route(`${origin}/**`, (route) =>
-    route.fulfill({
-      status: 200,
-      contentType: 'text/html; charset=utf-8',
-      body: `<!doctype html><html lang="es"><title>ERP</title><h1>Mi ERP</h1><iframe id="cert" title="Certificación" src="${src}" width="1000" height="700"></iframe></html>`,
-    }),
-  );
+  const context = await browser.newContext({ locale: 'es-DO', ignoreHTTPSErrors: true });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => problems.push(message.text()));
-  page.on('requestfailed', (request) =>
-    problems.push(`failed ${request.url()} ${request.failure()?.errorText}`),
-  );
-  await page.goto(`${origin}/clientes/certificacion`);
+  await page.goto(`${origin}/clientes/certificacion?src=${encodeURIComponent(src)}`);
   await page.locator('#cert').waitFor();
   return { page, problems };
 }
@@ -106,7 +114,7 @@ test(
     const answer = await fetch(`${apiUrl}/partner/v1/fiscal-accounts/${account.id}/certification-sessions`, {
       method: 'POST',
       headers: { 'x-partner-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ browserOrigin: PARTNER_ORIGIN }),
+      body: JSON.stringify({ browserOrigin: partnerSite.origin }),
     });
     const session = (await answer.json()) as { url: string; browserOrigin: string; expiresAt: string };
     assert.equal(answer.status, 201, JSON.stringify(session));
@@ -114,7 +122,7 @@ test(
     assert.ok(Date.parse(session.expiresAt) > Date.now());
 
     // The Partner's own page shows the account's steps in the frame.
-    const own = await frameFrom(PARTNER_ORIGIN, session.url);
+    const own = await frameFrom(partnerSite.origin, session.url);
     const frame = own.page.frameLocator('#cert');
     await frame.getByRole('heading', { name: 'Certificación con la DGII' }).waitFor({ timeout: 30_000 });
     await frame.getByText(`RNC ${account.rnc}`).first().waitFor();
@@ -129,11 +137,11 @@ test(
     const direct = await fetch(session.url);
     assert.equal(direct.status, 200);
     const policy = direct.headers.get('content-security-policy') ?? '';
-    assert.match(policy, new RegExp(`frame-ancestors ${PARTNER_ORIGIN.replaceAll('.', '\\.')}(;|$)`));
+    assert.match(policy, new RegExp(`frame-ancestors ${partnerSite.origin.replaceAll('.', '\\.')}(;|$)`));
     assert.equal(direct.headers.get('x-frame-options'), null);
 
     // Another origin with the same link: the browser refuses to frame it.
-    const intruder = await frameFrom(OTHER_ORIGIN, session.url);
+    const intruder = await frameFrom(intruderSite.origin, session.url);
     await intruder.page.waitForTimeout(1500);
     const framed = intruder.page.frames().find((candidate) => candidate !== intruder.page.mainFrame());
     assert.ok(framed);
@@ -151,7 +159,7 @@ test(
     // An expired link: 410 with the contract's code; a forged one: 404.
     const { token: expired } = createCertificationEmbedToken({
       tenantId: account.tenant.id,
-      origin: PARTNER_ORIGIN,
+      origin: partnerSite.origin,
       now: new Date(Date.now() - 3_600_000),
       secret: secrets['CERTIFICATION_EMBED_SECRET'] ?? '',
     });
@@ -163,7 +171,7 @@ test(
     );
     const { token: forged } = createCertificationEmbedToken({
       tenantId: account.tenant.id,
-      origin: PARTNER_ORIGIN,
+      origin: partnerSite.origin,
       now: new Date(),
       secret: 'not-the-portal-secret-0000000000000000',
     });
