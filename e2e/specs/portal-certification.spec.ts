@@ -12,12 +12,12 @@
 // passes axe and is photographed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser } from 'playwright-core';
-import { seedDocument } from '@ecf/db';
+import { SEEDED_REJECTION_MESSAGE, seedRejectedCertificationRun } from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core/testing';
 import { createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
 import { launchBrowser } from '../support/browser.ts';
@@ -234,80 +234,14 @@ test('the data tests from the workbook to an accepted run, row by row; steps in 
 });
 
 /** The tax authority's message of the rejected row. */
-const REJECTION = {
-  codigo: '613',
-  valor: 'El valor de MontoTotal (1180.00) no coincide con el valor (1180).',
-};
-
-/** A data run the tax authority failed, as the worker leaves it: row 2 rejected, row 3 never sent. */
-async function seedRejectedRun(tenantId: string, rnc: string) {
-  const database = stackDatabase();
-  const caseRow = await database.certificationCase.create({
-    data: { tenantId, state: 'failed', step: 'data_tests_ecf' },
-  });
-  await database.certificationStepCompletion.create({
-    data: { caseId: caseRow.id, step: 'registered', source: 'set' },
-  });
-  const sequence = randomInt(1, 1_000_000_000);
-  const encf = `E31${String(sequence).padStart(10, '0')}`;
-  const next = `E31${String(sequence + 1).padStart(10, '0')}`;
-  const document = await seedDocument(database, {
-    tenantId,
-    environment: 'CerteCF',
-    encf,
-    status: 'rejected',
-  });
-  await database.document.update({ where: { id: document.id }, data: { taxauthMessages: [REJECTION] } });
-  const detail = { code: 'TAXAUTH_REJECTED', messages: [REJECTION] };
-  const run = await database.certificationRun.create({
-    data: {
-      tenantId,
-      caseId: caseRow.id,
-      part: 'data',
-      source: 'workbook',
-      state: 'failed',
-      startedAt: new Date(),
-      finishedAt: new Date(),
-      failure: {
-        code: 'TAXAUTH_REJECTED',
-        message: `The tax authority rejected ${encf}.`,
-        encf,
-        position: 1,
-        row: 2,
-        detail,
-      },
-      items: {
-        create: [
-          {
-            position: 1,
-            sheetRow: 2,
-            caseRef: `${rnc}${encf}`,
-            type: 31,
-            encf,
-            document: {},
-            documentId: document.id,
-            state: 'rejected',
-            detail,
-          },
-          {
-            position: 2,
-            sheetRow: 3,
-            caseRef: `${rnc}${next}`,
-            type: 31,
-            encf: next,
-            document: {},
-            state: 'stopped',
-          },
-        ],
-      },
-    },
-  });
-  return { runId: run.id, encf };
-}
+const REJECTION = SEEDED_REJECTION_MESSAGE;
 
 test('a rejected row: its message on the run page, the failed case says what to do, the data tests restarted', async () => {
   const { tenant, owner } = await seedPortalTenant({ tradeName: 'Certificación Rechazada' });
-  const { runId, encf } = await seedRejectedRun(tenant.id, tenant.rnc);
+  const { runId, encf } = await seedRejectedCertificationRun(stackDatabase(), {
+    tenantId: tenant.id,
+    rnc: tenant.rnc,
+  });
   const { page, problems } = await newPortalPage(browser);
   await signIn(page, owner);
   await page.goto(portalUrl('/CerteCF/certification'));

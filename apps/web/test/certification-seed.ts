@@ -6,7 +6,13 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolveFromRepository } from '@ecf/config';
-import { seedDocument, type CertificationStep, type TDatabase } from '@ecf/db';
+import {
+  SEEDED_REJECTION_MESSAGE,
+  seedDocument,
+  seedRejectedCertificationRun,
+  type CertificationStep,
+  type TDatabase,
+} from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core/testing';
 import { storeTenantCertificate } from '@ecf/services';
 import { TEST_CERTIFICATE_KEYRING } from './portal-harness.ts';
@@ -106,81 +112,12 @@ export async function seedIssuedRun(
 }
 
 /** The tax authority's message of a rejected row, as its answers carry it. */
-export const REJECTION_MESSAGE = {
-  codigo: '613',
-  valor: 'El valor de MontoTotal (1180.00) no coincide con el valor (1180) del set de pruebas.',
-};
+export const REJECTION_MESSAGE = SEEDED_REJECTION_MESSAGE;
 
 /**
  * A data run the tax authority failed: its first row rejected (the document with the tax
  * authority's messages), the next never sent; the case failed, as the worker leaves them.
  */
-export async function seedRejectedRun(
-  database: TDatabase,
-  tenantId: string,
-): Promise<{ runId: string; documentId: string; encf: string }> {
-  const caseRow = await database.certificationCase.create({
-    data: { tenantId, state: 'failed', step: 'data_tests_ecf' },
-  });
-  await database.certificationStepCompletion.create({
-    data: { caseId: caseRow.id, step: 'registered', source: 'set' },
-  });
-  const sequence = randomInt(1, 1_000_000_000);
-  const encf = `E31${String(sequence).padStart(10, '0')}`;
-  const next = `E31${String(sequence + 1).padStart(10, '0')}`;
-  const document = await seedDocument(database, {
-    tenantId,
-    environment: 'CerteCF',
-    encf,
-    status: 'rejected',
-  });
-  await database.document.update({
-    where: { id: document.id },
-    data: { taxauthMessages: [REJECTION_MESSAGE] },
-  });
-  const detail = { code: 'TAXAUTH_REJECTED', messages: [REJECTION_MESSAGE] };
-  const run = await database.certificationRun.create({
-    data: {
-      tenantId,
-      caseId: caseRow.id,
-      part: 'data',
-      source: 'workbook',
-      state: 'failed',
-      startedAt: new Date(),
-      finishedAt: new Date(),
-      failure: {
-        code: 'TAXAUTH_REJECTED',
-        message: `The tax authority rejected ${encf} (row 2): restart the data tests with a new set.`,
-        encf,
-        position: 1,
-        row: 2,
-        detail,
-      },
-      items: {
-        create: [
-          {
-            position: 1,
-            sheetRow: 2,
-            caseRef: `${MODEL_SET_RNC}${encf}`,
-            type: 31,
-            encf,
-            document: {},
-            documentId: document.id,
-            state: 'rejected',
-            detail,
-          },
-          {
-            position: 2,
-            sheetRow: 3,
-            caseRef: `${MODEL_SET_RNC}${next}`,
-            type: 31,
-            encf: next,
-            document: {},
-            state: 'stopped',
-          },
-        ],
-      },
-    },
-  });
-  return { runId: run.id, documentId: document.id, encf };
+export function seedRejectedRun(database: TDatabase, tenantId: string) {
+  return seedRejectedCertificationRun(database, { tenantId, rnc: MODEL_SET_RNC });
 }

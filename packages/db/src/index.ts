@@ -57,6 +57,7 @@ export {
 } from './api-keys.ts';
 export { seedTenant, seedApiKey, seedDocument, seedUser, seedMembership } from './seed.ts';
 export { corruptArtifact, seedEncf, seedInbound, type TInboundSeed } from './seed-inbound.ts';
+export { SEEDED_REJECTION_MESSAGE, seedRejectedCertificationRun } from './seed-certification.ts';
 export { artifactData } from './artifacts.ts';
 export {
   migrate,
