@@ -64,6 +64,7 @@ export default tseslint.config(
     ignores: [
       'apps/*/src/env.ts',
       'apps/web/env.ts',
+      'apps/web/server-env.ts',
       'packages/db/src/cli/**',
       'packages/db/prisma.config.ts',
       ...TEST_CODE,

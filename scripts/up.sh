@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One command from a fresh clone to a running service: installs what is needed, makes sure a
 # PostgreSQL answers (bringing its own when the machine has none), creates and migrates the
-# database, seeds the demo tenant (printing its API keys) and runs the API, the worker, the portal,
-# the tax authority simulator and a local mail catcher together. Ctrl-C stops them all.
+# database, seeds the demo tenant (printing its API keys) and runs the API, the reception process
+# (the public /fe routes; the API forwards its own /fe there), the worker, the portal, the tax
+# authority simulator and a local mail catcher together. Ctrl-C stops them all.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -11,6 +12,9 @@ bash scripts/setup.sh
 source <(bash scripts/node24.sh bash -c 'echo "export PATH=\"$(dirname "$(command -v node)"):\$PATH\""')
 if [ -f .env ]; then set -a; source .env; set +a; fi
 export API_PORT="${API_PORT:-3000}" WEB_PORT="${WEB_PORT:-3001}" WORKER_HEALTH_PORT="${WORKER_HEALTH_PORT:-3002}" SIM_PORT="${SIM_PORT:-4000}"
+# The public reception routes run in a process of their own; the API streams its /fe requests there.
+export RECEPTION_PORT="${RECEPTION_PORT:-3004}"
+export RECEPTION_URL="${RECEPTION_URL:-http://127.0.0.1:$RECEPTION_PORT}"
 export NEXT_PUBLIC_API_URL="${NEXT_PUBLIC_API_URL:-http://127.0.0.1:$API_PORT}" NEXT_TELEMETRY_DISABLED=1
 # Buyer e-mail goes to the local mail catcher (nothing leaves the machine) unless SMTP_HOST is configured.
 export MAIL_CATCHER_SMTP_PORT="${MAIL_CATCHER_SMTP_PORT:-1025}" MAIL_CATCHER_HTTP_PORT="${MAIL_CATCHER_HTTP_PORT:-3003}"
@@ -40,7 +44,7 @@ if [ -z "${RI_LINK_SECRET:-}" ]; then
   RI_LINK_SECRET="$(cat .data/ri-link-secret)"
 fi
 export RI_LINK_SECRET
-# The portal's session key (next-auth): generated once likewise; `next start` refuses to run without one.
+# The portal's session key (next-auth): generated once likewise; the production portal refuses to run without one.
 if [ -z "${NEXTAUTH_SECRET:-}" ]; then
   mkdir -p .data
   [ -s .data/nextauth-secret ] || (umask 077; node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64url"))' > .data/nextauth-secret)
@@ -86,39 +90,17 @@ fi
 trap 'trap - INT TERM EXIT; echo; echo "stopping..."; kill 0 2>/dev/null; wait 2>/dev/null' INT TERM EXIT
 prefix() { sed -u "s/^/[$1] /"; }
 (npm run --silent start -w @ecf/api 2>&1 | prefix api) &
+(npm run --silent start:reception -w @ecf/api 2>&1 | prefix reception) &
 (npm run --silent start -w @ecf/worker 2>&1 | prefix worker) &
 (npm run --silent start -w @ecf/taxauth-sim 2>&1 | prefix sim) &
 (npm run --silent "$web_script" -w @ecf/web 2>&1 | prefix web) &
 (npm run --silent start -w @ecf/mail-catcher 2>&1 | prefix mail) &
 
 for _ in $(seq 1 60); do
-  curl -fsS "http://127.0.0.1:$API_PORT/healthz" >/dev/null 2>&1 && break
+  curl -fsS "http://127.0.0.1:$API_PORT/healthz" >/dev/null 2>&1 && curl -fsS "http://127.0.0.1:$RECEPTION_PORT/healthz" >/dev/null 2>&1 && break
   sleep 1
 done
 
-node -e '
-const demo = JSON.parse(process.argv[1]);
-const [api, web, worker, sim, mail, smtp] = process.argv.slice(2);
-const rows = [
-  ["API (REST)", `http://127.0.0.1:${api}`, "GET /healthz, /readyz, /metrics"],
-  ["Portal", `http://127.0.0.1:${web}`, "sign in with a demo user below"],
-  ["Worker health", `http://127.0.0.1:${worker}/healthz`, "pg-boss jobs"],
-  ["Tax authority simulator", `http://127.0.0.1:${sim}`, "GET /_sim/health"],
-  ["Mail catcher", `http://127.0.0.1:${mail}`, `buyer e-mails (SMTP 127.0.0.1:${smtp}); click the PDF link`],
-];
-console.log("\n  Service                   URL                              Notes");
-for (const [name, url, notes] of rows) console.log(`  ${name.padEnd(25)} ${url.padEnd(32)} ${notes}`);
-console.log(`\n  Demo tenant: ${demo.tenant.legalName} (RNC ${demo.tenant.rnc})`);
-for (const [environment, key] of Object.entries(demo.keys)) console.log(`  ${environment.padEnd(8)} X-API-KEY: ${key}`);
-console.log(`\n  Portal users (http://127.0.0.1:${web}/sign-in):`);
-console.log(`  owner    ${demo.portalUsers.owner.email}  password ${demo.portalUsers.owner.password}`);
-console.log(`  support  ${demo.portalUsers.support.email}  password ${demo.portalUsers.support.password}`);
-console.log(`\n  Partner API (/partner/v1): ${demo.partner.name}, origin ${demo.partner.origin}`);
-console.log(`  full     X-PARTNER-KEY: ${demo.partner.key}`);
-console.log(`  taxpayers it may link (demo registry): ${demo.partner.registryRncs.join(", ")}`);
-console.log(`\n  Try: curl -H "X-API-KEY: ${demo.keys.TesteCF}" http://127.0.0.1:${api}/TesteCF/contingencia`);
-console.log(`  Partner: curl -X PUT -H "X-PARTNER-KEY: ${demo.partner.key}" -H "content-type: application/json" \\`);
-console.log(`    -d ${JSON.stringify(JSON.stringify({ rnc: demo.partner.registryRncs[0] }))} http://127.0.0.1:${api}/partner/v1/fiscal-accounts/by-external-id/cliente-1`);
-console.log("  Ctrl-C stops everything.\n");
-' "$demo_json" "$API_PORT" "$WEB_PORT" "$WORKER_HEALTH_PORT" "$SIM_PORT" "$MAIL_CATCHER_HTTP_PORT" "$MAIL_CATCHER_SMTP_PORT"
+# The banner says what is true: the Partner part only when the Partner API is on (scripts/up-banner.mjs).
+node scripts/up-banner.mjs "$demo_json" "$API_PORT" "$WEB_PORT" "$WORKER_HEALTH_PORT" "$SIM_PORT" "$MAIL_CATCHER_HTTP_PORT" "$MAIL_CATCHER_SMTP_PORT"
 wait

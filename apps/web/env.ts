@@ -7,21 +7,22 @@
  */
 import 'server-only';
 import { z } from 'zod';
+import { ZPortalPoolEnv } from './server-env.ts';
 
 const ZBoolean = z
   .enum(['true', 'false'])
   .default('false')
   .transform((value) => value === 'true');
 
-/** A development value: refused in production (`next start`), where each secret must be set. */
+/** A development value: refused in production (`npm start`: server.ts), where each secret must be set. */
 const DEVELOPMENT_SECRET = 'local-development-portal-secret-change-me-0000';
 
 const ZEnv = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    DATABASE_URL: z.url().default('postgresql://postgres@127.0.0.1:5432/ecf'),
-    /** Pool size of the portal's database client. */
-    PORTAL_DATABASE_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(10),
+    // The database pools (WEB_DB_POOL_MAX, WEB_JOB_QUEUE_POOL_MAX, WEB_DB_POOL_TIMEOUT_MS), declared
+    // once for this file and the server process (server-env.ts).
+    ...ZPortalPoolEnv.shape,
     /**
      * The portal's public address (scheme, host, port): e-mailed links, the same-origin check of
      * every mutation, next-auth's URL, and `secure` cookies when it is https.
@@ -74,7 +75,7 @@ const ZEnv = z
     TAXAUTH_ECF_BASE_URL: z.url().default('http://127.0.0.1:4000'),
     TAXAUTH_FC_BASE_URL: z.url().default('http://127.0.0.1:4000'),
     TAXAUTH_STATUS_BASE_URL: z.url().default('http://127.0.0.1:4000'),
-    TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+    TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
     /** Development only: webhook endpoints may target loopback/private addresses over plain http (local receivers). */
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: ZBoolean,
     /** The Partner plans' monthly quotas (`plan=quota,...`), as the API reads them: the billing page shows them. */

@@ -36,7 +36,15 @@ const config: NextConfig = {
   poweredByHeader: false,
   // The portal is type-checked by `npm run typecheck` (tsc over the workspace), once.
   typescript: { ignoreBuildErrors: true },
-  experimental: { authInterrupts: true },
+  experimental: {
+    authInterrupts: true,
+    // The request edge (issue 25; README "The request edge"): no page takes a body (there are no
+    // server actions; forms go through tRPC or next-auth's route, each with its own limits), so
+    // Next.js need not copy up to 10 MB of a page request's body for proxy.ts, nor read 1 MB for
+    // a server action.
+    proxyClientMaxBodySize: 64 * 1024,
+    serverActions: { bodySizeLimit: 64 * 1024 },
+  },
   async headers() {
     return [
       // Every page but the embedded certification page, which its CSP lets one Partner origin frame (proxy.ts).

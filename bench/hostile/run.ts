@@ -12,8 +12,12 @@
  *   1000 lines     a valid 1,000-line E31 (the largest legitimate document): full validation
  * The probe sends GET /healthz every 20 ms on its own keep-alive connection and records each
  * latency; peak RSS is the API process's VmHWM (reset between phases through clear_refs).
+ *   reception (r)  the API and the reception process as real processes: the API's /healthz and
+ *                  memory idle, then while SENDERS flood reception with 2 MB deliveries of 250,000
+ *                  extra elements, direct and through the API's /fe (reception.ts)
  *
  * Run from the repository root:  bash scripts/node24.sh npx tsx bench/hostile/run.ts
+ * BENCH_PHASES=0,3 runs only those API phases; BENCH_PHASES=r only the reception phase.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +26,7 @@ import { dirname, join } from 'node:path';
 import { Agent, request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { dominicanToday } from '../shared/documents.ts';
+import { runReceptionBench } from './reception.ts';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '10');
 const SENDERS = Number(process.env['SENDERS'] ?? '4');
@@ -200,62 +205,71 @@ async function runPhase(server: TServer, phase: TPhase): Promise<TPhaseResult> {
   };
 }
 
-const server = await startServer();
-try {
-  // ~104 bytes a line, 7.8 MB: the issue's "75,000-line request (7.5 MB)".
-  const lines75k = simplifiedBody(75_000, (index) => `Artículo de prueba ${String(index).padStart(5, '0')}`);
-  const phases: TPhase[] = [
-    { name: 'idle (baseline)', body: null },
-    { name: '75,000 lines (over the body limit)', body: lines75k },
-    { name: 'max size, ~60k lines (line limit)', body: maxSizeBody() },
-    {
-      name: '1,000 valid lines (full validation)',
-      body: simplifiedBody(1000, (index) => `Artículo ${index + 1}`),
-    },
-  ];
-  // Warm-up: JIT, XSD schemas, connection pools.
-  await runPhase(server, { name: 'warm-up', body: phases[3]!.body });
-  // BENCH_PHASES=0,3 runs only those phases (0, the idle baseline, is always run).
-  const selected = new Set((process.env['BENCH_PHASES'] ?? '0,1,2,3').split(',').map(Number).concat(0));
-  const results: TPhaseResult[] = [];
-  for (const [index, phase] of phases.entries()) {
-    if (selected.has(index)) results.push(await runPhase(server, phase));
-  }
-  const baseline = results[0]!;
-
-  console.log(
-    `\nHostile bodies: ${SECONDS} s per phase, ${SENDERS} concurrent senders, /healthz probed every ${PROBE_INTERVAL_MS} ms\n`,
-  );
-  console.log(
-    'phase'.padEnd(38),
-    'body MB'.padStart(8),
-    'probes'.padStart(7),
-    'p50 ms'.padStart(8),
-    'p99 ms'.padStart(8),
-    'max ms'.padStart(8),
-    'p99 x idle'.padStart(11),
-    'peak RSS MiB'.padStart(13),
-    '  answers',
-  );
-  for (const row of results) {
-    console.log(
-      row.name.padEnd(38),
-      row.bodyMB.toFixed(2).padStart(8),
-      String(row.probes).padStart(7),
-      row.p50.toFixed(1).padStart(8),
-      row.p99.toFixed(1).padStart(8),
-      row.max.toFixed(1).padStart(8),
-      (row.p99 / baseline.p99).toFixed(1).padStart(11),
-      row.peakRssMiB.toFixed(0).padStart(13),
-      ' ',
-      JSON.stringify(row.answers),
+// BENCH_PHASES=0,3 runs only those API phases (0, the idle baseline, is always run with them); r the reception phase.
+const selectedPhases = (process.env['BENCH_PHASES'] ?? '0,1,2,3,r').split(',').map((phase) => phase.trim());
+const apiPhases = selectedPhases.filter((phase) => phase !== 'r');
+const server = apiPhases.length > 0 ? await startServer() : undefined;
+if (server) {
+  try {
+    // ~104 bytes a line, 7.8 MB: the issue's "75,000-line request (7.5 MB)".
+    const lines75k = simplifiedBody(
+      75_000,
+      (index) => `Artículo de prueba ${String(index).padStart(5, '0')}`,
     );
+    const phases: TPhase[] = [
+      { name: 'idle (baseline)', body: null },
+      { name: '75,000 lines (over the body limit)', body: lines75k },
+      { name: 'max size, ~60k lines (line limit)', body: maxSizeBody() },
+      {
+        name: '1,000 valid lines (full validation)',
+        body: simplifiedBody(1000, (index) => `Artículo ${index + 1}`),
+      },
+    ];
+    // Warm-up: JIT, XSD schemas, connection pools.
+    await runPhase(server, { name: 'warm-up', body: phases[3]!.body });
+    const selected = new Set(apiPhases.map(Number).concat(0));
+    const results: TPhaseResult[] = [];
+    for (const [index, phase] of phases.entries()) {
+      if (selected.has(index)) results.push(await runPhase(server, phase));
+    }
+    const baseline = results[0]!;
+
+    console.log(
+      `\nHostile bodies: ${SECONDS} s per phase, ${SENDERS} concurrent senders, /healthz probed every ${PROBE_INTERVAL_MS} ms\n`,
+    );
+    console.log(
+      'phase'.padEnd(38),
+      'body MB'.padStart(8),
+      'probes'.padStart(7),
+      'p50 ms'.padStart(8),
+      'p99 ms'.padStart(8),
+      'max ms'.padStart(8),
+      'p99 x idle'.padStart(11),
+      'peak RSS MiB'.padStart(13),
+      '  answers',
+    );
+    for (const row of results) {
+      console.log(
+        row.name.padEnd(38),
+        row.bodyMB.toFixed(2).padStart(8),
+        String(row.probes).padStart(7),
+        row.p50.toFixed(1).padStart(8),
+        row.p99.toFixed(1).padStart(8),
+        row.max.toFixed(1).padStart(8),
+        (row.p99 / baseline.p99).toFixed(1).padStart(11),
+        row.peakRssMiB.toFixed(0).padStart(13),
+        ' ',
+        JSON.stringify(row.answers),
+      );
+    }
+    const hostile = results.filter((row) => row.name.startsWith('75,000') || row.name.startsWith('max size'));
+    console.log('');
+    console.log(
+      `${hostile.every((row) => row.max < 100) ? 'MET    ' : 'NOT MET'} /healthz under 100 ms (max) while oversized bodies arrive`,
+    );
+  } finally {
+    await server.stop();
   }
-  const hostile = results.filter((row) => row.name.startsWith('75,000') || row.name.startsWith('max size'));
-  console.log('');
-  console.log(
-    `${hostile.every((row) => row.max < 100) ? 'MET    ' : 'NOT MET'} /healthz under 100 ms (max) while oversized bodies arrive`,
-  );
-} finally {
-  await server.stop();
 }
+if (selectedPhases.includes('r'))
+  await runReceptionBench({ seconds: SECONDS, senders: SENDERS, probeIntervalMs: PROBE_INTERVAL_MS });

@@ -1,7 +1,9 @@
 /**
  * The load of bench/hostile/run.ts: SENDERS connections each POSTing HOSTILE_BODY (a file) to the
- * preflight route with HOSTILE_KEY, the next as soon as the previous is answered, until stdin
- * closes; then prints one JSON line counting the answers (`<status> <code>`, or `socket <error>`).
+ * preflight route with HOSTILE_KEY (or to HOSTILE_PATH as HOSTILE_CONTENT_TYPE: the reception
+ * phase's multipart deliveries), the next as soon as the previous is answered, until stdin closes;
+ * then prints one JSON line counting the answers (`<status> <code>`, an ARECF's `Estado`/motivo,
+ * or `socket <error>`).
  */
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -10,6 +12,8 @@ const url = new URL(process.env['HOSTILE_URL'] ?? '');
 const key = process.env['HOSTILE_KEY'] ?? '';
 const body = readFileSync(process.env['HOSTILE_BODY'] ?? '');
 const senders = Number(process.env['SENDERS'] ?? '4');
+const path = process.env['HOSTILE_PATH'] ?? '/TesteCF/documentos-ecf?validate=true';
+const contentType = process.env['HOSTILE_CONTENT_TYPE'] ?? 'application/json';
 const answers: Record<string, number> = {};
 let running = true;
 process.stdin.on('end', () => {
@@ -23,10 +27,14 @@ function sendOnce(agent: Agent): Promise<string> {
       {
         host: url.hostname,
         port: url.port,
-        path: '/TesteCF/documentos-ecf?validate=true',
+        path,
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-api-key': key },
+        headers: {
+          'content-type': contentType,
+          'content-length': body.length,
+          ...(key === '' ? {} : { 'x-api-key': key }),
+        },
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -35,7 +43,9 @@ function sendOnce(agent: Agent): Promise<string> {
           const text = Buffer.concat(chunks).toString('utf8');
           const fieldCode = /"errors":\[\{"path":"[^"]*","code":"([A-Z_]+)"/.exec(text)?.[1];
           const errorCode = /"error":\{"code":"([A-Z_]+)"/.exec(text)?.[1];
-          resolve(`${response.statusCode} ${fieldCode ?? errorCode ?? ''}`.trim());
+          const estado = /<Estado>(\d)<\/Estado>(?:.*<CodigoMotivoNoRecibido>(\d)<)?/s.exec(text);
+          const arecf = estado ? `Estado ${estado[1]}${estado[2] ? ` motivo ${estado[2]}` : ''}` : undefined;
+          resolve(`${response.statusCode} ${fieldCode ?? errorCode ?? arecf ?? ''}`.trim());
         });
       },
     );

@@ -1,7 +1,8 @@
 /**
  * The whole service for the portal's e2e specs, on free ports and a database of its own: the tax
- * authority simulator, the mail catcher, the API, the worker and the portal's PRODUCTION build
- * (`next start`). Started once per run by the global setup (support/global-setup.ts), which hands
+ * authority simulator, the mail catcher, the API, the reception process (the public /fe routes; the
+ * API forwards its /fe there, as in the development stack), the worker and the portal's PRODUCTION build
+ * (apps/web/server.ts). Started once per run by the global setup (support/global-setup.ts), which hands
  * the addresses to every spec process in `E2E_STACK`; each spec seeds its own tenant (support/seed.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -45,7 +46,8 @@ export async function startStack(): Promise<TRunning> {
     stops.push(() => database.drop());
     const catcher: TMailCatcher = await startMailCatcher({ smtpPort: 0, httpPort: 0 });
     stops.push(() => catcher.close());
-    const [simPort, apiPort, workerPort, portalPort] = await Promise.all([
+    const [simPort, apiPort, workerPort, portalPort, receptionPort] = await Promise.all([
+      freePort(),
       freePort(),
       freePort(),
       freePort(),
@@ -57,6 +59,7 @@ export async function startStack(): Promise<TRunning> {
       RI_LINK_SECRET: randomBytes(32).toString('base64url'),
       API_CURSOR_SECRET: randomBytes(32).toString('base64url'),
       CERTIFICATION_EMBED_SECRET: randomBytes(32).toString('base64url'),
+      RECEPTION_PROXY_SECRET: randomBytes(32).toString('base64url'),
     };
     const common = {
       DATABASE_URL: database.url,
@@ -82,6 +85,20 @@ export async function startStack(): Promise<TRunning> {
       TAXAUTH_FC_BASE_URL: simulatorUrl,
       TAXAUTH_STATUS_BASE_URL: simulatorUrl,
     };
+    // The reception process: suppliers' deliveries reach it through the API's /fe (receiving-loop spec).
+    const receptionUrl = `http://127.0.0.1:${receptionPort}`;
+    const reception = await startServer({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/reception-main.ts'],
+      cwd: app('api'),
+      env: {
+        ...common,
+        RECEPTION_PORT: String(receptionPort),
+        RECEPTION_PROXY_SECRET: secrets.RECEPTION_PROXY_SECRET,
+      },
+      url: `${receptionUrl}/healthz`,
+    });
+    stops.push(reception.stop);
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const api = await startServer({
       command: process.execPath,
@@ -92,6 +109,8 @@ export async function startStack(): Promise<TRunning> {
         ...taxauth,
         API_PORT: String(apiPort),
         API_CURSOR_SECRET: secrets.API_CURSOR_SECRET,
+        RECEPTION_URL: receptionUrl,
+        RECEPTION_PROXY_SECRET: secrets.RECEPTION_PROXY_SECRET,
         // The Partner API, and the portal its embedded certification links point to.
         PSFE_PARTNER_API_ENABLED: 'true',
         PORTAL_BASE_URL: `http://127.0.0.1:${portalPort}`,
@@ -139,19 +158,16 @@ export async function startStack(): Promise<TRunning> {
     const portalUrl = `http://127.0.0.1:${portalPort}`;
     const portal = await startServer({
       command: process.execPath,
-      // As `npm start -w @ecf/web` runs it: tsx loads the server packages from source (NODE_OPTIONS).
-      args: [
-        path.join(REPOSITORY, 'node_modules', 'next', 'dist', 'bin', 'next'),
-        'start',
-        '--port',
-        String(portalPort),
-        '--hostname',
-        '127.0.0.1',
-      ],
+      // As `npm start -w @ecf/web` runs it: our server (server.ts: the wire timeouts) over the
+      // production build; tsx loads the server packages from source (NODE_OPTIONS).
+      args: [path.join(WEB_DIRECTORY, 'server.ts')],
       cwd: WEB_DIRECTORY,
       env: {
         ...common,
         ...taxauth,
+        NODE_ENV: 'production',
+        WEB_HOST: '127.0.0.1',
+        WEB_PORT: String(portalPort),
         NEXT_TELEMETRY_DISABLED: '1',
         NODE_OPTIONS: '--import tsx',
         PORTAL_PUBLIC_URL: portalUrl,

@@ -28,6 +28,8 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // Benchmarks and end-to-end specs are test code: they drive everything, apps included.
   '@ecf/bench': ['*'],
   '@ecf/e2e': ['*'],
+  // The contract fuzzer is test code too: it starts the API and drives the portal's tRPC handler.
+  '@ecf/fuzz': ['*'],
 };
 
 /** Apps a test may start as a real local server (the tax authority simulator, the mail catcher). */

@@ -19,7 +19,8 @@ import { registerAnnulmentRoutes } from './routes/annulments.ts';
 import { registerCertificationRoutes } from './routes/certification.ts';
 import { registerCommercialApprovalRoutes } from './routes/commercial-approvals.ts';
 import { registerInboundRoutes } from './routes/inbound.ts';
-import { registerReceptionRoutes, rewriteReceptionUrl } from './routes/reception.ts';
+import { receptionLimitsOf, registerReceptionRoutes, rewriteReceptionUrl } from './routes/reception.ts';
+import { registerReceptionProxy } from './reception-proxy.ts';
 import { registerApiReference } from './routes/api-reference.ts';
 import { createDocumentWaiter } from './document-waiter.ts';
 import { createJobQueue } from './job-queue.ts';
@@ -82,8 +83,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     // Every answer is an ErrorResponse: Node's parser errors, the router's refusals.
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
-    // A request without Host reaches the hooks below and is refused as an ErrorResponse, not Node's bare 400.
-    http: { requireHostHeader: false },
+    // Timeouts on the wire (README "Timeouts"; each route's body has its own in route-limits.ts).
+    ...wireTimeoutsOf(env),
     // The public reception services' paths are case-insensitive (FACTS §2; routes/reception.ts).
     rewriteUrl: (request) => rewriteReceptionUrl(request.url ?? '/', env.RECEPTION_DEFAULT_ENVIRONMENT),
   });
@@ -97,9 +98,13 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url });
   });
 
-  const readiness = createReadinessProbe(env.DATABASE_URL);
+  const readiness = createReadinessProbe(env.DATABASE_URL, env.API_READINESS_POOL_MAX);
   const xsd = options.xsd ?? (await loadXsdValidators(env.XSD_DIRECTORY));
-  const jobQueue = createJobQueue({ databaseUrl: env.DATABASE_URL, log: app.log });
+  const jobQueue = createJobQueue({
+    databaseUrl: env.DATABASE_URL,
+    log: app.log,
+    maxConnections: env.API_JOB_QUEUE_POOL_MAX,
+  });
   const waiter = createDocumentWaiter({ databaseUrl: env.DATABASE_URL, log: app.log });
   app.decorate('documentWaiter', waiter);
   app.addHook('onReady', async () => {
@@ -118,7 +123,10 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   registerCorrelationId(app);
   registerErrorHandler(app);
   registerRequestGuards(app);
-  registerBodyLimits(app, { submissionLimitBytes: env.API_BODY_LIMIT_BYTES });
+  registerBodyLimits(app, {
+    submissionLimitBytes: env.API_BODY_LIMIT_BYTES,
+    partnerApi: env.PSFE_PARTNER_API_ENABLED,
+  });
   registerJsonBody(app);
   const metrics = registerMetrics(app);
 
@@ -166,14 +174,25 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     ...certificateSource,
   });
   registerInboundRoutes(app, { ...authentication, cursorSecret: env.API_CURSOR_SECRET });
-  registerReceptionRoutes(app, {
-    database,
-    xsd,
-    enqueue: jobQueue.enqueue,
-    defaultEnvironment: env.RECEPTION_DEFAULT_ENVIRONMENT,
-    rateLimitPerMinute: env.RECEPTION_RATE_LIMIT_PER_MINUTE,
-    ...certificateSource,
-  });
+  // The public reception routes: forwarded, unread, to the reception process when it runs apart
+  // (RECEPTION_URL; src/reception-app.ts), else served here (tests, a single-process setup).
+  if (env.RECEPTION_URL !== undefined) {
+    registerReceptionProxy(app, {
+      receptionUrl: env.RECEPTION_URL,
+      secret: env.RECEPTION_PROXY_SECRET,
+      timeoutMs: env.RECEPTION_PROXY_TIMEOUT_MS,
+    });
+  } else {
+    registerReceptionRoutes(app, {
+      database,
+      xsd,
+      enqueue: jobQueue.enqueue,
+      defaultEnvironment: env.RECEPTION_DEFAULT_ENVIRONMENT,
+      rateLimitPerMinute: env.RECEPTION_RATE_LIMIT_PER_MINUTE,
+      ...receptionLimitsOf(env),
+      ...certificateSource,
+    });
+  }
   // Issue 18, task C: sending a commercial approval (ACECF) for a received e-CF.
   registerCommercialApprovalRoutes(app, {
     ...authentication,
@@ -203,7 +222,6 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
       enqueue: jobQueue.enqueue,
       waiter,
       cursorSecret: env.API_CURSOR_SECRET,
-      submissionLimitBytes: env.API_BODY_LIMIT_BYTES,
       allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
       publicBaseUrl: env.PUBLIC_BASE_URL,
       portalBaseUrl: env.PORTAL_BASE_URL,
@@ -218,11 +236,33 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
 }
 
 /**
+ * The HTTP server's timeouts (Fastify options): the request line and headers within
+ * `API_HEADERS_TIMEOUT_MS` (also a connection that sends nothing), the whole request within
+ * `API_REQUEST_TIMEOUT_MS`, both checked every `API_CONNECTIONS_CHECK_INTERVAL_MS` (Node's default
+ * of 30 s let incomplete headers hold a connection ~89 s); an idle keep-alive connection closed after
+ * `API_KEEP_ALIVE_TIMEOUT_MS`. Node reports the first two as 'clientError' ERR_HTTP_REQUEST_TIMEOUT,
+ * answered 400 `REQUEST_TIMEOUT` (plugins/client-errors.ts) while no answer has begun.
+ */
+export function wireTimeoutsOf(env: TEnv) {
+  return {
+    http: {
+      // A request without Host reaches the hooks and is refused as an ErrorResponse, not Node's bare 400.
+      requireHostHeader: false,
+      headersTimeout: env.API_HEADERS_TIMEOUT_MS,
+      requestTimeout: Math.max(env.API_REQUEST_TIMEOUT_MS, env.API_HEADERS_TIMEOUT_MS),
+      connectionsCheckingInterval: env.API_CONNECTIONS_CHECK_INTERVAL_MS,
+    },
+    requestTimeout: Math.max(env.API_REQUEST_TIMEOUT_MS, env.API_HEADERS_TIMEOUT_MS),
+    keepAliveTimeout: env.API_KEEP_ALIVE_TIMEOUT_MS,
+  };
+}
+
+/**
  * Refusals every request goes through before its route: HTTP/1.1 without `Host` (RFC 9112 §3.2:
  * 400), and any request once the server is closing (503 ErrorResponse with `connection: close`,
  * where Fastify's `return503OnClosing` answers a body of its own).
  */
-function registerRequestGuards(app: FastifyInstance): void {
+export function registerRequestGuards(app: FastifyInstance): void {
   let isClosing = false;
   app.addHook('preClose', async () => {
     isClosing = true;

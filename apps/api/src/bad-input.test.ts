@@ -1,5 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { NO_BODY_LIMITS } from '@ecf/services';
 import { ZErrorResponse } from './contract.ts';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 
@@ -7,7 +8,7 @@ let api: TTestApi;
 let key: string;
 before(async () => {
   api = await startTestApi({ API_BODY_LIMIT_BYTES: '4096' }, (app) => {
-    app.get('/__boom', async () => {
+    app.get('/__boom', { config: { edgeLimits: NO_BODY_LIMITS } }, async () => {
       throw new Error('secret internal detail at /srv/app.ts:42');
     });
   });

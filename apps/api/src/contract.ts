@@ -1172,11 +1172,12 @@ export const ZCertificationCaseResponse = z.object({
 
 // @approval-schemas (issue 18: commercial approvals): insert above this line
 
-/** How a JSON body can be refused before any route logic (plugins/json-body.ts, body-limits.ts). */
+/** How a JSON body can be refused before any route logic (plugins/json-body.ts, body-limits.ts, route-limits.ts). */
 const JSON_BODY_ERRORS =
   'INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), ' +
   'BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), ' +
-  'REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT';
+  'INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), ' +
+  'REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time)';
 
 /**
  * Public operational routes decide no client error themselves; what a client can still get is the
@@ -1202,10 +1203,11 @@ function receptionRoutes(): Record<TReceptionRouteName, TRouteContract> {
     'The environment segment (TesteCF, CerteCF, eCF) selects the environment; the same path without it (/fe/...) serves RECEPTION_DEFAULT_ENVIRONMENT (default TesteCF). Paths are case-insensitive.';
   const params = { params: ZEnvironmentParams };
   const refusals = error(
-    'INVALID_REQUEST (details.reason: xml_part_missing, xml_empty, xml_not_utf8, xml_doctype_forbidden, xml_too_deep, xml_malformed, multipart_malformed, multipart_limits, and per route), BODY_TOO_LARGE (2 MiB), UNSUPPORTED_CONTENT_TYPE (not multipart/form-data)',
+    'INVALID_REQUEST (details.reason: xml_part_missing, xml_empty, xml_not_utf8, xml_doctype_forbidden, xml_too_deep, xml_too_many_elements, xml_too_many_attributes (details.limit), xml_malformed, multipart_malformed, multipart_limits, and per route), BODY_TOO_LARGE (2 MiB), UNSUPPORTED_CONTENT_TYPE (not multipart/form-data)',
   );
   const rateLimited = {
-    description: 'RATE_LIMIT_EXCEEDED per source address; Retry-After in seconds',
+    description:
+      'RATE_LIMIT_EXCEEDED per source address (details.reason reception_rate_limit: requests per minute; reception_cpu_budget: its CPU budget is spent); Retry-After in seconds',
     schema: ZErrorResponse,
     headers: { 'Retry-After': 'seconds' },
   };
@@ -1254,7 +1256,7 @@ function receptionRoutes(): Record<TReceptionRouteName, TRouteContract> {
       method: 'POST',
       path: `${prefix}/fe/aprobacioncomercial/api/ecf`,
       summary: 'Receive a commercial approval (ACECF) on an e-CF a tenant issued (multipart part xml)',
-      description: `RNCEmisor selects the tenant. 200 {ok, status: received | duplicate}; 400 when its signature or XSD is invalid (recorded as rejected). ${where}`,
+      description: `RNCEmisor selects the tenant. 200 {ok, status: received | duplicate}; 400 when its signature or XSD is invalid (a compact record kept, never the bytes). ${where}`,
       ...params,
       responses: {
         200: { description: '{ok, status}', contentType: 'application/json' },
@@ -1441,6 +1443,12 @@ export const ROUTES = {
     params: z.object({ token: z.string().max(1300).describe('signed token, at most 1300 characters') }),
     responses: {
       200: { description: 'the PDF (inline; file {RNCEmisor}{eNCF}.pdf)', contentType: 'application/pdf' },
+      400: {
+        description:
+          'refused by the HTTP server before routing (not valid HTTP/1.1, headers over 16 KiB, not received in time): INVALID_REQUEST, REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT; text/plain, X-Error-Code',
+        contentType: 'text/plain',
+        headers: { 'X-Error-Code': 'INVALID_REQUEST | REQUEST_HEADERS_TOO_LARGE | REQUEST_TIMEOUT' },
+      },
       404: {
         description:
           'RI_LINK_INVALID (malformed or tampered token, unknown document) or RI_NOT_DELIVERABLE (the e-CF is not accepted or accepted-conditional now); text/plain, X-Error-Code',

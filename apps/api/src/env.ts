@@ -41,6 +41,18 @@ const ZEnv = z.object({
     .min(1024)
     .default(6 * 1024 * 1024),
   LOG_LEVEL: ZLogLevel,
+  /**
+   * Timeouts on the wire (README "Timeouts"). The request line and headers must arrive within
+   * API_HEADERS_TIMEOUT_MS of the connection or of the previous answer (a connection that sends
+   * nothing is closed then too); the whole request, body included, within API_REQUEST_TIMEOUT_MS;
+   * an idle keep-alive connection is closed after API_KEEP_ALIVE_TIMEOUT_MS. Node checks the first
+   * two every API_CONNECTIONS_CHECK_INTERVAL_MS. Each route's body has its own, shorter time limit
+   * (src/route-limits.ts). A slow sender is answered 400 REQUEST_TIMEOUT where HTTP still allows it.
+   */
+  API_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+  API_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+  API_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(5_000),
+  API_CONNECTIONS_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   /** Whether the Partner API (/partner/v1) exists; when false every Partner route answers 404. */
   PSFE_PARTNER_API_ENABLED: z
     .enum(['true', 'false'])
@@ -99,7 +111,7 @@ const ZEnv = z.object({
   TAXAUTH_ECF_BASE_URL: z.url().default('http://127.0.0.1:4000'),
   TAXAUTH_FC_BASE_URL: z.url().default('http://127.0.0.1:4000'),
   TAXAUTH_STATUS_BASE_URL: z.url().default('http://127.0.0.1:4000'),
-  TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   /** HMAC key of the buyer's PDF links (`GET /ri/{token}`); the worker signs them with the same key. */
   RI_LINK_SECRET: z.string().min(32).default('local-development-ri-link-secret-change-me-000'),
   /**
@@ -109,6 +121,56 @@ const ZEnv = z.object({
   RECEPTION_DEFAULT_ENVIRONMENT: z.enum(['TesteCF', 'CerteCF', 'eCF']).default('TesteCF'),
   /** Requests per minute per source address on the public reception routes (memory of each API process). */
   RECEPTION_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  /**
+   * CPU milliseconds of reception work (XML pre-scan, XSD, signature verification, ARECF signing) a
+   * source address regains per minute, and the most it may hold; past it: 429 with Retry-After
+   * before the body is read (memory of each process; docs/receiving.md).
+   */
+  RECEPTION_CPU_BUDGET_MS_PER_MINUTE: z.coerce.number().int().min(1).default(6_000),
+  RECEPTION_CPU_BUDGET_BURST_MS: z.coerce.number().int().min(1).default(6_000),
+  /**
+   * Deliveries whose signature was not verified: compact records kept per source address and UTC
+   * day (beyond: only counted, the ARECF answered unsigned), and how long one is kept.
+   */
+  RECEPTION_REFUSED_PER_SENDER_PER_DAY: z.coerce.number().int().min(0).default(100),
+  RECEPTION_REFUSED_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /**
+   * Connection budget of one API process (README "Database connections"): the application pool
+   * (Prisma and the plain-SQL hot paths), pg-boss as a producer, the readiness probe's pool, plus the
+   * one LISTEN connection of `Prefer: wait`. The start is refused when the sum exceeds the server's
+   * max_connections minus its reserved slots minus DB_CONNECTION_RESERVE.
+   */
+  API_DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  API_JOB_QUEUE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(2),
+  API_READINESS_POOL_MAX: z.coerce.number().int().min(1).max(10).default(2),
+  /** How long a request waits for a pooled connection before it is answered 503 SERVICE_UNAVAILABLE with Retry-After. */
+  API_DB_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Connections of the server left to operators and other clients beyond PostgreSQL's own reserved slots. */
+  DB_CONNECTION_RESERVE: z.coerce.number().int().min(0).max(1000).default(10),
+  /**
+   * The reception process (`npm run start:reception`, src/reception-main.ts) listens here: the
+   * public reception routes in a process of their own, so a flood there never stalls the API.
+   */
+  RECEPTION_HOST: z.string().min(1).default('127.0.0.1'),
+  RECEPTION_PORT: z.coerce.number().int().min(0).max(65535).default(3004),
+  /**
+   * Where the API forwards `/fe/...` and `/{env}/fe/...` (streamed, never parsed here): the
+   * reception process's address. Unset: the API serves those routes itself (tests, a single process).
+   */
+  RECEPTION_URL: z.url().optional(),
+  /**
+   * Shared by the API and the reception process: the API sends it with every forwarded request, and
+   * only a request carrying it has its X-Forwarded-For believed (the per-address limits). Set a long
+   * random value in production (and have the load balancer send it too when it routes /fe there).
+   */
+  RECEPTION_PROXY_SECRET: z.string().min(32).default('local-development-reception-proxy-secret-0000'),
+  /** The longest a forwarded reception request may take, body and answer included (then 503). */
+  RECEPTION_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /**
+   * The reception process's application pool (its pg-boss producer and readiness probe take
+   * API_JOB_QUEUE_POOL_MAX and API_READINESS_POOL_MAX more): counted in its connection budget.
+   */
+  RECEPTION_DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(5),
 });
 
 export type TEnv = z.infer<typeof ZEnv>;

@@ -25,13 +25,18 @@ const API_QUEUES = [
  * exactly when its write commits. Started lazily (the API starts even while the database is down)
  * and retried on failure.
  */
-export function createJobQueue(options: { databaseUrl: string; log: FastifyBaseLogger }) {
+export function createJobQueue(options: {
+  databaseUrl: string;
+  log: FastifyBaseLogger;
+  /** pg-boss's pool (API_JOB_QUEUE_POOL_MAX); default 2. */
+  maxConnections?: number;
+}) {
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
     schema: JOB_QUEUE_SCHEMA,
     supervise: false,
     schedule: false,
-    max: 2,
+    max: options.maxConnections ?? 2,
   });
   boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
   let starting: Promise<PgBoss> | undefined;

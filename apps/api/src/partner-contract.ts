@@ -438,7 +438,7 @@ export type TPartnerRouteContract = TRouteContract & {
 
 const error = (description: string) => ({ description, schema: ZErrorResponse });
 const PAYLOAD_400 = error(
-  'INVALID_PARTNER_PAYLOAD: unknown property, wrong type, text over its limit or an identifier that is not a UUID (details.path, details.issues[]); INVALID_JSON, BODY_TOO_LARGE, UNSUPPORTED_CONTENT_TYPE',
+  'INVALID_PARTNER_PAYLOAD: unknown property, wrong type, text over its limit or an identifier that is not a UUID (details.path, details.issues[]); INVALID_JSON, BODY_TOO_LARGE, UNSUPPORTED_CONTENT_TYPE; the request edge (route-limits.ts): INVALID_REQUEST with details.reason unsupported_character (U+0000 or a lone surrogate; details.path, codePoint), string_too_long or array_too_long (details.path, limit); REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time)',
 );
 const PARTNER_ERRORS = {
   400: PAYLOAD_400,

@@ -31,10 +31,10 @@ async function timed(run: () => Promise<Record<string, unknown> | undefined>): P
  * Readiness probes on a small pool of their own, so a saturated application pool never makes
  * the instance look dead, and a dead database answers within the timeout instead of hanging.
  */
-export function createReadinessProbe(databaseUrl: string) {
+export function createReadinessProbe(databaseUrl: string, maxConnections = 2) {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    max: 2,
+    max: maxConnections,
     connectionTimeoutMillis: CHECK_TIMEOUT_MS,
   });
   pool.on('error', () => {}); // idle connections dying with the database are reported by the checks

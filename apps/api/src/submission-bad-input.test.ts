@@ -119,3 +119,34 @@ test('a bad validate flag is 400 INVALID_REQUEST', async () => {
     'INVALID_REQUEST',
   );
 });
+
+/** Issue 25, item 1: eNCF-shaped nowhere, and once a database lookup with it was a 500. */
+const HOSTILE_ENCFS = ['abc', 'E31', 'E31000000010X', "' OR '1'='1"];
+
+test('a malformed eNCF on preflight and emission, both formats: 422 rule 2 on its path, never a lookup, nothing stored', async () => {
+  // A tenant of its own: no "no registered ranges" memory from the other tests' submissions.
+  const fresh = await seedTenantWithKey(api.database);
+  const send = (body: unknown, query: string) =>
+    api.app.inject({
+      method: 'POST',
+      url: `/TesteCF/documentos-ecf${query}`,
+      headers: { 'x-api-key': fresh.key, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+  for (const encf of HOSTILE_ENCFS) {
+    for (const query of ['?validate=true', '']) {
+      assertFieldError(await send(simplifiedE31({ encf }), query), 'encf', 'FIELD_VALUE_INVALID');
+      const taxauth = {
+        ECF: {
+          Encabezado: {
+            Version: '1.0',
+            IdDoc: { TipoeCF: '31', eNCF: encf, FechaVencimientoSecuencia: '31-12-2030' },
+          },
+          DetallesItems: { Item: [{ NumeroLinea: '1' }] },
+        },
+      };
+      assertFieldError(await send(taxauth, query), 'ECF.Encabezado.IdDoc.eNCF', 'FIELD_VALUE_INVALID');
+    }
+  }
+  assert.equal(await api.database.document.count({ where: { tenantId: fresh.tenant.id } }), 0);
+});

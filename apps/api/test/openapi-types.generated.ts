@@ -143,7 +143,7 @@ export interface paths {
     put?: never;
     /**
      * Receive a commercial approval (ACECF) on an e-CF a tenant issued (multipart part xml)
-     * @description RNCEmisor selects the tenant. 200 {ok, status: received | duplicate}; 400 when its signature or XSD is invalid (recorded as rejected). The environment segment (TesteCF, CerteCF, eCF) selects the environment; the same path without it (/fe/...) serves RECEPTION_DEFAULT_ENVIRONMENT (default TesteCF). Paths are case-insensitive.
+     * @description RNCEmisor selects the tenant. 200 {ok, status: received | duplicate}; 400 when its signature or XSD is invalid (a compact record kept, never the bytes). The environment segment (TesteCF, CerteCF, eCF) selects the environment; the same path without it (/fe/...) serves RECEPTION_DEFAULT_ENVIRONMENT (default TesteCF). Paths are case-insensitive.
      */
     post: operations['receptionCommercialApproval'];
     delete?: never;
@@ -988,7 +988,7 @@ export interface operations {
           'application/xml': unknown;
         };
       };
-      /** @description RATE_LIMIT_EXCEEDED per source address; Retry-After in seconds */
+      /** @description RATE_LIMIT_EXCEEDED per source address (details.reason reception_rate_limit: requests per minute; reception_cpu_budget: its CPU budget is spent); Retry-After in seconds */
       429: {
         headers: {
           /** @description seconds */
@@ -1050,7 +1050,7 @@ export interface operations {
           };
         };
       };
-      /** @description RATE_LIMIT_EXCEEDED per source address; Retry-After in seconds */
+      /** @description RATE_LIMIT_EXCEEDED per source address (details.reason reception_rate_limit: requests per minute; reception_cpu_budget: its CPU budget is spent); Retry-After in seconds */
       429: {
         headers: {
           /** @description seconds */
@@ -1092,7 +1092,7 @@ export interface operations {
           'application/xml': unknown;
         };
       };
-      /** @description INVALID_REQUEST (details.reason: xml_part_missing, xml_empty, xml_not_utf8, xml_doctype_forbidden, xml_too_deep, xml_malformed, multipart_malformed, multipart_limits, and per route), BODY_TOO_LARGE (2 MiB), UNSUPPORTED_CONTENT_TYPE (not multipart/form-data) */
+      /** @description INVALID_REQUEST (details.reason: xml_part_missing, xml_empty, xml_not_utf8, xml_doctype_forbidden, xml_too_deep, xml_too_many_elements, xml_too_many_attributes (details.limit), xml_malformed, multipart_malformed, multipart_limits, and per route), BODY_TOO_LARGE (2 MiB), UNSUPPORTED_CONTENT_TYPE (not multipart/form-data) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1132,7 +1132,7 @@ export interface operations {
           };
         };
       };
-      /** @description RATE_LIMIT_EXCEEDED per source address; Retry-After in seconds */
+      /** @description RATE_LIMIT_EXCEEDED per source address (details.reason reception_rate_limit: requests per minute; reception_cpu_budget: its CPU budget is spent); Retry-After in seconds */
       429: {
         headers: {
           /** @description seconds */
@@ -1234,7 +1234,7 @@ export interface operations {
           };
         };
       };
-      /** @description RATE_LIMIT_EXCEEDED per source address; Retry-After in seconds */
+      /** @description RATE_LIMIT_EXCEEDED per source address (details.reason reception_rate_limit: requests per minute; reception_cpu_budget: its CPU budget is spent); Retry-After in seconds */
       429: {
         headers: {
           /** @description seconds */
@@ -1770,7 +1770,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_REQUEST; INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description INVALID_REQUEST; INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2067,7 +2067,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_REQUEST: empty or more than 100 references, unknown property, a character JSON text may carry but storage may not (details.reason unsupported_character: U+0000, lone surrogates); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description INVALID_REQUEST: empty or more than 100 references, unknown property, a character JSON text may carry but storage may not (details.reason unsupported_character: U+0000, lone surrogates); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2612,6 +2612,17 @@ export interface operations {
           'application/pdf': unknown;
         };
       };
+      /** @description refused by the HTTP server before routing (not valid HTTP/1.1, headers over 16 KiB, not received in time): INVALID_REQUEST, REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT; text/plain, X-Error-Code */
+      400: {
+        headers: {
+          /** @description INVALID_REQUEST | REQUEST_HEADERS_TOO_LARGE | REQUEST_TIMEOUT */
+          'X-Error-Code'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': unknown;
+        };
+      };
       /** @description RI_LINK_INVALID (malformed or tampered token, unknown document) or RI_NOT_DELIVERABLE (the e-CF is not accepted or accepted-conditional now); text/plain, X-Error-Code */
       404: {
         headers: {
@@ -2871,7 +2882,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_REQUEST (documentId not a UUID, unknown outcome or property, details.reason unsupported_character: U+0000 or a lone surrogate in the note); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description INVALID_REQUEST (documentId not a UUID, unknown outcome or property, details.reason unsupported_character: U+0000 or a lone surrogate in the note); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3267,7 +3278,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_REQUEST with details.issues[] { path, code, message } (not an eNCF, not a date, unknown property); SEQUENCE_RANGE_INVALID with details.path and details.reason: encf_invalid, type_mismatch (an end of another type's prefix), series_mismatch, reversed (from after to), date_invalid; INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description INVALID_REQUEST with details.issues[] { path, code, message } (not an eNCF, not a date, unknown property); SEQUENCE_RANGE_INVALID with details.path and details.reason: encf_invalid, type_mismatch (an end of another type's prefix), series_mismatch, reversed (from after to), date_invalid; INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3491,7 +3502,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_REQUEST with details.issues[] { path, code, message } (not an eNCF, no range, unknown property); ANECF_INVALID with details.errors[] { path, code, message } (ranges[i].from of another type's prefix: ANNULMENT_RANGE_TYPE_MISMATCH; from after to: ANNULMENT_RANGE_REVERSED; overlapping ranges: ANNULMENT_RANGES_OVERLAP; more than 10 types or 10,000 ranges of a type; the built ANECF against ANECF v.1.0.xsd: XSD_VALIDATION_FAILED); ANECF_NOT_AVAILABLE_IN_CERTECF (annulments are eCF operations, tested in TesteCF); ANECF_DOCUMENT_CONFLICT with details.conflicts[] { encf, documentId, status, reason } (reason: document_already_submitted_or_taxauth_validated, document_in_contingency, document_taxauth_submission_uncertain, document_taxauth_submission_in_progress, document_already_delivered_to_receiver); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description INVALID_REQUEST with details.issues[] { path, code, message } (not an eNCF, no range, unknown property); ANECF_INVALID with details.errors[] { path, code, message } (ranges[i].from of another type's prefix: ANNULMENT_RANGE_TYPE_MISMATCH; from after to: ANNULMENT_RANGE_REVERSED; overlapping ranges: ANNULMENT_RANGES_OVERLAP; more than 10 types or 10,000 ranges of a type; the built ANECF against ANECF v.1.0.xsd: XSD_VALIDATION_FAILED); ANECF_NOT_AVAILABLE_IN_CERTECF (annulments are eCF operations, tested in TesteCF); ANECF_DOCUMENT_CONFLICT with details.conflicts[] { encf, documentId, status, reason } (reason: document_already_submitted_or_taxauth_validated, document_in_contingency, document_taxauth_submission_uncertain, document_taxauth_submission_in_progress, document_already_delivered_to_receiver); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4664,7 +4675,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_REQUEST (annulmentId not a UUID, unknown outcome or property); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description INVALID_REQUEST (annulmentId not a UUID, unknown outcome or property); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6586,7 +6597,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_REQUEST with details.issues[] { path, code, message } (unknown property, decision, approvalDate missing, rejectionReason required to reject / not allowed to accept / over 250 characters, targetUrl not an http(s) URL); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description INVALID_REQUEST with details.issues[] { path, code, message } (unknown property, decision, approvalDate missing, rejectionReason required to reject / not allowed to accept / over 250 characters, targetUrl not an http(s) URL); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7112,7 +7123,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_REQUEST (inboundId not a UUID, unknown outcome or property); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description INVALID_REQUEST (inboundId not a UUID, unknown outcome or property); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7695,7 +7706,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CERTIFICATION_REQUEST (as prevalidar); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description INVALID_CERTIFICATION_REQUEST (as prevalidar); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7956,7 +7967,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CERTIFICATION_REQUEST (details.reason: not_an_object, invalid_fields with issues[], taxauth_model_not_boolean, sources_combined, set_missing, too_large, not_base64, empty); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description INVALID_CERTIFICATION_REQUEST (details.reason: not_an_object, invalid_fields with issues[], taxauth_model_not_boolean, sources_combined, set_missing, too_large, not_base64, empty); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8403,7 +8414,7 @@ export interface operations {
           };
         };
       };
-      /** @description COMMERCIAL_APPROVAL_SET_REQUIRED (workbookBase64 missing, empty, not base64, over 700 KB, or other properties); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description COMMERCIAL_APPROVAL_SET_REQUIRED (workbookBase64 missing, empty, not base64, over 700 KB, or other properties); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8627,7 +8638,7 @@ export interface operations {
           };
         };
       };
-      /** @description CERTIFICATION_PART_INVALID (part missing or not data/simulation, or other properties); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description CERTIFICATION_PART_INVALID (part missing or not data/simulation, or other properties); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8989,7 +9000,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CERTIFICATION_REQUEST (details.issues[]: a step no person attests, a bad date); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT */
+      /** @description INVALID_CERTIFICATION_REQUEST (details.issues[]: a step no person attests, a bad date); INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
       400: {
         headers: {
           [name: string]: unknown;

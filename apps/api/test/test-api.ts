@@ -44,7 +44,14 @@ export async function startTestApi(
   });
   const app = await buildApp({ env, database: testDatabase.database, logDestination: logs, ...appOptions });
   beforeReady?.(app);
-  await app.ready();
+  try {
+    await app.ready();
+  } catch (error) {
+    // A start refused (a route without edge limits...) must not leave the database open.
+    await app.close().catch(() => undefined);
+    await testDatabase.close();
+    throw error;
+  }
   return {
     app,
     database: testDatabase.database,

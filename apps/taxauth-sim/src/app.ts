@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { loadXsdValidators } from '@ecf/config';
+import { DATABASE_BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from '@ecf/db';
 import { createCertificationPortal } from './certification/portal.ts';
 import type { TSimContext } from './context.ts';
 import { registerFaults } from './faults.ts';
@@ -35,7 +36,12 @@ export async function buildSimulator(options: TSimulatorOptions): Promise<Fastif
   const validators = await loadXsdValidators(directory);
   let store: Awaited<ReturnType<typeof openStore>>;
   try {
-    store = await openStore({ databaseUrl: options.databaseUrl, schema: options.schema ?? DEFAULT_SCHEMA });
+    store = await openStore({
+      databaseUrl: options.databaseUrl,
+      schema: options.schema ?? DEFAULT_SCHEMA,
+      ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+      ...(options.poolTimeoutMs === undefined ? {} : { poolTimeoutMs: options.poolTimeoutMs }),
+    });
   } catch (error) {
     validators.dispose();
     throw error;
@@ -62,6 +68,16 @@ export async function buildSimulator(options: TSimulatorOptions): Promise<Fastif
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 5, fields: 20, parts: 25 } });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // No database connection to be had (pool full past its timeout, server out of slots): 503 with
+    // Retry-After, as the real service answers when overloaded; never a 500 (issue 25 item 8).
+    if (isDatabaseBusy(error)) {
+      request.log.warn({ err: error }, 'no database connection free: answered 503');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_BUSY_RETRY_AFTER_SECONDS))
+        .type('application/problem+json; charset=utf-8')
+        .send({ title: 'Service Unavailable', status: 503 });
+    }
     const status =
       error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
         ? error.statusCode

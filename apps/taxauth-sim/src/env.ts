@@ -22,6 +22,16 @@ const ZEnv = z.object({
   /** JSON file with the directory of receivers: [{ rnc, name?, receptionUrl, commercialApprovalUrl?, authenticationUrl? }]. */
   SIM_DIRECTORY_FILE: z.string().min(1).optional(),
   LOG_LEVEL: ZLogLevel,
+  /**
+   * Connection budget of one simulator process (README "Database connections"): its one pool. The
+   * start is refused when it exceeds the server's max_connections minus its reserved slots minus
+   * DB_CONNECTION_RESERVE.
+   */
+  SIM_DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  /** How long a request waits for a pooled connection before it is answered 503 with Retry-After. */
+  SIM_DB_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Connections of the server left to operators and other clients beyond PostgreSQL's own reserved slots. */
+  DB_CONNECTION_RESERVE: z.coerce.number().int().min(0).max(1000).default(10),
 });
 export type TEnv = z.infer<typeof ZEnv> & {
   databaseUrl: string;

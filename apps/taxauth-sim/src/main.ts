@@ -1,9 +1,22 @@
+import { enforceConnectionBudget } from '@ecf/db';
 import { startSimulator } from './app.ts';
 import { readDirectoryFile } from './directory.ts';
 import { readEnv } from './env.ts';
 
 const env = readEnv();
+// A budget the server cannot hold stops the start here (exit code 1, the sums on stderr).
+await enforceConnectionBudget({
+  databaseUrl: env.databaseUrl,
+  budget: { process: 'taxauth-sim', pools: { store: env.SIM_DB_POOL_MAX } },
+  reserve: env.DB_CONNECTION_RESERVE,
+  log: {
+    info: (data, message) => console.log(JSON.stringify({ level: 30, msg: message, ...data })),
+    warn: (data, message) => console.log(JSON.stringify({ level: 40, msg: message, ...data })),
+  },
+});
 const simulator = await startSimulator({
+  maxConnections: env.SIM_DB_POOL_MAX,
+  poolTimeoutMs: env.SIM_DB_POOL_TIMEOUT_MS,
   databaseUrl: env.databaseUrl,
   schema: env.SIM_SCHEMA,
   xsdDirectory: env.xsdDirectory,

@@ -27,6 +27,10 @@ export type TSimulatorOptions = {
   /** Directory of electronic receivers served by `consultadirectorio`. */
   directory?: TDirectoryEntry[];
   logLevel?: string;
+  /** Size of the simulator's connection pool (SIM_DB_POOL_MAX); default 10. */
+  maxConnections?: number;
+  /** How long a request waits for a pooled connection before it is answered 503 (SIM_DB_POOL_TIMEOUT_MS); default 0: for ever. */
+  poolTimeoutMs?: number;
   /** Clock; default `() => new Date()`. */
   now?: () => Date;
 };

@@ -196,11 +196,20 @@ function faultOf(row: TFaultRow): TFault {
 export type TStore = Awaited<ReturnType<typeof openStore>>;
 
 /** Connects, applies the schema's pending migrations, and returns the queries. */
-export async function openStore(options: { databaseUrl: string; schema: string }) {
+export async function openStore(options: {
+  databaseUrl: string;
+  schema: string;
+  maxConnections?: number;
+  poolTimeoutMs?: number;
+}) {
   if (!SCHEMA_NAME.test(options.schema))
     throw new TypeError(`invalid simulator schema name: ${options.schema}`);
   const s = `"${options.schema}"`;
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: options.poolTimeoutMs ?? 0,
+  });
   // An idle client losing its connection must not crash the simulator; the next query reconnects.
   pool.on('error', () => undefined);
 

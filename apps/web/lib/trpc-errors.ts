@@ -13,6 +13,25 @@ export type TProcedureFailure = {
   message: string;
 };
 
+/** The request edge's words for a refused field (server/trpc/http.ts: `details.reason` and `path`). */
+const EDGE_FIELD_MESSAGES: Record<string, string> = {
+  unsupported_character:
+    'Contiene un carácter no admitido (por ejemplo U+0000). Bórrelo y vuelva a intentarlo.',
+  string_too_long: 'El texto es demasiado largo.',
+  array_too_long: 'Hay demasiados elementos.',
+};
+
+/** A refusal of the request edge that names one field (`details.path`), as that field's message. */
+function edgeFieldErrorOf(
+  appCode: string | null,
+  details: Record<string, unknown> | null,
+): Record<string, string> {
+  const reason = typeof details?.reason === 'string' ? details.reason : '';
+  const message = EDGE_FIELD_MESSAGES[reason];
+  if (appCode !== 'INVALID_REQUEST' || message === undefined || typeof details?.path !== 'string') return {};
+  return { [details.path || 'form']: message };
+}
+
 export function failureOf(error: unknown): TProcedureFailure {
   if (error instanceof TRPCClientError) {
     const data = (error as TRPCClientError<never>).data as
@@ -26,7 +45,10 @@ export function failureOf(error: unknown): TProcedureFailure {
     return {
       appCode: data?.appCode ?? null,
       details: data?.details ?? null,
-      fieldErrors: data?.fieldErrors ?? {},
+      fieldErrors: {
+        ...edgeFieldErrorOf(data?.appCode ?? null, data?.details ?? null),
+        ...data?.fieldErrors,
+      },
       code: data?.code ?? null,
       message: error.message,
     };
@@ -98,6 +120,12 @@ export const APP_ERROR_MESSAGES: Record<string, string> = {
   COMMERCIAL_APPROVAL_SET_OTHER_TAXPAYER:
     'El libro de aprobaciones comerciales responde a documentos de otro comprador: descargue el de su RNC.',
   COMMERCIAL_APPROVALS_IN_PROGRESS: 'Hay un envío de aprobaciones comerciales en curso.',
+  // The request edge (server/trpc/http.ts): what was sent could not be read as it came.
+  INVALID_JSON: 'Lo enviado no se pudo leer. Recargue la página e inténtelo de nuevo.',
+  BODY_TOO_LARGE: 'Lo enviado es demasiado grande.',
+  REQUEST_TIMEOUT: 'Lo enviado tardó demasiado en llegar. Inténtelo de nuevo.',
+  UNSUPPORTED_CONTENT_TYPE: 'Lo enviado no se pudo leer. Recargue la página e inténtelo de nuevo.',
+  ROUTE_NOT_FOUND: 'Esta acción no existe. Recargue la página.',
 };
 
 /** The message to show for a failure that no field claims. */

@@ -17,6 +17,7 @@ import {
 } from '@ecf/services';
 import { createTaxauthClients } from '@ecf/taxauth-client';
 import { portalEnv } from '../env.ts';
+import { webPoolMaxOf } from '../server-env.ts';
 import { PORTAL_JOB_QUEUES, type TPortalDocuments, type TPortalWebhooks } from './trpc/context.ts';
 import type { TPartnerPlans } from '@ecf/services';
 
@@ -47,7 +48,12 @@ export function portalRuntime(): TPortalRuntime {
   if (holder.__ecfPortalRuntime !== undefined) return holder.__ecfPortalRuntime;
   const env = portalEnv();
   const documents = {
-    ...portalDocumentsOf(env.DATABASE_URL, env.API_CURSOR_SECRET, env.XSD_DIRECTORY),
+    ...portalDocumentsOf(
+      env.DATABASE_URL,
+      env.API_CURSOR_SECRET,
+      env.XSD_DIRECTORY,
+      env.WEB_JOB_QUEUE_POOL_MAX,
+    ),
     // One client per environment for the process (each caches its tenants' tokens).
     taxauthClientFor: createTaxauthClients({
       baseUrls: {
@@ -61,7 +67,8 @@ export function portalRuntime(): TPortalRuntime {
   holder.__ecfPortalRuntime = {
     database: createDatabaseClient({
       databaseUrl: env.DATABASE_URL,
-      maxConnections: env.PORTAL_DATABASE_CONNECTIONS,
+      maxConnections: webPoolMaxOf(env),
+      poolTimeoutMs: env.WEB_DB_POOL_TIMEOUT_MS,
     }),
     mail: {
       smtp: {
@@ -112,9 +119,11 @@ function portalDocumentsOf(
   databaseUrl: string,
   cursorSecret: string,
   xsdDirectory: string,
+  jobQueueMaxConnections: number,
 ): TPortalDocuments {
   const queue = createProducerQueue({
     databaseUrl,
+    maxConnections: jobQueueMaxConnections,
     queues: PORTAL_JOB_QUEUES,
     onError: (error) => console.error('portal job queue error', error),
   });

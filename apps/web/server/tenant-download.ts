@@ -13,7 +13,13 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import type { TDatabase } from '@ecf/db';
-import { AppError, hasCapability, recordSupportView, type TCapability } from '@ecf/services';
+import {
+  AppError,
+  databaseBusyError,
+  hasCapability,
+  recordSupportView,
+  type TCapability,
+} from '@ecf/services';
 import { getPortalSession } from '../auth/portal-session.ts';
 import { requestMetaOf } from './request-meta.ts';
 import { portalRuntime } from './runtime.ts';
@@ -21,10 +27,15 @@ import { portalRuntime } from './runtime.ts';
 export type TDownload = { content: Uint8Array; fileName: string; contentType: string };
 
 /** The JSON error answer of a download. */
-export function errorResponse(status: number, code: string, message: string): Response {
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  extraHeaders: Record<string, string> = {},
+): Response {
   return Response.json(
     { ok: false, error: { code, message } },
-    { status, headers: { 'cache-control': 'no-store' } },
+    { status, headers: { 'cache-control': 'no-store', ...extraHeaders } },
   );
 }
 
@@ -56,6 +67,29 @@ export async function serveTenantDownload(options: {
   input: Record<string, unknown> | null;
   load: (scope: { database: TDatabase; tenantId: string }) => Promise<TDownload>;
 }): Promise<Response> {
+  // No database connection was free (pool full, server out of slots): 503 with Retry-After.
+  return answeringDatabaseBusy(guardedDownload)(options);
+}
+
+/**
+ * A route handler whose database work may find no free connection: such a failure is answered 503
+ * SERVICE_UNAVAILABLE with Retry-After (the JSON error of the downloads) instead of Next's 500.
+ */
+export function answeringDatabaseBusy<TArguments extends unknown[]>(
+  handler: (...args: TArguments) => Promise<Response>,
+): (...args: TArguments) => Promise<Response> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      const busy = databaseBusyError(error);
+      if (busy === undefined) throw error;
+      return errorResponse(busy.status, busy.code, busy.message, busy.headers);
+    }
+  };
+}
+
+async function guardedDownload(options: Parameters<typeof serveTenantDownload>[0]): Promise<Response> {
   if (isCrossSite(options.request)) return errorResponse(403, 'FORBIDDEN', 'Cross-site request refused.');
   const session = await getPortalSession();
   if (session === null) return errorResponse(401, 'SESSION_INVALID', 'Sign in first.');

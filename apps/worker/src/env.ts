@@ -20,12 +20,30 @@ const ZEnv = z
     TAXAUTH_ECF_BASE_URL: z.url().default('http://127.0.0.1:4000'),
     TAXAUTH_FC_BASE_URL: z.url().default('http://127.0.0.1:4000'),
     TAXAUTH_STATUS_BASE_URL: z.url().default('http://127.0.0.1:4000'),
-    /** Timeout of each HTTP exchange with the tax authority; no answer within it is a contingency. */
-    TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+    /**
+     * Timeout of each HTTP exchange with the tax authority; no answer within it is a contingency.
+     * 15 s (several times a normal answer): it also bounds how long a request of a worker that died
+     * may still be settling at the tax authority, so the in-flight case recovers within 30 s of a
+     * restart (README, "The in-flight case").
+     */
+    TAXAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
     /** Official XSDs (relative paths from the repository root); signed XML is checked against them. */
     XSD_DIRECTORY: z.string().min(1).default('config/xsd').transform(resolveFromRepository),
     /** Jobs per fetch of each document queue (sign, transmit, poll); two fetches run at once, so up to twice this many per queue. Scheduled maintenance runs one at a time. */
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(32),
+    /**
+     * Connection budget of one worker process (README "Database connections"): the application pool
+     * (jobs hold a connection only per statement or short transaction: 20 serve 32 jobs per queue
+     * without queueing much), pg-boss's own pool, plus the webhook outbox's one LISTEN connection.
+     * The start is refused when the sum exceeds the server's max_connections minus its reserved
+     * slots minus DB_CONNECTION_RESERVE.
+     */
+    WORKER_DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(20),
+    WORKER_JOB_QUEUE_POOL_MAX: z.coerce.number().int().min(2).max(100).default(10),
+    /** How long a job's statement waits for a pooled connection before it fails (and its job is retried). */
+    WORKER_DB_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    /** Connections of the server left to operators and other clients beyond PostgreSQL's own reserved slots. */
+    DB_CONNECTION_RESERVE: z.coerce.number().int().min(0).max(1000).default(10),
     /**
      * Overrides `expireInSeconds` of the document queues: how long an active job of a killed worker
      * stays active before pg-boss retries it (default: the registry's, 5 min for signing with its sending,
@@ -51,8 +69,9 @@ const ZEnv = z
     /**
      * How long a transmission attempt without outcome may still be running in another process before
      * it is resolved by asking the tax authority. Must cover authentication plus the send (3 x TAXAUTH_TIMEOUT_MS).
+     * An attempt whose worker process is known dead (its lease lapsed) does not wait for it.
      */
-    WORKER_TRANSMIT_IN_FLIGHT_MS: z.coerce.number().int().min(1000).default(120_000),
+    WORKER_TRANSMIT_IN_FLIGHT_MS: z.coerce.number().int().min(1000).default(45_000),
     /** A non-final document untouched this long with no pending job is re-enqueued by maintenance.sweep-documents. */
     WORKER_SWEEP_STALE_SECONDS: z.coerce.number().int().min(1).default(120),
     /** SMTP server of the buyer e-mail (default: the local mail catcher of scripts/up.sh). */

@@ -28,6 +28,11 @@ export type TLostDocumentRecovery = { instanceId: () => string; stop: () => Prom
  */
 const DEAD_AFTER_HEARTBEATS = 1.5;
 
+/** The age of a lease after which its worker is dead (also what transmission uses to skip the in-flight wait). */
+export function deadAfterSecondsOf(heartbeatSeconds: number): number {
+  return Math.ceil(heartbeatSeconds * DEAD_AFTER_HEARTBEATS);
+}
+
 /** Registers the process, then renews its lease and recovers lost documents until `stop`. */
 export async function startLostDocumentRecovery(options: {
   database: TDatabase;
@@ -86,7 +91,7 @@ export async function startLostDocumentRecovery(options: {
         const { requeued, deadWorkers } = await requeueLostDocuments({
           database,
           enqueue: options.enqueue,
-          deadAfterSeconds: Math.ceil(options.heartbeatSeconds * DEAD_AFTER_HEARTBEATS),
+          deadAfterSeconds: deadAfterSecondsOf(options.heartbeatSeconds),
           now: options.now(),
         });
         if (deadWorkers.length > 0)

@@ -1,7 +1,8 @@
 import { pino } from 'pino';
-import { createDatabaseClient } from '@ecf/db';
+import { createDatabaseClient, enforceConnectionBudget } from '@ecf/db';
 import { loadXsdValidators } from '@ecf/config';
 import { closeWebhookConnections, createCertificateKeyring, createHttpMessageLookup } from '@ecf/services';
+import { workerConnectionBudget } from './connection-budget.ts';
 import { readEnv } from './env.ts';
 import { createWorker } from './worker.ts';
 
@@ -17,11 +18,22 @@ const certificateKeyring = env.CERTIFICATE_MASTER_KEY
 if (!certificateKeyring)
   log.warn('CERTIFICATE_MASTER_KEY is not set: document.sign jobs fail until it is configured');
 const xsdValidators = await loadXsdValidators(env.XSD_DIRECTORY);
-// Jobs hold a connection only per statement or short transaction: 20 serve 32 jobs per queue without queueing much.
-const database = createDatabaseClient({ databaseUrl: env.DATABASE_URL, maxConnections: 20 });
+// A budget the server cannot hold stops the start here (exit code 1, the sums on stderr).
+await enforceConnectionBudget({
+  databaseUrl: env.DATABASE_URL,
+  budget: workerConnectionBudget(env),
+  reserve: env.DB_CONNECTION_RESERVE,
+  log,
+});
+const database = createDatabaseClient({
+  databaseUrl: env.DATABASE_URL,
+  maxConnections: env.WORKER_DB_POOL_MAX,
+  poolTimeoutMs: env.WORKER_DB_POOL_TIMEOUT_MS,
+});
 const worker = createWorker({
   databaseUrl: env.DATABASE_URL,
   database,
+  jobQueueMaxConnections: env.WORKER_JOB_QUEUE_POOL_MAX,
   log,
   shutdownTimeoutMs: env.WORKER_SHUTDOWN_TIMEOUT_MS,
   concurrency: env.WORKER_CONCURRENCY,

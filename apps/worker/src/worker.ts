@@ -7,9 +7,14 @@ import type { TCertificateKeyring } from '@ecf/services';
 import type { TXsdValidators } from '@ecf/fiscal-core';
 import type { TBuyerEmailSettings, TJobContext, TWebhookSettings } from './jobs/context.ts';
 import { JOB_HEARTBEAT_SECONDS, JOB_REGISTRY, type TAnyJobDefinition } from './jobs/registry.ts';
-import { startLostDocumentRecovery, type TLostDocumentRecovery } from './lost-document-recovery.ts';
+import {
+  deadAfterSecondsOf,
+  startLostDocumentRecovery,
+  type TLostDocumentRecovery,
+} from './lost-document-recovery.ts';
 import { startWebhookOutbox, type TWebhookOutbox } from './webhook-outbox.ts';
 import {
+  DEFAULT_TIMEOUT_MS as DEFAULT_TAXAUTH_TIMEOUT_MS,
   createTaxauthClients,
   type TTaxauthBaseUrls,
   type TTaxauthClient,
@@ -20,6 +25,8 @@ export type TWorkerOptions = {
   databaseUrl: string;
   database: TDatabase;
   log: Logger;
+  /** pg-boss's pool (WORKER_JOB_QUEUE_POOL_MAX); default pg-boss's 10. */
+  jobQueueMaxConnections?: number;
   jobs?: TAnyJobDefinition[];
   now?: () => Date;
   shutdownTimeoutMs?: number;
@@ -94,6 +101,7 @@ export function createWorker(options: TWorkerOptions) {
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
     schema: JOB_QUEUE_SCHEMA,
+    max: options.jobQueueMaxConnections ?? 10,
     // Expired jobs are failed (and retried) by the supervise pass, per queue at most every monitor interval.
     ...(supervise === undefined
       ? {}
@@ -101,6 +109,7 @@ export function createWorker(options: TWorkerOptions) {
   });
   let state: 'starting' | 'running' | 'stopping' | 'stopped' = 'starting';
   let recovery: TLostDocumentRecovery | undefined;
+  let workerLease: TJobContext['workerLease'];
   let webhookOutbox: TWebhookOutbox | undefined;
   const startedAt = new Date();
   const processed = new Map<string, { completed: number; failed: number }>();
@@ -131,6 +140,15 @@ export function createWorker(options: TWorkerOptions) {
       heartbeatSeconds: options.queueOverrides?.heartbeatSeconds ?? JOB_HEARTBEAT_SECONDS,
       intervalSeconds: options.recoveryIntervalSeconds ?? DEFAULT_RECOVERY_INTERVAL_SECONDS,
     });
+    const lease = recovery;
+    const heartbeatSeconds = options.queueOverrides?.heartbeatSeconds ?? JOB_HEARTBEAT_SECONDS;
+    workerLease = {
+      instanceId: () => lease.instanceId(),
+      deadAfterSeconds: deadAfterSecondsOf(heartbeatSeconds),
+      // A dead process may have lived one renewal (a quarter of the heartbeat) after its last one;
+      // a request it sent is answered within the client's timeout, or given up on.
+      orphanSettleMs: (heartbeatSeconds * 1000) / 4 + (taxauth?.timeoutMs ?? DEFAULT_TAXAUTH_TIMEOUT_MS),
+    };
     for (const job of jobs) {
       const onDemand = job.schedule === undefined;
       let queue =
@@ -191,6 +209,7 @@ export function createWorker(options: TWorkerOptions) {
             ...(options.transmitInFlightMs === undefined
               ? {}
               : { transmitInFlightMs: options.transmitInFlightMs }),
+            ...(workerLease === undefined ? {} : { workerLease }),
             ...(options.buyerEmail ? { buyerEmail: options.buyerEmail } : {}),
             ...(options.webhooks ? { webhooks: options.webhooks } : {}),
           });

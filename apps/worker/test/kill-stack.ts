@@ -4,7 +4,7 @@
  * process creates and works the queues), a certificate master key, and the worker started against
  * all of it with the shortened tax authority timings the tests use (TAXAUTH_TIMEOUT_MS 2 s,
  * WORKER_TRANSMIT_IN_FLIGHT_MS 6 s, which must stay >= 3 x TAXAUTH_TIMEOUT_MS) and two jobs per
- * fetch, so kills land between documents.
+ * fetch, so kills land between documents; or with the stack's default timings (`'defaults'`).
  */
 import { randomBytes } from 'node:crypto';
 import { PgBoss } from 'pg-boss';
@@ -15,6 +15,19 @@ import { startSimulator } from '@ecf/taxauth-sim';
 import { startWorkerProcess, type TWorkerProcess } from './worker-process.ts';
 
 export type TKillStack = Awaited<ReturnType<typeof openKillStack>>;
+
+/** The timings a worker started with `'defaults'` never inherits from the test's environment. */
+const DEFAULTED_TIMINGS = [
+  'TAXAUTH_TIMEOUT_MS',
+  'WORKER_TRANSMIT_IN_FLIGHT_MS',
+  'WORKER_CONCURRENCY',
+  'WORKER_JOB_EXPIRE_SECONDS',
+  'WORKER_JOB_HEARTBEAT_SECONDS',
+  'WORKER_RECOVERY_INTERVAL_SECONDS',
+  'WORKER_JOB_RETRY_DELAY_SECONDS',
+  'WORKER_SUPERVISE_INTERVAL_SECONDS',
+  'WORKER_SWEEP_STALE_SECONDS',
+];
 
 export async function openKillStack(options: { processingDelayMs: number }) {
   const context = await openTestDatabase();
@@ -42,7 +55,12 @@ export async function openKillStack(options: { processingDelayMs: number }) {
     simulatorDatabaseUrl: simulatorDatabase.url,
     boss,
     masterKey,
-    startWorker(): TWorkerProcess {
+    /**
+     * The worker against this stack: with the tests' shortened timings, or (`'defaults'`) with the
+     * stack's default settings for every timing (only where to find the database, the key, the
+     * schemas and the simulator is given).
+     */
+    startWorker(timings: 'test' | 'defaults' = 'test'): TWorkerProcess {
       return startWorkerProcess({
         DATABASE_URL: context.url,
         CERTIFICATE_MASTER_KEY: masterKey,
@@ -50,9 +68,9 @@ export async function openKillStack(options: { processingDelayMs: number }) {
         TAXAUTH_ECF_BASE_URL: simulator.baseUrl,
         TAXAUTH_FC_BASE_URL: simulator.baseUrl,
         TAXAUTH_STATUS_BASE_URL: simulator.baseUrl,
-        TAXAUTH_TIMEOUT_MS: '2000',
-        WORKER_TRANSMIT_IN_FLIGHT_MS: '6000',
-        WORKER_CONCURRENCY: '2',
+        ...(timings === 'test'
+          ? { TAXAUTH_TIMEOUT_MS: '2000', WORKER_TRANSMIT_IN_FLIGHT_MS: '6000', WORKER_CONCURRENCY: '2' }
+          : Object.fromEntries(DEFAULTED_TIMINGS.map((name) => [name, undefined]))),
       });
     },
     async close() {

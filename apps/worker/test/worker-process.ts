@@ -8,12 +8,21 @@ import path from 'node:path';
 
 export type TWorkerProcess = { child: ChildProcess; exited: Promise<void>; output: () => string };
 
-export function startWorkerProcess(env: Record<string, string>): TWorkerProcess {
+/** `env` over the test's own environment; a variable given as undefined is removed (its default applies). */
+export function startWorkerProcess(env: Record<string, string | undefined>): TWorkerProcess {
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    WORKER_HEALTH_PORT: '0',
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(import.meta.dirname, '..', 'src', 'main.ts')],
     {
-      env: { ...process.env, WORKER_HEALTH_PORT: '0', LOG_LEVEL: 'warn', ...env },
+      env: Object.fromEntries(
+        Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      ),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

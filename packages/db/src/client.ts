@@ -13,8 +13,22 @@ const POOLS = new WeakMap<TDatabase, pg.Pool>();
  * reachable with {@link sqlPoolOf} for the hot paths that use plain SQL; `$disconnect` ends it
  * (whether or not Prisma itself ever connected).
  */
-export function createDatabaseClient(options: { databaseUrl: string; maxConnections?: number }): TDatabase {
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+export function createDatabaseClient(options: {
+  databaseUrl: string;
+  /** The pool's size: this client's share of the process's connection budget (connection-budget.ts). */
+  maxConnections?: number;
+  /**
+   * How long a query or transaction waits for a pooled connection (and a new connection for its
+   * handshake) before failing with pg's "timeout exceeded" (`isDatabaseBusy`: 503 at the
+   * transports). Default 0: wait for ever (tests, CLIs).
+   */
+  poolTimeoutMs?: number;
+}): TDatabase {
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: options.poolTimeoutMs ?? 0,
+  });
   // An idle connection the server ends (a restart, a failover, pg_terminate_backend) makes the pool
   // emit 'error'; unheard, that event would crash the process. The pool drops that connection and the
   // next query opens another, so the failure surfaces, if at all, on the query that needs one.

@@ -6,6 +6,19 @@
  */
 export { createDatabaseClient, sqlPoolOf, type TDatabase } from './client.ts';
 export {
+  checkConnectionBudget,
+  ConnectionBudgetError,
+  DATABASE_BUSY_RETRY_AFTER_SECONDS,
+  DEFAULT_CONNECTION_RESERVE,
+  DEFAULT_POOL_TIMEOUT_MS,
+  describeBudget,
+  enforceConnectionBudget,
+  isDatabaseBusy,
+  totalOf,
+  type TBudgetCheck,
+  type TConnectionBudget,
+} from './connection-budget.ts';
+export {
   inPoolTransaction,
   inSqlTransaction,
   isSqlPool,

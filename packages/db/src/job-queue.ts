@@ -100,13 +100,15 @@ export function createProducerQueue(options: {
   databaseUrl: string;
   queues: readonly TJobName[];
   onError: (error: unknown) => void;
+  /** pg-boss's pool: this producer's share of the process's connection budget; default 2. */
+  maxConnections?: number;
 }): { enqueue: TEnqueue; close: () => Promise<void> } {
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
     schema: JOB_QUEUE_SCHEMA,
     supervise: false,
     schedule: false,
-    max: 2,
+    max: options.maxConnections ?? 2,
   });
   boss.on('error', options.onError);
   let starting: Promise<PgBoss> | undefined;

@@ -4,7 +4,8 @@
  * one options object carrying the database and the tenant). Every statement they run lives in
  * `src/persistence/`. This file is the package's public surface: only what other workspaces use.
  */
-export { AppError, type TErrorCode } from './shared/errors.ts';
+export { AppError, ERROR_STATUS, type TErrorCode } from './shared/errors.ts';
+export { databaseBusyError } from './shared/database-busy.ts';
 export { ZPageCursorText, ZPageLimitText } from './shared/page-query.ts';
 export { isIssuerPhone } from '@ecf/fiscal-core';
 export {
@@ -274,9 +275,17 @@ export {
 } from './commercial-approvals/index.ts';
 // The public reception routes (issue 18, task R): seed authentication, e-CF reception with its ARECF, received ACECF.
 export {
+  createSenderCpuBudget,
+  DEFAULT_REFUSAL_POLICY,
   issueReceptionSeed,
+  MAX_XML_ATTRIBUTES,
   MAX_XML_DEPTH,
+  MAX_XML_ELEMENTS,
+  metered,
   NEVER_EXCHANGED_TYPES,
+  type TCpuMeter,
+  type TRefusalPolicy,
+  type TSenderCpuBudget,
   RECEPTION_RETENTION_YEARS,
   RECEPTION_SEED_TTL_MS,
   RECEPTION_TOKEN_TTL_MS,
@@ -367,3 +376,20 @@ export {
   updatePartnerWebhookEndpoint,
   type TPartnerWebhookEndpoint,
 } from './webhooks/index.ts';
+export {
+  assertJsonShape,
+  assertStorableText,
+  bodyTimedOut,
+  bodyTooLarge,
+  capBodyBytes,
+  decodeUtf8Body,
+  edgeLimits,
+  firstInvalidUtf8Offset,
+  NO_BODY_LIMITS,
+  readJsonBody,
+  readRequestBytes,
+  readRequestJson,
+  SMALL_JSON_LIMITS,
+  unstorableCodePoint,
+  type TEdgeLimits,
+} from './edge/index.ts';

@@ -169,7 +169,6 @@ export function registerPartnerCertificateRoutes(
     scope.route({
       method: 'PUT',
       url: PARTNER_UPLOAD_ROUTE.path,
-      bodyLimit: CERTIFICATE_FILE_MAX_BYTES + 16 * 1024,
       handler: async (request, reply) => {
         const { uploadId } = parsePartner(PARTNER_UPLOAD_ROUTE.params, request.params, 'path');
         const token = uploadTokenOf(request);

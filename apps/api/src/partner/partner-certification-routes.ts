@@ -38,7 +38,6 @@ import {
   type TFiscalAccount,
 } from '@ecf/services';
 import { PARTNER_ROUTES, type TPartnerRouteContract } from '../partner-contract.ts';
-import { CERTIFICATION_SET_BODY_LIMIT_BYTES } from '../plugins/body-limits.ts';
 import { accountOf, parsePartner, partnerPrincipalOf } from './partner-auth.ts';
 import { partnerRoute, type TPartnerRoutesOptions } from './partner-routes.ts';
 
@@ -107,13 +106,12 @@ export function registerPartnerCertificationRoutes(
 ): void {
   const { database } = options;
   const R = PARTNER_ROUTES;
-  const route = (contract: TPartnerRouteContract, handler: THandler, extra?: { bodyLimit?: number }) =>
-    partnerRoute(app, options, contract, handler, extra);
+  const route = (contract: TPartnerRouteContract, handler: THandler) =>
+    partnerRoute(app, options, contract, handler);
   const certificateSource = {
     ...(options.keyring ? { keyring: options.keyring } : {}),
     ...(options.loadCertificate ? { loadCertificate: options.loadCertificate } : {}),
   };
-  const setLimit = { bodyLimit: CERTIFICATION_SET_BODY_LIMIT_BYTES };
   const context = (account: TFiscalAccount) => ({
     database,
     tenant: account.tenant,
@@ -172,16 +170,12 @@ export function registerPartnerCertificationRoutes(
     return { ok: true, ...naming(account), ...signed };
   });
 
-  route(
-    R.uploadCertificationTestSet,
-    async (request, reply) => {
-      const account = accountOf(request);
-      const body = parsePartner(R.uploadCertificationTestSet.body, request.body, 'body');
-      const testSet = await uploadCertificationTestSet({ ...context(account), body });
-      return reply.code(201).send({ ok: true, ...naming(account), testSet });
-    },
-    setLimit,
-  );
+  route(R.uploadCertificationTestSet, async (request, reply) => {
+    const account = accountOf(request);
+    const body = parsePartner(R.uploadCertificationTestSet.body, request.body, 'body');
+    const testSet = await uploadCertificationTestSet({ ...context(account), body });
+    return reply.code(201).send({ ok: true, ...naming(account), testSet });
+  });
 
   route(R.listCertificationTestSets, async (request) => {
     const account = accountOf(request);

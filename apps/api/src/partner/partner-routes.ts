@@ -53,7 +53,6 @@ import {
   sequenceRangeOf,
 } from '../routes/annulment-bodies.ts';
 import { assertAccepts, submitResponse } from '../routes/documents.ts';
-import { ANNULMENT_BODY_LIMIT_BYTES } from '../plugins/body-limits.ts';
 import {
   accountOf,
   parsePartner,
@@ -69,8 +68,6 @@ export type TPartnerRoutesOptions = TPartnerAuthContext & {
   waiter: ReturnType<typeof createDocumentWaiter>;
   cursorSecret: string;
   plans: TPartnerPlans;
-  /** The submission's body limit (API_BODY_LIMIT_BYTES): the document is inside a `{ document }` body. */
-  submissionLimitBytes: number;
   clientFor: (environment: Environment) => TTaxauthClient;
   keyring?: TCertificateKeyring;
   loadCertificate?: (tenantId: string) => Promise<TSigningCertificate>;
@@ -78,20 +75,21 @@ export type TPartnerRoutesOptions = TPartnerAuthContext & {
 
 type THandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
-/** Registers one Partner route of the table with its authentication (permission, account, limits). */
+/**
+ * Registers one Partner route of the table with its authentication (permission, account, limits).
+ * Its body limits are its line in route-limits.ts, applied by plugins/body-limits.ts.
+ */
 export function partnerRoute(
   app: FastifyInstance,
   context: TPartnerAuthContext,
   route: TPartnerRouteContract,
   handler: THandler,
-  extra: { bodyLimit?: number } = {},
 ): void {
   app.route({
     method: route.method,
     url: route.path,
     preHandler: requirePartnerKey(context, route),
     handler,
-    ...(extra.bodyLimit === undefined ? {} : { bodyLimit: extra.bodyLimit }),
   });
 }
 
@@ -167,8 +165,8 @@ const ID_OF_UUID = (value: string) => value.toLowerCase();
 export function registerPartnerRoutes(app: FastifyInstance, options: TPartnerRoutesOptions): void {
   const { database } = options;
   const R = PARTNER_ROUTES;
-  const route = (contract: TPartnerRouteContract, handler: THandler, extra?: { bodyLimit?: number }) =>
-    partnerRoute(app, options, contract, handler, extra);
+  const route = (contract: TPartnerRouteContract, handler: THandler) =>
+    partnerRoute(app, options, contract, handler);
   const certificateSource = {
     ...(options.keyring ? { keyring: options.keyring } : {}),
     ...(options.loadCertificate ? { loadCertificate: options.loadCertificate } : {}),
@@ -272,82 +270,69 @@ export function registerPartnerRoutes(app: FastifyInstance, options: TPartnerRou
     fiscalAccountId: account.id,
     environment: 'production' as const,
   });
-  const annulmentLimit = Math.min(ANNULMENT_BODY_LIMIT_BYTES, options.submissionLimitBytes);
   const typeCode = (type: string) => (type.startsWith('E') ? type.slice(1) : type);
-  route(
-    R.prevalidateProductionAnnulment,
-    async (request) => {
-      const account = accountOf(request);
-      const body = parsePartner(R.prevalidateProductionAnnulment.body, request.body, 'body');
-      const result = await prevalidateAnnulment({
+  route(R.prevalidateProductionAnnulment, async (request) => {
+    const account = accountOf(request);
+    const body = parsePartner(R.prevalidateProductionAnnulment.body, request.body, 'body');
+    const result = await prevalidateAnnulment({
+      database,
+      tenant: account.tenant,
+      environment: 'eCF',
+      request: { ...body, ranges: body.ranges.map((range) => ({ ...range, type: typeCode(range.type) })) },
+      xsd: options.xsd,
+    });
+    return { ...prevalidationBodyOf('eCF', result), ...naming(account) };
+  });
+  route(R.sendProductionAnnulment, async (request, reply) => {
+    const account = accountOf(request);
+    const headers = parsePartner(R.sendProductionAnnulment.headers, request.headers, 'headers');
+    const key = headers['idempotency-key'];
+    if (key === undefined || key.trim() === '')
+      throw new AppError(
+        'ANECF_IDEMPOTENCY_KEY_REQUIRED',
+        'Send the annulment with an Idempotency-Key header.',
+      );
+    if (key.length > 200 || !/^[\x21-\x7e]+$/.test(key))
+      throw new AppError('INVALID_PARTNER_PAYLOAD', 'Idempotency-Key: 1 to 200 printable ASCII characters.', {
+        details: {
+          path: 'headers.idempotency-key',
+          issues: [
+            {
+              path: 'headers.idempotency-key',
+              code: 'invalid_format',
+              message: '1 to 200 printable ASCII',
+            },
+          ],
+        },
+      });
+    const body = parsePartner(R.sendProductionAnnulment.body, request.body, 'body');
+    let result;
+    try {
+      result = await sendAnnulment({
         database,
         tenant: account.tenant,
         environment: 'eCF',
-        request: { ...body, ranges: body.ranges.map((range) => ({ ...range, type: typeCode(range.type) })) },
+        request: {
+          ...body,
+          ranges: body.ranges.map((range) => ({ ...range, type: typeCode(range.type) })),
+        },
+        idempotencyKey: key,
         xsd: options.xsd,
+        clientFor: options.clientFor,
+        ...certificateSource,
       });
-      return { ...prevalidationBodyOf('eCF', result), ...naming(account) };
-    },
-    { bodyLimit: annulmentLimit },
-  );
-  route(
-    R.sendProductionAnnulment,
-    async (request, reply) => {
-      const account = accountOf(request);
-      const headers = parsePartner(R.sendProductionAnnulment.headers, request.headers, 'headers');
-      const key = headers['idempotency-key'];
-      if (key === undefined || key.trim() === '')
-        throw new AppError(
-          'ANECF_IDEMPOTENCY_KEY_REQUIRED',
-          'Send the annulment with an Idempotency-Key header.',
-        );
-      if (key.length > 200 || !/^[\x21-\x7e]+$/.test(key))
-        throw new AppError(
-          'INVALID_PARTNER_PAYLOAD',
-          'Idempotency-Key: 1 to 200 printable ASCII characters.',
-          {
-            details: {
-              path: 'headers.idempotency-key',
-              issues: [
-                {
-                  path: 'headers.idempotency-key',
-                  code: 'invalid_format',
-                  message: '1 to 200 printable ASCII',
-                },
-              ],
-            },
-          },
-        );
-      const body = parsePartner(R.sendProductionAnnulment.body, request.body, 'body');
-      let result;
-      try {
-        result = await sendAnnulment({
-          database,
-          tenant: account.tenant,
-          environment: 'eCF',
-          request: {
-            ...body,
-            ranges: body.ranges.map((range) => ({ ...range, type: typeCode(range.type) })),
-          },
-          idempotencyKey: key,
-          xsd: options.xsd,
-          clientFor: options.clientFor,
-          ...certificateSource,
+    } catch (error) {
+      // The Partner API's name of the same conflict (spec: IDEMPOTENCY_CONFLICT).
+      if (error instanceof AppError && error.code === 'ANECF_IDEMPOTENCY_CONFLICT')
+        throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with other parameters.', {
+          details: { ...error.details, idempotencyKey: key },
         });
-      } catch (error) {
-        // The Partner API's name of the same conflict (spec: IDEMPOTENCY_CONFLICT).
-        if (error instanceof AppError && error.code === 'ANECF_IDEMPOTENCY_CONFLICT')
-          throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with other parameters.', {
-            details: { ...error.details, idempotencyKey: key },
-          });
-        throw error;
-      }
-      return reply
-        .code(result.replayed ? 200 : result.httpStatus)
-        .send({ ...annulmentBodyOf('eCF', result.annulment), ...naming(account) });
-    },
-    { bodyLimit: annulmentLimit },
-  );
+      throw error;
+    }
+    return reply
+      .code(result.replayed ? 200 : result.httpStatus)
+      .send({ ...annulmentBodyOf('eCF', result.annulment), ...naming(account) });
+  });
   route(R.listProductionAnnulments, async (request) => {
     const account = accountOf(request);
     const query = parsePartner(R.listProductionAnnulments.query, request.query, 'query');
@@ -473,8 +458,8 @@ function registerDocumentFamily(app: FastifyInstance, options: TPartnerRoutesOpt
           xml: PARTNER_ROUTES.testecfDocumentXml,
           pdf: PARTNER_ROUTES.testecfDocumentPdf,
         };
-  const route = (contract: TPartnerRouteContract, handler: THandler, extra?: { bodyLimit?: number }) =>
-    partnerRoute(app, options, contract, handler, extra);
+  const route = (contract: TPartnerRouteContract, handler: THandler) =>
+    partnerRoute(app, options, contract, handler);
   const naming = (account: TFiscalAccount) => ({
     fiscalAccountId: account.id,
     environment: partnerEnvironment,
@@ -488,60 +473,56 @@ function registerDocumentFamily(app: FastifyInstance, options: TPartnerRoutesOpt
     };
   };
 
-  route(
-    contracts.submit,
-    async (request, reply) => {
-      const principal = partnerPrincipalOf(request);
-      const account = accountOf(request);
-      const query = parsePartner(contracts.submit.query, request.query, 'query');
-      const wait = preferWaitOf(request.headers.prefer);
-      const body = parsePartner(contracts.submit.body, request.body, 'body');
-      const rawDocument = rawMemberText(request.rawBody, 'document');
-      const now = new Date();
-      const context = { database, tenant: account.tenant, environment, xsd: options.xsd, now };
-      if (query.validate === 'true') {
-        const preflight = await preflightDocument({ ...context, rawBody: rawDocument });
-        return reply.code(200).send({
-          ok: true,
-          encf: preflight.encf,
-          ...naming(account),
-          status: 'validated',
-          warnings: preflight.warnings,
-          errors: [],
-          result: { securityCode: null, qrUrl: null, printing: null, printingStatus: null, trackId: null },
-        });
-      }
-      if (family === 'production') {
-        // 423 first (no authorization, no emission whatever the plan), then the plan (402, 429).
-        assertProductionActive({ environment, productionState: account.productionState });
-        await assertPartnerMayEmit({ database, partner: principal.partner, plans: options.plans, now });
-      }
-      const issued = await issueDocument({
-        ...context,
-        rawBody: rawDocument,
-        body: body.document,
-        enqueue: options.enqueue,
+  route(contracts.submit, async (request, reply) => {
+    const principal = partnerPrincipalOf(request);
+    const account = accountOf(request);
+    const query = parsePartner(contracts.submit.query, request.query, 'query');
+    const wait = preferWaitOf(request.headers.prefer);
+    const body = parsePartner(contracts.submit.body, request.body, 'body');
+    const rawDocument = rawMemberText(request.rawBody, 'document');
+    const now = new Date();
+    const context = { database, tenant: account.tenant, environment, xsd: options.xsd, now };
+    if (query.validate === 'true') {
+      const preflight = await preflightDocument({ ...context, rawBody: rawDocument });
+      return reply.code(200).send({
+        ok: true,
+        encf: preflight.encf,
+        ...naming(account),
+        status: 'validated',
+        warnings: preflight.warnings,
+        errors: [],
+        result: { securityCode: null, qrUrl: null, printing: null, printingStatus: null, trackId: null },
       });
-      let document = issued.document;
-      if (!isPrintable(document) && wait !== null) {
-        document = await options.waiter.waitFor(
-          document.id,
-          wait * 1000,
-          () => getDocument({ database, tenantId: account.id, environment, reference: issued.document.id }),
-          isPrintable,
-        );
-      }
-      if (isPrintable(document)) {
-        if (wait !== null) reply.header('preference-applied', `wait=${wait}`);
-        return reply.code(201).send(answer(account, document, issued.warnings));
-      }
-      return reply
-        .code(202)
-        .header('retry-after', String(SUBMIT_RETRY_AFTER_SECONDS))
-        .send(answer(account, document, issued.warnings));
-    },
-    { bodyLimit: options.submissionLimitBytes },
-  );
+    }
+    if (family === 'production') {
+      // 423 first (no authorization, no emission whatever the plan), then the plan (402, 429).
+      assertProductionActive({ environment, productionState: account.productionState });
+      await assertPartnerMayEmit({ database, partner: principal.partner, plans: options.plans, now });
+    }
+    const issued = await issueDocument({
+      ...context,
+      rawBody: rawDocument,
+      body: body.document,
+      enqueue: options.enqueue,
+    });
+    let document = issued.document;
+    if (!isPrintable(document) && wait !== null) {
+      document = await options.waiter.waitFor(
+        document.id,
+        wait * 1000,
+        () => getDocument({ database, tenantId: account.id, environment, reference: issued.document.id }),
+        isPrintable,
+      );
+    }
+    if (isPrintable(document)) {
+      if (wait !== null) reply.header('preference-applied', `wait=${wait}`);
+      return reply.code(201).send(answer(account, document, issued.warnings));
+    }
+    return reply
+      .code(202)
+      .header('retry-after', String(SUBMIT_RETRY_AFTER_SECONDS))
+      .send(answer(account, document, issued.warnings));
+  });
 
   route(contracts.batch, async (request) => {
     const account = accountOf(request);

@@ -42,15 +42,32 @@ function classify(error: ConnectionError & { code?: string }, maxHeaderBytes: nu
 }
 
 /**
+ * The target of the request line at the start of the bytes Node's parser refused (`rawPacket`, the
+ * chunk it was reading), or null when that chunk does not start with one (a timeout, a later chunk).
+ */
+export function requestTargetOf(error: ConnectionError): string | null {
+  const packet = (error as { rawPacket?: unknown }).rawPacket;
+  if (!Buffer.isBuffer(packet)) return null;
+  const line = packet.subarray(0, 2048).toString('latin1');
+  return /^[A-Za-z]+ +(\S+)/.exec(line)?.[1] ?? null;
+}
+
+/**
  * Fastify's `clientErrorHandler` (Node's 'clientError': the request could not be parsed, its
  * headers overflowed, or it timed out): an ErrorResponse 400 written on the socket (see
- * `writeRawRefusal`) instead of Node's bare "Client Error" or its 408/431.
+ * `writeRawRefusal`) instead of Node's bare "Client Error" or its 408/431. On the buyer link
+ * (`/ri/...` in the refused request line) the answer is the link's format: plain text with the code
+ * in `X-Error-Code` (spec: `/ri` never answers JSON).
  */
 export function answerClientError(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
   const parserError = (error as { code?: string }).code;
   if (parserError === 'ECONNRESET') return;
   const refusal = classify(error, maxHeaderSize);
-  writeRawRefusal(this, socket, refusal, { parserError });
+  // A request whose headers were read (a body over API_REQUEST_TIMEOUT_MS) has its URL on the socket's response.
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  const target = requestTargetOf(error) ?? inFlight?.req?.url ?? null;
+  const format = target !== null && isBuyerLinkUrl(target) ? 'buyer_link' : 'json';
+  writeRawRefusal(this, socket, refusal, { parserError }, format);
 }
 
 /**
@@ -84,6 +101,7 @@ function writeRawRefusal(
   socket: Socket,
   refusal: { code: TErrorCode; message: string; details: Record<string, unknown> },
   logged: Record<string, unknown>,
+  format: 'json' | 'buyer_link' = 'json',
 ): void {
   if (socket.destroyed || answered.has(socket)) return;
   answered.add(socket);
@@ -104,10 +122,14 @@ function writeRawRefusal(
     },
     correlationId,
   };
-  const text = JSON.stringify(body);
+  const text = format === 'json' ? JSON.stringify(body) : `${refusal.message}\n${refusal.code}\n`;
   socket.end(
     'HTTP/1.1 400 Bad Request\r\n' +
-      'content-type: application/json; charset=utf-8\r\n' +
+      (format === 'json'
+        ? 'content-type: application/json; charset=utf-8\r\n'
+        : 'content-type: text/plain; charset=utf-8\r\n' +
+          `x-error-code: ${refusal.code}\r\n` +
+          'referrer-policy: no-referrer\r\n') +
       `content-length: ${Buffer.byteLength(text)}\r\n` +
       `x-correlation-id: ${correlationId}\r\n` +
       'cache-control: no-store\r\n' +

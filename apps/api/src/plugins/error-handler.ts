@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
-import { AppError, type TErrorCode } from '@ecf/services';
+import { AppError, databaseBusyError, type TErrorCode } from '@ecf/services';
 import { bodyTooLarge, DEFAULT_BODY_LIMIT_BYTES } from './body-limits.ts';
 
 /** The spec's `ErrorResponse`. */
@@ -69,6 +69,10 @@ export function toAppError(error: unknown, bodyLimitBytes: number): AppError {
   if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return new AppError('INVALID_REQUEST', fastifyError.message ?? 'Bad request.');
   }
+  // No database connection to be had (pool full past its timeout, server out of slots): 503 with
+  // Retry-After, the request may be sent again (issue 25 item 8).
+  const busy = databaseBusyError(error);
+  if (busy) return busy;
   return new AppError('INTERNAL_ERROR', 'An unexpected error occurred. Quote the correlationId to support.', {
     cause: error,
   });
@@ -79,6 +83,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const appError = toAppError(error, request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT_BYTES);
     if (appError.code === 'INTERNAL_ERROR') {
       request.log.error({ err: error }, 'unexpected error');
+    } else if (appError.details.reason === 'database_busy') {
+      request.log.warn({ err: error }, 'no database connection free: answered 503');
     } else {
       request.log.info({ code: appError.code }, 'request refused');
     }

@@ -9,6 +9,8 @@ export const REDACTED_HEADERS = [
   'proxy-authorization',
   'cookie',
   'set-cookie',
+  // The secret the API and the load balancer share with the reception process (reception-proxy.ts).
+  'x-reception-proxy-secret',
 ] as const;
 
 /** Headers that may carry a URL of ours (a browser's Referer from the buyer's PDF, a proxy's original URL). */

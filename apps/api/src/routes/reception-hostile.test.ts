@@ -10,10 +10,11 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
-import { seedTenant } from '@ecf/db';
+import { seedTenant, sqlPoolOf } from '@ecf/db';
 import { createTestCertificate, loadCertificate, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
 import { authenticationBaseOf, commercialApprovalUrlOf, receptionUrlOf } from '@ecf/taxauth-client';
 import { readEnv } from '../env.ts';
+import { MAX_XML_ELEMENTS, purgeExpiredRecords } from '@ecf/services';
 import { startTestApi, type TTestApi } from '../../test/test-api.ts';
 import { exchangeRaw } from '../../test/raw-http.ts';
 
@@ -136,13 +137,44 @@ function assertRefused(answer: TAnswer, code: string, reason?: string, label = '
 
 /** What reception ever stores: rows, artifacts, seeds and tokens. */
 async function storedCounts() {
-  const [inbound, artifacts, seeds, tokens] = await Promise.all([
+  const [inbound, artifacts, seeds, tokens, refusals] = await Promise.all([
     api.database.inboundDocument.count(),
     api.database.artifact.count(),
     api.database.receptionSeed.count(),
     api.database.receptionToken.count(),
+    refusalCount(api),
   ]);
-  return { inbound, artifacts, seeds, tokens };
+  return { inbound, artifacts, seeds, tokens, refusals };
+}
+
+/** Compact records of unverified deliveries (`inbound_refusals`, issue 25). */
+async function refusalCount(of: TTestApi): Promise<number> {
+  const { rows } = await sqlPoolOf(of.database).query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM inbound_refusals',
+  );
+  return rows[0]?.count ?? 0;
+}
+
+/** A signed e-CF of `lines` detail lines, each with five item codes and a description (about 25 elements). */
+function signedEcfOfLines(lines: number, encf = newEncf()): { encf: string; xml: string } {
+  const items = Array.from({ length: lines }, (_unused, index) => {
+    const codes = Array.from(
+      { length: 5 },
+      (_code, code) =>
+        `<CodigosItem><TipoCodigo>INTERNA</TipoCodigo><CodigoItem>A-${index}-${code}</CodigoItem></CodigosItem>`,
+    ).join('');
+    return (
+      `<Item><NumeroLinea>${index + 1}</NumeroLinea><TablaCodigosItem>${codes}</TablaCodigosItem>` +
+      '<IndicadorFacturacion>1</IndicadorFacturacion><NombreItem>Artículo de prueba</NombreItem>' +
+      '<IndicadorBienoServicio>1</IndicadorBienoServicio><DescripcionItem>Descripción del artículo</DescripcionItem>' +
+      '<CantidadItem>1</CantidadItem><PrecioUnitarioItem>0.10</PrecioUnitarioItem><MontoItem>0.10</MontoItem></Item>'
+    );
+  }).join('');
+  const xml = ecfXml({ encf, buyerRnc: buyer.rnc }).replace(
+    /<DetallesItems>[\s\S]*<\/DetallesItems>/,
+    `<DetallesItems>${items}</DetallesItems>`,
+  );
+  return { encf, xml: signXml(xml, certificateOf(SUPPLIER_RNC)).xml };
 }
 
 /** Runs `body` and asserts that nothing was stored meanwhile. */
@@ -810,7 +842,7 @@ describe('hostile values inside well-formed deliveries', () => {
     }
   });
 
-  test('values the XSD refuses (NUL and surrogate references, a 10,000-character name, amounts and dates that are not): motivo 1, stored cleanly', async () => {
+  test('values the XSD refuses (NUL and surrogate references, a 10,000-character name, amounts and dates that are not): motivo 1, a compact record stored cleanly', async () => {
     const cases: Array<[string, (xml: string) => string]> = [
       ['NUL reference', (xml) => xml.replace('Proveedor de Prueba', 'Proveedor&#0;de Prueba')],
       ['lone surrogate reference', (xml) => xml.replace('Proveedor de Prueba', 'Proveedor&#xD800;')],
@@ -838,11 +870,15 @@ describe('hostile values inside well-formed deliveries', () => {
       assert.equal(answer.statusCode, 200, `${label}: ${answer.body.slice(0, 300)}`);
       assert.match(answer.body, /<Estado>1<\/Estado>/, label);
       assert.match(answer.body, /<CodigoMotivoNoRecibido>[12]<\/CodigoMotivoNoRecibido>/, label);
-      const row = await api.database.inboundDocument.findFirstOrThrow({
-        where: { tenantId: buyer.id, encf },
-      });
-      assert.equal(row.status, 'not_received', label);
-      assert.ok((row.issuerName ?? '').length <= 250 && !(row.issuerName ?? '').includes('\u0000'), label);
+      // Unverified (the XSD failed first): a compact record, never an inbound_documents row.
+      assert.equal(await api.database.inboundDocument.count({ where: { tenantId: buyer.id, encf } }), 0);
+      const { rows } = await sqlPoolOf(api.database).query<{ reason: string | null; code: number }>(
+        'SELECT reason, not_received_code AS code FROM inbound_refusals WHERE tenant_id = $1 AND encf = $2',
+        [buyer.id, encf],
+      );
+      assert.equal(rows.length, 1, label);
+      assert.ok([1, 2].includes(rows[0]!.code), label);
+      assert.ok((rows[0]!.reason ?? '').length <= 1000 && !(rows[0]!.reason ?? '').includes('\u0000'), label);
     }
   });
 
@@ -934,5 +970,234 @@ describe('RECEPTION_DEFAULT_ENVIRONMENT', () => {
       () => readEnv({ RECEPTION_DEFAULT_ENVIRONMENT: 'produccion' }),
       /RECEPTION_DEFAULT_ENVIRONMENT/,
     );
+  });
+});
+
+describe('the cost of a delivery is bounded before any tree is built (issue 25, item 4)', () => {
+  test('2 MB naming our tenant with 250,000 extra elements: 400 xml_too_many_elements in < 200 ms, no DOM, nothing stored', async () => {
+    const { xml } = signedEcf();
+    const extra = '<a>1</a>'.repeat(250_000);
+    const hostile = xml.replace('</ECF>', `${extra}</ECF>`);
+    assert.ok(hostile.length > 2_000_000 && hostile.length < LIMIT_BYTES - 10_000);
+    const body = multipart(xmlPart(hostile));
+    await post('/fe/recepcion/api/ecf', multipart(xmlPart(signedEcf().xml))); // warm the route
+    await storesNothing(async () => {
+      for (let round = 0; round < 3; round += 1) {
+        const heapBefore = process.memoryUsage().heapUsed;
+        const started = performance.now();
+        const answer = await post('/fe/recepcion/api/ecf', body);
+        const elapsed = performance.now() - started;
+        const grown = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+        assertRefused(answer, 'INVALID_REQUEST', 'xml_too_many_elements', `round ${round}`);
+        assert.equal(errorOf(answer).details['limit'], MAX_XML_ELEMENTS);
+        assert.match(answer.body, /70,000 elements/);
+        console.log(
+          `250,000 extra elements: refused in ${Math.round(elapsed)} ms, heap +${Math.round(grown)} MiB`,
+        );
+        assert.ok(elapsed < 200, `refused in ${Math.round(elapsed)} ms`);
+        // A DOM of 250,000 elements takes ~390 MiB (issue 25); the bytes and their text are ~6 MiB.
+        assert.ok(grown < 64, `heap grew ${Math.round(grown)} MiB`);
+      }
+    });
+  });
+
+  test('attributes past the limit and nesting past the depth are refused by the same pre-scan', async () => {
+    const { xml } = signedEcf();
+    await storesNothing(async () => {
+      const attributes = xml.replace(
+        '<Encabezado>',
+        `<Encabezado ${Array.from({ length: 1_001 }, (_u, i) => `a${i}="1"`).join(' ')}>`,
+      );
+      assertRefused(
+        await post('/fe/recepcion/api/ecf', multipart(xmlPart(attributes))),
+        'INVALID_REQUEST',
+        'xml_too_many_attributes',
+      );
+    });
+  });
+
+  test('a real e-CF of 1,000 lines (about 25,000 elements) is still received, Estado 0', async () => {
+    const document = signedEcfOfLines(1000);
+    const elements = document.xml.match(/<[A-Za-z]/g)?.length ?? 0;
+    assert.ok(elements > 20_000 && elements < MAX_XML_ELEMENTS, `${elements} elements`);
+    const started = performance.now();
+    const answer = await post('/fe/recepcion/api/ecf', multipart(xmlPart(document.xml)));
+    const elapsed = performance.now() - started;
+    assert.equal(answer.statusCode, 200, answer.body.slice(0, 300));
+    assert.match(answer.body, /<Estado>0<\/Estado>/);
+    const row = await api.database.inboundDocument.findFirstOrThrow({
+      where: { tenantId: buyer.id, encf: document.encf },
+    });
+    assert.equal(row.status, 'received');
+    console.log(
+      `1,000-line e-CF: ${elements} elements, ${Buffer.byteLength(document.xml)} bytes, received in ${Math.round(elapsed)} ms`,
+    );
+  });
+
+  test('a comment that mentions <!DOCTYPE is not a DTD: the delivery is received; a real DOCTYPE is still refused', async () => {
+    const commented = signedEcf();
+    const withComment = `<!-- <!DOCTYPE x> and <!ENTITY y "z"> are only words here -->${commented.xml}`;
+    const answer = await post('/fe/recepcion/api/ecf', multipart(xmlPart(withComment)));
+    assert.equal(answer.statusCode, 200, answer.body.slice(0, 300));
+    assert.match(answer.body, /<Estado>0<\/Estado>/);
+    await storesNothing(async () => {
+      for (const content of [
+        `<!DOCTYPE x>${signedEcf().xml}`,
+        `<!-- a comment --><!DOCTYPE x>${signedEcf().xml}`,
+      ]) {
+        assertRefused(
+          await post('/fe/recepcion/api/ecf', multipart(xmlPart(content))),
+          'INVALID_REQUEST',
+          'xml_doctype_forbidden',
+        );
+      }
+    });
+  });
+
+  test('a part with more than 20 header lines: 400 multipart_limits, nothing stored; 20 are accepted', async () => {
+    const partWith = (extraHeaders: number, document: string) =>
+      Buffer.concat([
+        Buffer.from(`--${BOUNDARY}\r\n`),
+        Buffer.from(Array.from({ length: extraHeaders }, (_unused, index) => `X-H${index}: v\r\n`).join('')),
+        Buffer.from(
+          `Content-Disposition: form-data; name="xml"; filename="a.xml"\r\nContent-Type: text/xml\r\n\r\n${document}\r\n--${BOUNDARY}--\r\n`,
+        ),
+      ]);
+    await storesNothing(async () => {
+      for (const extra of [19, 198]) {
+        const answer = await post('/fe/recepcion/api/ecf', partWith(extra, signedEcf().xml));
+        assertRefused(answer, 'INVALID_REQUEST', 'multipart_limits', `${extra + 2} header lines`);
+      }
+    });
+    const answer = await post('/fe/recepcion/api/ecf', partWith(18, signedEcf().xml));
+    assert.equal(answer.statusCode, 200, answer.body.slice(0, 300));
+    assert.match(answer.body, /<Estado>0<\/Estado>/);
+  });
+
+  test('per-sender CPU budget: 429 with Retry-After before the body is read once spent; another sender is still served', async () => {
+    const budgeted = await startTestApi(
+      { RECEPTION_CPU_BUDGET_MS_PER_MINUTE: '60', RECEPTION_CPU_BUDGET_BURST_MS: '150' },
+      undefined,
+      { loadCertificate: async () => certificateOf(buyer.rnc) },
+    );
+    try {
+      const tenant = await seedTenant(budgeted.database, { rnc: buyer.rnc });
+      assert.ok(tenant.id);
+      const send = (address: string, body: Buffer, contentType: string | null = MULTIPART_TYPE) =>
+        budgeted.app.inject({
+          method: 'POST',
+          url: '/fe/recepcion/api/ecf',
+          remoteAddress: address,
+          headers: contentType === null ? {} : { 'content-type': contentType },
+          payload: body,
+        });
+      const heavy = multipart(xmlPart(signedEcfOfLines(1000).xml));
+      const statuses: number[] = [];
+      let refused: Awaited<ReturnType<typeof send>> | undefined;
+      for (let attempt = 0; attempt < 20 && refused === undefined; attempt += 1) {
+        const answer = await send('203.0.113.7', heavy);
+        statuses.push(answer.statusCode);
+        if (answer.statusCode === 429) refused = answer;
+        else assert.equal(answer.statusCode, 200, answer.body.slice(0, 300));
+      }
+      assert.ok(refused, `never refused: ${statuses.join(',')}`);
+      assert.ok(statuses.length >= 2, 'the first delivery is always served');
+      assert.equal(errorOf(refused).code, 'RATE_LIMIT_EXCEEDED');
+      assert.equal(errorOf(refused).details['reason'], 'reception_cpu_budget');
+      assert.ok(Number(refused.headers['retry-after']) >= 1, String(refused.headers['retry-after']));
+      // Before the body is read: not even its content type is looked at.
+      const unread = await send('203.0.113.7', Buffer.from('not multipart'), 'text/plain');
+      assert.equal(unread.statusCode, 429);
+      // Another sender is served meanwhile.
+      const other = await send('203.0.113.8', multipart(xmlPart(signedEcf().xml)));
+      assert.equal(other.statusCode, 200, other.body.slice(0, 300));
+      assert.match(other.body, /<Estado>0<\/Estado>/);
+    } finally {
+      await budgeted.close();
+    }
+  });
+});
+
+describe('what is kept of unverified deliveries (issue 25, item 6)', () => {
+  test('330 broken-signature deliveries from one address: at most the bound of compact records, no row, no 10-year artifact; a valid one still keeps everything', async () => {
+    const BOUND = 25;
+    const flooded = await startTestApi(
+      {
+        RECEPTION_RATE_LIMIT_PER_MINUTE: '100000',
+        RECEPTION_CPU_BUDGET_BURST_MS: '600000',
+        RECEPTION_REFUSED_PER_SENDER_PER_DAY: String(BOUND),
+      },
+      undefined,
+      { loadCertificate: async () => certificateOf(buyer.rnc) },
+    );
+    try {
+      const tenant = await seedTenant(flooded.database, { rnc: buyer.rnc });
+      const send = (xml: string, address: string) =>
+        flooded.app.inject({
+          method: 'POST',
+          url: '/fe/recepcion/api/ecf',
+          remoteAddress: address,
+          headers: { 'content-type': MULTIPART_TYPE },
+          payload: multipart(xmlPart(xml)),
+        });
+      const broken = signedEcf().xml.replace('<MontoTotal>118.00', '<MontoTotal>118.01');
+      let signedAnswers = 0;
+      for (let index = 0; index < 330; index += 1) {
+        const answer = await send(broken.replace(/E31\d{10}/g, newEncf()), '198.51.100.9');
+        assert.equal(answer.statusCode, 200, answer.body.slice(0, 300));
+        assert.match(answer.body, /<Estado>1<\/Estado>/);
+        assert.match(answer.body, /<CodigoMotivoNoRecibido>[12]<\/CodigoMotivoNoRecibido>/);
+        if (answer.body.includes('<SignatureValue>')) signedAnswers += 1;
+      }
+      assert.equal(signedAnswers, BOUND, 'signed ARECF only within the bound (RSA per delivery is bounded)');
+      assert.equal(await refusalCount(flooded), BOUND);
+      assert.equal(await flooded.database.inboundDocument.count(), 0);
+      assert.equal(await flooded.database.artifact.count(), 0, 'no write-once artifact');
+      const { rows } = await sqlPoolOf(flooded.database).query<{ stored: number; dropped: number }>(
+        `SELECT stored, dropped FROM inbound_refusal_days WHERE source_address = '198.51.100.9'`,
+      );
+      assert.deepEqual(rows, [{ stored: BOUND, dropped: 330 - BOUND }]);
+      const retention = await sqlPoolOf(flooded.database).query<{ days: number }>(
+        `SELECT DISTINCT round(extract(epoch FROM retain_until - received_at) / 86400)::int AS days FROM inbound_refusals`,
+      );
+      assert.deepEqual(retention.rows, [{ days: 90 }]);
+
+      // A valid delivery from the same address: the row and its write-once artifacts, 10 years.
+      const valid = signedEcf();
+      const answer = await send(valid.xml, '198.51.100.9');
+      assert.match(answer.body, /<Estado>0<\/Estado>/);
+      const row = await flooded.database.inboundDocument.findFirstOrThrow({
+        where: { tenantId: tenant.id, encf: valid.encf },
+      });
+      assert.equal(row.status, 'received');
+      const artifacts = await flooded.database.artifact.findMany({
+        where: { id: { in: [row.xmlArtifactId ?? '', row.acknowledgementArtifactId ?? ''] } },
+      });
+      assert.equal(artifacts.length, 2);
+      for (const artifact of artifacts) {
+        const years =
+          ((artifact.retainUntil?.getTime() ?? 0) - row.receivedAt.getTime()) / (365.25 * 24 * 3600_000);
+        assert.ok(Math.round(years) === 10, `${artifact.kind} kept ${years} years`);
+      }
+
+      // Replaying that valid e-CF (motivo 3) takes the same daily slots: spent, so only counted.
+      const replay = await send(valid.xml, '198.51.100.9');
+      assert.match(replay.body, /<CodigoMotivoNoRecibido>3<\/CodigoMotivoNoRecibido>/);
+      assert.doesNotMatch(replay.body, /<SignatureValue>/);
+      assert.equal(await flooded.database.inboundDocument.count(), 1, 'no row for a replay past the bound');
+
+      // The worker's purge deletes records past their retention, and only those.
+      const early = await purgeExpiredRecords({ database: flooded.database, before: new Date() });
+      assert.equal(early.inboundRefusals, 0);
+      const later = await purgeExpiredRecords({
+        database: flooded.database,
+        before: new Date(Date.now() + 91 * 24 * 3600_000),
+      });
+      assert.equal(later.inboundRefusals, BOUND);
+      assert.equal(await refusalCount(flooded), 0);
+      assert.equal(await flooded.database.inboundDocument.count(), 1);
+    } finally {
+      await flooded.close();
+    }
   });
 });

@@ -167,6 +167,27 @@ async function artifact(id: string): Promise<TArtifactRow> {
   return rows[0]!;
 }
 
+type TRefusalRow = {
+  kind: string;
+  not_received_code: number | null;
+  sha256: string;
+  size_bytes: number;
+  source_address: string | null;
+  answer: Buffer | null;
+  received_at: Date;
+  retain_until: Date;
+};
+
+/** The compact records of deliveries whose signature was not verified (issue 25). */
+async function refusalRows(encf: string): Promise<TRefusalRow[]> {
+  const { rows } = await sqlPoolOf(api.database).query<TRefusalRow>(
+    `SELECT kind, not_received_code, sha256, size_bytes, source_address, answer, received_at, retain_until
+       FROM inbound_refusals WHERE encf = $1 ORDER BY received_at`,
+    [encf],
+  );
+  return rows;
+}
+
 async function inboundCount(): Promise<number> {
   const { rows } = await sqlPoolOf(api.database).query<{ count: string }>(
     'SELECT count(*) AS count FROM inbound_documents',
@@ -280,20 +301,24 @@ describe('e-CF reception: ARECF and what is stored', () => {
     assert.equal(kept.sha256, createHash('sha256').update(bytes).digest('hex'));
   });
 
-  test('motivo 2: a tampered byte is not received and no copy is kept', async () => {
+  test('motivo 2: a tampered byte is not received; only a compact record is kept, 90 days, no artifact', async () => {
     const { encf, xml } = signedEcf();
-    const response = await deliver(xml.replace('<MontoTotal>236.00', '<MontoTotal>236.01'));
+    const tampered = xml.replace('<MontoTotal>236.00', '<MontoTotal>236.01');
+    const artifactsBefore = await api.database.artifact.count();
+    const response = await deliver(tampered);
     assert.equal(response.statusCode, 200);
     assert.deepEqual(estadoOf(response.body), { estado: '1', motivo: '2' });
-    assert.ok(verifyXmlSignature(response.body).valid, 'the refusal is signed too');
-    const [row] = await inboundRows(encf);
-    assert.equal(row?.status, 'not_received');
-    assert.equal(row?.not_received_code, 2);
-    assert.equal(row?.xml_artifact_id, null);
-    assert.equal(
-      (await artifact(row.acknowledgement_artifact_id as string)).content.toString('utf8'),
-      response.body,
-    );
+    assert.ok(verifyXmlSignature(response.body).valid, 'the refusal is signed (within the sender bound)');
+    assert.deepEqual(await inboundRows(encf), [], 'no inbound_documents row');
+    assert.equal(await api.database.artifact.count(), artifactsBefore, 'no write-once artifact');
+    const [record] = await refusalRows(encf);
+    assert.ok(record);
+    assert.equal(record.kind, 'ecf');
+    assert.equal(record.not_received_code, 2);
+    assert.equal(record.sha256, createHash('sha256').update(tampered, 'utf8').digest('hex'));
+    assert.equal(record.size_bytes, Buffer.byteLength(tampered));
+    assert.equal(record.answer?.toString('utf8'), response.body, 'the ARECF answered is the one recorded');
+    assert.equal(record.retain_until.getTime() - record.received_at.getTime(), 90 * 24 * 3600_000);
   });
 
   test('motivo 1: a type never exchanged (32) and an XSD failure', async () => {
@@ -311,7 +336,9 @@ describe('e-CF reception: ARECF and what is stored', () => {
     ).xml;
     const refused = await deliver(invalid);
     assert.deepEqual(estadoOf(refused.body), { estado: '1', motivo: '1' });
-    assert.equal((await inboundRows(encf))[0]?.not_received_code, 1);
+    // Its XSD failed first: the signature is never verified, so it is kept as an unverified one.
+    assert.deepEqual(await inboundRows(encf), []);
+    assert.equal((await refusalRows(encf))[0]?.not_received_code, 1);
   });
 
   test('motivo 3: a redelivery is a duplicate, answered with its own ARECF; a race receives exactly one', async () => {
@@ -506,7 +533,7 @@ describe('received commercial approvals (ACECF)', () => {
     assert.deepEqual(JSON.parse(again.body), { ok: true, status: 'duplicate' });
   });
 
-  test('mismatch, e-CF not found, and a tampered ACECF (400, recorded rejected, no copy)', async () => {
+  test('mismatch, e-CF not found, and a tampered ACECF (400, a compact record, no row, no copy)', async () => {
     const encf = newEncf();
     await seedDocument(api.database, {
       tenantId: issuer.id,
@@ -536,9 +563,10 @@ describe('received commercial approvals (ACECF)', () => {
     );
     assert.equal(tampered.statusCode, 400);
     assert.equal(errorOf(tampered).details['reason'], 'acecf_rejected');
-    const [rejected] = await inboundRows(tamperedEncf);
-    assert.equal(rejected?.status, 'rejected');
-    assert.equal(rejected?.xml_artifact_id, null);
+    assert.deepEqual(await inboundRows(tamperedEncf), []);
+    const [rejected] = await refusalRows(tamperedEncf);
+    assert.equal(rejected?.kind, 'commercial_approval');
+    assert.equal(rejected?.answer, null);
   });
 
   test('an ACECF for an issuer that is not ours: 400, nothing stored', async () => {

@@ -6,11 +6,13 @@
  * `/eCF/fe/...`), the bare `/fe/...` serves RECEPTION_DEFAULT_ENVIRONMENT (rewritten to its prefix).
  * Paths are case-insensitive ({@link rewriteReceptionUrl}, run before routing).
  *
- * Hostile input: a per-source-address rate limit (memory of this process) before any body is read;
+ * Hostile input: a per-source-address rate limit and CPU budget (memory of this process; the
+ * use-cases meter their expensive steps, the sender is charged) before any body is read;
  * a declared Content-Length over {@link RECEPTION_BODY_LIMIT_BYTES} refused before the body is read
  * (with `Expect: 100-continue`, before it is sent); a chunked body counted as it streams and
- * refused at the limit; multipart parts, files and fields bounded; the XML refused with a DTD or
- * entities, too deep, not UTF-8 (services `receiving/reception-model.ts`). Every refusal is a 400
+ * refused at the limit; multipart parts, files, fields and header lines per part bounded; the XML
+ * refused with a DTD or entities, too deep, too many elements or attributes, not UTF-8 (services
+ * `receiving/reception-model.ts`). Every refusal is a 400
  * ErrorResponse (429 for the rate limit), never a 500.
  */
 import multipart from '@fastify/multipart';
@@ -19,13 +21,19 @@ import type { Environment, TDatabase, TEnqueue } from '@ecf/db';
 import type { TSigningCertificate, TXsdValidators } from '@ecf/fiscal-core';
 import {
   AppError,
+  bodyTooLarge,
+  createSenderCpuBudget,
   issueReceptionSeed,
   receiveCommercialApproval,
   receiveEcf,
   validateReceptionCertificate,
   type TCertificateKeyring,
+  type TCpuMeter,
+  type TRefusalPolicy,
+  type TSenderCpuBudget,
 } from '@ecf/services';
-import { bodyTooLarge } from '../plugins/body-limits.ts';
+import type { TEnv } from '../env.ts';
+import { createPartHeaderCounter, multipartBoundaryOf } from './multipart-header-pairs.ts';
 
 /** Largest accepted reception body: a 10,000-line e-CF is about 1.5 MB of XML. */
 export const RECEPTION_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -94,11 +102,24 @@ export type TReceptionRouteOptions = {
   enqueue: TEnqueue;
   defaultEnvironment: Environment;
   rateLimitPerMinute: number;
+  /**
+   * CPU milliseconds per source address (RECEPTION_CPU_BUDGET_MS_PER_MINUTE, _BURST_MS): a sender
+   * whose bucket is empty is 429 before its body is read. Defaults: 6,000 a minute, burst 6,000.
+   */
+  cpuBudget?: { msPerMinute: number; burstMs: number };
+  /** What is kept of deliveries whose signature was not verified (RECEPTION_REFUSED_*). */
+  refusals?: TRefusalPolicy;
   keyring?: TCertificateKeyring;
   loadCertificate?: (tenantId: string) => Promise<TSigningCertificate>;
 };
 
 type TPart = { bytes: Buffer; fileName: string | null };
+
+/** Header lines a multipart part may have (busboy's `headerPairs` alone drops the rest silently). */
+export const RECEPTION_PART_HEADER_PAIRS = 20;
+
+/** The CPU budget's defaults (a sender regains 6 s of CPU a minute, a tenth of a core). */
+export const RECEPTION_CPU_BUDGET_DEFAULTS = { msPerMinute: 6_000, burstMs: 6_000 } as const;
 
 function invalid(reason: string, message: string): AppError {
   return new AppError('INVALID_REQUEST', message, { details: { reason, field: 'xml' } });
@@ -128,8 +149,20 @@ function notMultipart(): AppError {
 async function readXmlPart(request: FastifyRequest): Promise<TPart> {
   if (!request.isMultipart()) throw notMultipart();
   let found: TPart | undefined;
+  const boundary = multipartBoundaryOf(request.headers['content-type']);
+  const headerPairs =
+    boundary === undefined ? undefined : createPartHeaderCounter(boundary, RECEPTION_PART_HEADER_PAIRS);
+  const tooManyHeaders = () =>
+    invalid(
+      'multipart_limits',
+      `A multipart part has more than ${RECEPTION_PART_HEADER_PAIRS} header lines; send one file part named xml.`,
+    );
   try {
-    for await (const part of request.parts()) {
+    const parts = request.parts();
+    // Sees the same chunks busboy reads (both listen from the first one on).
+    if (headerPairs !== undefined) request.raw.on('data', (chunk: Buffer) => headerPairs.push(chunk));
+    for await (const part of parts) {
+      if (headerPairs?.exceeded) throw tooManyHeaders();
       const isXml = part.fieldname.toLowerCase() === 'xml';
       if (part.type === 'file') {
         const bytes = await part.toBuffer();
@@ -143,6 +176,7 @@ async function readXmlPart(request: FastifyRequest): Promise<TPart> {
   } catch (error) {
     throw multipartError(error);
   }
+  if (headerPairs?.exceeded) throw tooManyHeaders();
   if (found === undefined) throw invalid('xml_part_missing', 'The multipart body has no part named xml.');
   if (found.bytes.length === 0) throw invalid('xml_empty', 'The xml part is empty.');
   return found;
@@ -181,9 +215,44 @@ function sendToken(
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer));
 }
 
+/** The reception's cost limits from the API's environment (RECEPTION_CPU_BUDGET_*, RECEPTION_REFUSED_*). */
+export function receptionLimitsOf(
+  env: Pick<
+    TEnv,
+    | 'RECEPTION_CPU_BUDGET_MS_PER_MINUTE'
+    | 'RECEPTION_CPU_BUDGET_BURST_MS'
+    | 'RECEPTION_REFUSED_PER_SENDER_PER_DAY'
+    | 'RECEPTION_REFUSED_RETENTION_DAYS'
+  >,
+): Pick<TReceptionRouteOptions, 'cpuBudget' | 'refusals'> {
+  return {
+    cpuBudget: {
+      msPerMinute: env.RECEPTION_CPU_BUDGET_MS_PER_MINUTE,
+      burstMs: env.RECEPTION_CPU_BUDGET_BURST_MS,
+    },
+    refusals: {
+      perSenderPerDay: env.RECEPTION_REFUSED_PER_SENDER_PER_DAY,
+      retentionDays: env.RECEPTION_REFUSED_RETENTION_DAYS,
+    },
+  };
+}
+
 /** Registers the reception routes (bare and under each environment) in a scope of their own. */
 export function registerReceptionRoutes(app: FastifyInstance, options: TReceptionRouteOptions): void {
   const limiter = createAddressRateLimiter({ perMinute: options.rateLimitPerMinute });
+  const cpuBudget: TSenderCpuBudget = createSenderCpuBudget(
+    options.cpuBudget ?? RECEPTION_CPU_BUDGET_DEFAULTS,
+  );
+  /** Runs a use-case with a CPU meter and charges the sender with what its expensive steps took. */
+  async function charged<T>(request: FastifyRequest, run: (cpuMeter: TCpuMeter) => Promise<T>): Promise<T> {
+    const cpuMeter: TCpuMeter = { spentMs: 0 };
+    try {
+      return await run(cpuMeter);
+    } finally {
+      cpuBudget.charge(request.ip, cpuMeter.spentMs, Date.now());
+    }
+  }
+  const refusals = options.refusals === undefined ? {} : { refusals: options.refusals };
   const certificateSource = {
     ...(options.keyring === undefined ? {} : { keyring: options.keyring }),
     ...(options.loadCertificate === undefined ? {} : { loadCertificate: options.loadCertificate }),
@@ -211,6 +280,16 @@ export function registerReceptionRoutes(app: FastifyInstance, options: TReceptio
           details: { reason: 'reception_rate_limit', retryAfterSeconds: wait },
           headers: { 'retry-after': String(wait) },
         });
+      const cpuWait = cpuBudget.wait(request.ip, Date.now());
+      if (cpuWait !== undefined)
+        throw new AppError(
+          'RATE_LIMIT_EXCEEDED',
+          'This address used its share of the reception CPU; retry later.',
+          {
+            details: { reason: 'reception_cpu_budget', retryAfterSeconds: cpuWait },
+            headers: { 'retry-after': String(cpuWait) },
+          },
+        );
       const declared = Number(request.headers['content-length']);
       if (Number.isFinite(declared) && declared > RECEPTION_BODY_LIMIT_BYTES)
         throw bodyTooLarge(RECEPTION_BODY_LIMIT_BYTES);
@@ -233,12 +312,15 @@ export function registerReceptionRoutes(app: FastifyInstance, options: TReceptio
         async (request, reply) => {
           const environment = environmentOf(request, options.defaultEnvironment);
           const part = await readXmlPart(request);
-          const answer = await validateReceptionCertificate({
-            database: options.database,
-            environment,
-            xml: part.bytes,
-            xsd: options.xsd,
-          });
+          const answer = await charged(request, (cpuMeter) =>
+            validateReceptionCertificate({
+              database: options.database,
+              environment,
+              xml: part.bytes,
+              xsd: options.xsd,
+              cpuMeter,
+            }),
+          );
           request.log.info({ holderId: answer.holderId, environment }, 'reception token issued');
           return sendToken(request, reply, answer);
         },
@@ -247,23 +329,29 @@ export function registerReceptionRoutes(app: FastifyInstance, options: TReceptio
       scope.post(`${prefix}${RECEPTION_PATHS.ecf}`, routeOptions, async (request, reply) => {
         const environment = environmentOf(request, options.defaultEnvironment);
         const part = await readXmlPart(request);
-        const result = await receiveEcf({
-          ...certificateSource,
-          database: options.database,
-          environment,
-          xml: part.bytes,
-          fileName: part.fileName,
-          authorization: authorizationOf(request),
-          sourceAddress: request.ip,
-          xsd: options.xsd,
-          enqueue: options.enqueue,
-        });
+        const result = await charged(request, (cpuMeter) =>
+          receiveEcf({
+            ...certificateSource,
+            ...refusals,
+            database: options.database,
+            environment,
+            xml: part.bytes,
+            fileName: part.fileName,
+            authorization: authorizationOf(request),
+            sourceAddress: request.ip,
+            xsd: options.xsd,
+            enqueue: options.enqueue,
+            cpuMeter,
+          }),
+        );
         request.log.info(
           {
             environment,
             estado: result.estado,
             notReceivedCode: result.notReceivedCode,
             inboundDocumentId: result.inboundDocumentId,
+            kept: result.kept,
+            refusalId: result.refusalId,
           },
           'e-CF delivery acknowledged',
         );
@@ -273,18 +361,27 @@ export function registerReceptionRoutes(app: FastifyInstance, options: TReceptio
       scope.post(`${prefix}${RECEPTION_PATHS.commercialApproval}`, routeOptions, async (request, reply) => {
         const environment = environmentOf(request, options.defaultEnvironment);
         const part = await readXmlPart(request);
-        const result = await receiveCommercialApproval({
-          database: options.database,
-          environment,
-          xml: part.bytes,
-          fileName: part.fileName,
-          authorization: authorizationOf(request),
-          sourceAddress: request.ip,
-          xsd: options.xsd,
-          enqueue: options.enqueue,
-        });
+        const result = await charged(request, (cpuMeter) =>
+          receiveCommercialApproval({
+            ...refusals,
+            database: options.database,
+            environment,
+            xml: part.bytes,
+            fileName: part.fileName,
+            authorization: authorizationOf(request),
+            sourceAddress: request.ip,
+            xsd: options.xsd,
+            enqueue: options.enqueue,
+            cpuMeter,
+          }),
+        );
         request.log.info(
-          { environment, status: result.status, inboundDocumentId: result.inboundDocumentId },
+          {
+            environment,
+            status: result.status,
+            inboundDocumentId: result.inboundDocumentId,
+            refusalId: result.refusalId,
+          },
           'commercial approval delivery recorded',
         );
         if (result.httpStatus === 400)

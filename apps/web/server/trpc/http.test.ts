@@ -55,6 +55,8 @@ test('a POST from another origin is refused and changes nothing', async () => {
   ]) {
     const answer = await signOutEverywhere({ headers });
     assert.equal(answer.status, 403, JSON.stringify(headers));
+    const [item] = JSON.parse(answer.body) as { error: { data: { appCode: string } } }[];
+    assert.equal(item?.error.data.appCode, 'FORBIDDEN', JSON.stringify(headers));
     assert.equal(answer.revoked, false, JSON.stringify(headers));
   }
 });
@@ -68,7 +70,7 @@ test('a mutation sent with GET is refused and changes nothing', async () => {
   assert.equal(answer.revoked, false);
 });
 
-test('a POST that is not JSON (a form, multipart, text) is refused and changes nothing', async () => {
+test('a POST that is not JSON (a form, multipart, text) is refused (UNSUPPORTED_CONTENT_TYPE) and changes nothing', async () => {
   for (const contentType of [
     'application/x-www-form-urlencoded',
     'multipart/form-data; boundary=x',
@@ -78,7 +80,11 @@ test('a POST that is not JSON (a form, multipart, text) is refused and changes n
       headers: { 'content-type': contentType, origin: ORIGIN },
       body: '',
     });
-    assert.equal(answer.status, 415, contentType);
+    // The API's answer to a body that is not JSON: 400 UNSUPPORTED_CONTENT_TYPE, shaped as a procedure's error.
+    assert.equal(answer.status, 400, contentType);
+    const [item] = JSON.parse(answer.body) as { error: { data: { appCode: string; path: string } } }[];
+    assert.equal(item?.error.data.appCode, 'UNSUPPORTED_CONTENT_TYPE', contentType);
+    assert.equal(item.error.data.path, 'session.signOutEverywhere');
     assert.equal(answer.revoked, false, contentType);
   }
 });

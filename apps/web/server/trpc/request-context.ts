@@ -7,13 +7,21 @@ import { headers } from 'next/headers';
 import { getPortalSession } from '../../auth/portal-session.ts';
 import { requestMetaOf } from '../request-meta.ts';
 import { portalRuntime } from '../runtime.ts';
+import { toTrpcError } from './app-errors.ts';
 import type { TTrpcContext } from './context.ts';
 
 export async function createRequestContext(): Promise<TTrpcContext> {
   const runtime = portalRuntime();
+  let session: Awaited<ReturnType<typeof getPortalSession>>;
+  try {
+    session = await getPortalSession();
+  } catch (error) {
+    // No database connection for the session's row: 503 SERVICE_UNAVAILABLE, not a 500.
+    throw toTrpcError(error);
+  }
   return {
     database: runtime.database,
-    session: await getPortalSession(),
+    session,
     request: requestMetaOf(await headers()),
     mail: runtime.mail,
     signInPolicy: runtime.signInPolicy,

@@ -34,6 +34,12 @@ export type TJobContext = {
   sweepStaleAfterSeconds?: number;
   /** How long an attempt without outcome may still be running elsewhere (WORKER_TRANSMIT_IN_FLIGHT_MS). */
   transmitInFlightMs?: number;
+  /**
+   * This process's `worker_instances` lease, recorded on each transmission attempt; the age of a
+   * lease after which its process is dead; and how long after a dead process's last renewal what
+   * it sent has settled at the tax authority. An attempt whose process died is then resolved at once.
+   */
+  workerLease?: { instanceId: () => string; deadAfterSeconds: number; orphanSettleMs: number };
   /** SMTP and link settings of `document.email-buyer`. */
   buyerEmail?: TBuyerEmailSettings;
   /** Settings of `webhook.deliver` (WEBHOOKS_ALLOW_PRIVATE_TARGETS, WORKER_WEBHOOK_LEASE_SECONDS). */

@@ -2,7 +2,7 @@ import type { TJobPayload } from '@ecf/db';
 import { purgeExpiredRecords } from '@ecf/services';
 import type { TJobContext } from './context.ts';
 
-/** Deletes rate-limit windows and idempotency records whose time is over. */
+/** Deletes what has expired (purgeExpiredRecords: rate-limit windows, idempotency records, reception refusals...). */
 export async function purgeExpired(payload: TJobPayload<'maintenance.purge-expired'>, context: TJobContext) {
   const before = payload.before ? new Date(payload.before) : context.now();
   const purged = await purgeExpiredRecords({ database: context.database, before });

@@ -29,6 +29,9 @@ export async function signDocument(payload: TJobPayload<'document.sign'>, contex
     ...(sendsInline ? {} : { enqueue: context.enqueue }),
     // Sent at once below: the signature records the transmission claim too (one write less).
     ...(sendsInline ? { claimTransmission: true } : {}),
+    ...(sendsInline && context.workerLease !== undefined
+      ? { workerInstanceId: context.workerLease.instanceId() }
+      : {}),
   });
   const log = context.log.child({ documentId: payload.documentId });
   switch (result.outcome) {

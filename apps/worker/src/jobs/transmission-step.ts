@@ -15,6 +15,13 @@ export function transmissionOptionsOf(context: TJobContext): TTransmissionOption
     ...(context.certificateKeyring ? { keyring: context.certificateKeyring } : {}),
     now: context.now,
     ...(context.transmitInFlightMs === undefined ? {} : { inFlightMs: context.transmitInFlightMs }),
+    ...(context.workerLease === undefined
+      ? {}
+      : {
+          workerInstanceId: context.workerLease.instanceId,
+          workerDeadAfterSeconds: context.workerLease.deadAfterSeconds,
+          orphanSettleMs: context.workerLease.orphanSettleMs,
+        }),
     notifyOperator: (notification) => {
       const message = notification.data['message'];
       log.warn(

@@ -10,6 +10,7 @@ import { SignedXml } from 'xml-crypto';
 import { C14N_10, ENVELOPED_SIGNATURE, RSA_SHA256, SHA256 } from './algorithms.ts';
 import type { TSignedXml } from './sign-xml.ts';
 import type { TSigningCertificate, TSigningResult } from './types.ts';
+import { hasMarkupDeclaration } from '../xml/markup-declaration.ts';
 
 /**
  * Codes returned by {@link signForeignXml}.
@@ -28,7 +29,7 @@ export type TForeignSigningIssueCode = 'XML_MALFORMED' | 'XML_DOCTYPE_FORBIDDEN'
  */
 export function signForeignXml(xml: string, certificate: TSigningCertificate): TSigningResult<TSignedXml> {
   const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
-  if (/<!DOCTYPE/i.test(text)) {
+  if (hasMarkupDeclaration(text)) {
     return {
       success: false,
       issues: [

@@ -262,6 +262,12 @@ describe('verifyXmlSignature', () => {
     );
   });
 
+  test('a comment that mentions <!DOCTYPE is not a DOCTYPE: verifies (issue 25)', () => {
+    const verified = verifyXmlSignature(`<!-- <!DOCTYPE ECF [<!ENTITY x "1">]> -->${signed.xml}`);
+    assert.ok(verified.valid, JSON.stringify(verified));
+    assertRejected(`<!-- a comment --><!DOCTYPE ECF>${signed.xml}`, 'XML_DOCTYPE_FORBIDDEN');
+  });
+
   test('rejects multiple signatures and a signature that is not a child of the root', () => {
     const signature = signed.xml.slice(signed.xml.indexOf('<Signature '), -'</ECF>'.length);
     assertRejected(signed.xml.replace('</ECF>', `${signature}</ECF>`), 'SIGNATURE_MULTIPLE');

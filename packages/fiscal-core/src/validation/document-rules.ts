@@ -262,7 +262,8 @@ async function checkSequenceExpiration(kit: TRuleKit, context: TValidationContex
     }
   }
   const encf = kit.text(`${ID}.eNCF`);
-  if (encf !== undefined && context.findRegisteredRange !== undefined) {
+  // Only a well-formed eNCF is looked up: rule 2 already refused any other (checkEncf).
+  if (encf !== undefined && !kit.hasErrorAt(`${ID}.eNCF`) && context.findRegisteredRange !== undefined) {
     const range = await context.findRegisteredRange(encf);
     const registered = range === null ? null : parseTaxauthDate(range.sequenceExpirationDate);
     if (range !== null && (registered === null || dayNumber(registered) !== dayNumber(expiration))) {

@@ -7,6 +7,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import type { Element as XmlElement } from '@xmldom/xmldom';
 import { REPEATED_ELEMENTS } from '../input/element-kinds.ts';
 import type { TEcfDocument } from '../model/ecf-tree.ts';
+import { hasMarkupDeclaration } from './markup-declaration.ts';
 
 type TMutableTree = { [elementName: string]: string | TMutableTree | Array<string | TMutableTree> };
 
@@ -26,7 +27,7 @@ const CDATA_SECTION_NODE = 4;
  */
 export function readEcfXml(xml: string): TEcfDocument | undefined {
   const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
-  if (/<!DOCTYPE/i.test(text)) return undefined;
+  if (hasMarkupDeclaration(text)) return undefined;
   let failed = false;
   const parser = new DOMParser({
     onError: (level) => {

@@ -178,6 +178,29 @@ describe('createXsdValidators / validateXml', () => {
     assert.equal(doctype.issues[0]?.code, 'XML_DOCTYPE_FORBIDDEN');
   });
 
+  test('a comment, CDATA or processing instruction that mentions <!DOCTYPE is not a DOCTYPE (issue 25)', () => {
+    for (const wrapped of [
+      `<!-- <!DOCTYPE x> -->${signed}`,
+      `<?note <!DOCTYPE x> ?>${signed}`,
+      signed.replace('<Encabezado>', '<Encabezado><!-- <!ENTITY y "z"> -->'),
+    ])
+      assert.deepEqual(
+        validators.validateXml(wrapped),
+        { success: true, data: { kind: 'ECF31' } },
+        wrapped.slice(0, 40),
+      );
+    for (const real of [
+      `<!-- a comment --><!DOCTYPE ECF>${signed}`,
+      `<!doctype ECF>${signed}`,
+      `<!-- never closed <!DOCTYPE ECF [<!ENTITY a "b">]>${signed}`,
+      signed.replace('<Encabezado>', '<Encabezado><!ENTITY x "y">'),
+    ]) {
+      const refused = validators.validateXml(real);
+      assert.ok(!refused.success);
+      assert.equal(refused.issues[0]?.code, 'XML_DOCTYPE_FORBIDDEN', real.slice(0, 40));
+    }
+  });
+
   test('no libxml2 object outlives a validation (parsed documents are disposed), valid or not', () => {
     const liveBefore = countLiveObjects();
     for (let index = 0; index < 200; index += 1) {

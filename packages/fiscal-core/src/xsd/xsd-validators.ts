@@ -8,6 +8,7 @@ import { ParseOption, XmlDocument, XmlParseError, XmlValidateError, XsdValidator
 import type { ErrorDetail } from 'libxml2-wasm';
 import { ECF_TYPES } from '../model/ecf-tree.ts';
 import type { TEcfType } from '../model/ecf-tree.ts';
+import { hasMarkupDeclaration } from '../xml/markup-declaration.ts';
 
 /** Which schema a document is validated against. */
 export type TXsdDocumentKind = `ECF${TEcfType}` | 'RFCE' | 'ARECF' | 'ANECF' | 'ACECF' | 'SemillaModel';
@@ -180,7 +181,7 @@ function validate(
   const withoutBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const source = isUnsigned ? withPlaceholderSignature(withoutBom) : withoutBom;
   // Refused before parsing: no DTD may be read, no entity expanded.
-  if (/<!DOCTYPE/i.test(source)) {
+  if (hasMarkupDeclaration(source)) {
     return {
       success: false,
       issues: [

@@ -92,3 +92,19 @@ test("support's views are in the tenant's log for its owners, newest first, page
     'INVALID_REQUEST',
   );
 });
+
+test('a cursor past the largest id (19 digits, over bigint) reads from the newest entry, never a database error', async () => {
+  const { tenant, owner } = await seedTenantWithOwner(harness.database);
+  await appendAuditEntry({
+    database: harness.database,
+    entry: { tenantId: tenant.id, actorUserId: owner.user.id, action: 'member.invited' },
+  });
+  for (const cursor of ['9999999999999999999', '9223372036854775808']) {
+    const { items } = await findAuditEntries({ database: harness.database, tenantId: tenant.id, cursor });
+    assert.deepEqual(
+      items.map((item) => item.action),
+      ['member.invited'],
+      cursor,
+    );
+  }
+});

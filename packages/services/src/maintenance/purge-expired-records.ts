@@ -1,5 +1,6 @@
 import { sqlPoolOf, type TDatabase } from '@ecf/db';
 import {
+  deleteExpiredInboundRefusals,
   deleteExpiredReceptionCredentials,
   deleteExpiredRecords,
   deleteRecoveredWorkerInstances,
@@ -8,9 +9,14 @@ import {
 /** How long the row of a dead worker is kept after its lost jobs were looked after (for support). */
 const WORKER_INSTANCE_RETENTION_MS = 7 * 24 * 3600_000;
 
+/** The per-sender day counters of refused deliveries are kept this long after their day (support). */
+const REFUSAL_COUNTER_RETENTION_MS = 7 * 24 * 3600_000;
+
 /**
  * Deletes rate-limit windows, idempotency records, portal sessions and password resets whose time
- * is over (before `before`), the reception's expired seeds and tokens, and the leases of dead workers looked after more than a week before it.
+ * is over (before `before`), the reception's expired seeds and tokens, its compact records of
+ * unverified deliveries past their `retain_until` and their per-sender day counters older than a
+ * week, and the leases of dead workers looked after more than a week before it.
  */
 export async function purgeExpiredRecords(options: { database: TDatabase; before: Date }): Promise<{
   counters: number;
@@ -20,6 +26,8 @@ export async function purgeExpiredRecords(options: { database: TDatabase; before
   workerInstances: number;
   receptionSeeds: number;
   receptionTokens: number;
+  inboundRefusals: number;
+  inboundRefusalDays: number;
 }> {
   const expired = await deleteExpiredRecords(options.database, options.before);
   const workerInstances = await deleteRecoveredWorkerInstances(
@@ -27,5 +35,9 @@ export async function purgeExpiredRecords(options: { database: TDatabase; before
     new Date(options.before.getTime() - WORKER_INSTANCE_RETENTION_MS),
   );
   const reception = await deleteExpiredReceptionCredentials(options.database, options.before);
-  return { ...expired, workerInstances, ...reception };
+  const refusals = await deleteExpiredInboundRefusals(options.database, {
+    before: options.before,
+    countersBefore: new Date(options.before.getTime() - REFUSAL_COUNTER_RETENTION_MS),
+  });
+  return { ...expired, workerInstances, ...reception, ...refusals };
 }

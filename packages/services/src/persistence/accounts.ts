@@ -20,6 +20,7 @@ import {
   type TScope,
   type TSqlPool,
 } from '@ecf/db';
+import { retryOnConflict } from './retry-on-conflict.ts';
 
 /** A tenant's row by id or by RNC; null when absent. */
 export async function findTenant(
@@ -130,7 +131,9 @@ export type TKeyLookup = {
  * Keys and counters of a batch of requests in one statement. Each request is counted only when
  * its key is valid for its environment and scopes; a key's requests of one window add to its
  * counter in one upsert, and each request's `count` is its own position in that sum (the first of
- * the batch the lowest), as if they had been counted one after the other.
+ * the batch the lowest), as if they had been counted one after the other. The counters are upserted
+ * in key order (no deadlock between concurrent batches) and a conflict PostgreSQL still reports
+ * (40P01, 40001: the statement rolled back, nothing counted) runs the statement again.
  */
 const LOOKUP_AND_COUNT = `
   WITH input AS (
@@ -147,6 +150,7 @@ const LOOKUP_AND_COUNT = `
   ), counted AS (
     INSERT INTO rate_limit_counters (bucket, window_start, count, expires_at)
     SELECT 'api-key:' || id, window_start, count(*), max(expires_at) FROM k WHERE eligible GROUP BY id, window_start
+    ORDER BY 1, 2
     ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
     RETURNING bucket, window_start, count
   )
@@ -158,15 +162,17 @@ const LOOKUP_AND_COUNT = `
 const lookupCoalesced = coalescerPerKey((pool: TSqlPool) =>
   createCoalescer(
     batchOrEach(async (batch: TKeyLookup[]): Promise<Array<TKeyLookupRow | undefined>> => {
-      const { rows } = await pool.query<TKeyLookupRow & { ord: string }>(
-        prepared(LOOKUP_AND_COUNT, [
-          batch.map((lookup) => lookup.hash),
-          batch.map((lookup) => lookup.windowStart),
-          batch.map((lookup) => lookup.expiresAt),
-          batch.map((lookup) => lookup.counting),
-          batch.map((lookup) => lookup.environment),
-          batch.map((lookup) => lookup.scopes),
-        ]),
+      const { rows } = await retryOnConflict(() =>
+        pool.query<TKeyLookupRow & { ord: string }>(
+          prepared(LOOKUP_AND_COUNT, [
+            batch.map((lookup) => lookup.hash),
+            batch.map((lookup) => lookup.windowStart),
+            batch.map((lookup) => lookup.expiresAt),
+            batch.map((lookup) => lookup.counting),
+            batch.map((lookup) => lookup.environment),
+            batch.map((lookup) => lookup.scopes),
+          ]),
+        ),
       );
       const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
       return batch.map((_, index) => byOrdinal.get(index + 1));

@@ -17,6 +17,7 @@ import {
   type TSql,
 } from '@ecf/db';
 import { createHash } from 'node:crypto';
+import { ENCF_NUMBER } from './statements.ts';
 
 /** One range of a request, parsed. */
 export type TReservedRange = {
@@ -636,7 +637,7 @@ export async function isEncfAnnulled(
     `SELECT 1 FROM annulment_ranges r JOIN annulments a ON a.id = r.annulment_id
      WHERE r.tenant_id = $1::uuid AND r.environment = $2::"Environment" AND r.active AND a.state = 'accepted'
        AND r.prefix = substr($3::text, 1, 3)
-       AND r.first_number <= substr($3::text, 4)::bigint AND r.last_number >= substr($3::text, 4)::bigint
+       AND r.first_number <= ${ENCF_NUMBER('$3::text')} AND r.last_number >= ${ENCF_NUMBER('$3::text')}
      LIMIT 1`,
     [input.tenantId, input.environment, input.encf],
   );

@@ -16,6 +16,7 @@ import {
   type TDatabase,
   type TSql,
 } from '@ecf/db';
+import { ENCF_NUMBER } from './statements.ts';
 
 export type TCertificationCaseRow = {
   id: string;
@@ -363,7 +364,7 @@ export async function findHighestSequencePerType(
   input: { tenantId: string; environment: 'CerteCF' | 'TesteCF' | 'eCF' },
 ): Promise<Map<number, number>> {
   const result = await sqlPoolOf(database).query<{ type: number; highest: string }>(
-    `SELECT type, max(substring(encf from 4)::bigint)::text AS highest
+    `SELECT type, max(${ENCF_NUMBER('encf')})::text AS highest
        FROM documents WHERE tenant_id = $1 AND environment = $2::"Environment" GROUP BY type`,
     [input.tenantId, input.environment],
   );

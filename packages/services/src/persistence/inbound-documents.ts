@@ -254,3 +254,102 @@ async function insertArtifact(
   );
   return { id, sha256: data.sha256 };
 }
+
+/**
+ * Takes one of the day's `bound` slots of compact records for `sourceAddress` (UTC day of `at`), in
+ * one statement (concurrent deliveries cannot both take the last slot): true when taken; false when
+ * the day's slots are spent, and the delivery is then counted (`dropped`) instead.
+ */
+export async function claimInboundRefusalSlot(
+  database: TDatabase,
+  input: { sourceAddress: string; at: Date; bound: number },
+): Promise<boolean> {
+  const pool = sqlPoolOf(database);
+  const key = [input.sourceAddress, input.at];
+  const day = `($2::timestamptz AT TIME ZONE 'UTC')::date`;
+  await pool.query(
+    `INSERT INTO inbound_refusal_days (source_address, day) VALUES ($1, ${day}) ON CONFLICT DO NOTHING`,
+    key,
+  );
+  // The row lock of the UPDATE re-checks `stored < bound` for each concurrent delivery in turn.
+  const taken = await pool.query(
+    `UPDATE inbound_refusal_days SET stored = stored + 1
+      WHERE source_address = $1 AND day = ${day} AND stored < $3::int`,
+    [...key, input.bound],
+  );
+  if ((taken.rowCount ?? 0) > 0) return true;
+  await pool.query(
+    `UPDATE inbound_refusal_days SET dropped = dropped + 1 WHERE source_address = $1 AND day = ${day}`,
+    key,
+  );
+  return false;
+}
+
+/** A compact record of a refused delivery whose signature was not verified (`inbound_refusals`). */
+export type TInboundRefusalInsert = {
+  tenantId: string;
+  environment: Environment;
+  kind: 'ecf' | 'commercial_approval';
+  notReceivedCode: number | null;
+  reason: string | null;
+  issuerRnc: string;
+  encf: string;
+  ecfType: number;
+  sha256: string;
+  sizeBytes: number;
+  sourceAddress: string | null;
+  answer: string | null;
+  receivedAt: Date;
+  retainUntil: Date;
+};
+
+/** Inserts a compact record; its id. */
+export async function recordInboundRefusal(
+  database: TDatabase,
+  input: TInboundRefusalInsert,
+): Promise<string> {
+  const id = randomUUID();
+  await sqlPoolOf(database).query(
+    `INSERT INTO inbound_refusals (id, tenant_id, environment, kind, not_received_code, reason, issuer_rnc, encf,
+       ecf_type, sha256, size_bytes, source_address, answer, received_at, retain_until)
+     VALUES ($1::uuid, $2::uuid, $3::"Environment", $4::"InboundKind", $5::smallint, $6, $7, $8,
+       $9::smallint, $10, $11::int, $12, $13::bytea, $14::timestamptz, $15::timestamptz)`,
+    [
+      id,
+      input.tenantId,
+      input.environment,
+      input.kind,
+      input.notReceivedCode,
+      input.reason,
+      input.issuerRnc,
+      input.encf,
+      input.ecfType,
+      input.sha256,
+      input.sizeBytes,
+      input.sourceAddress,
+      input.answer === null ? null : Buffer.from(input.answer, 'utf8'),
+      input.receivedAt,
+      input.retainUntil,
+    ],
+  );
+  return id;
+}
+
+/**
+ * Deletes the compact records kept until before `before`, and the per-sender day counters older
+ * than `countersBefore` (the purge of the worker's maintenance).
+ */
+export async function deleteExpiredInboundRefusals(
+  database: TDatabase,
+  input: { before: Date; countersBefore: Date },
+): Promise<{ inboundRefusals: number; inboundRefusalDays: number }> {
+  const pool = sqlPoolOf(database);
+  const records = await pool.query('DELETE FROM inbound_refusals WHERE retain_until < $1::timestamptz', [
+    input.before,
+  ]);
+  const days = await pool.query(
+    `DELETE FROM inbound_refusal_days WHERE day < ($1::timestamptz AT TIME ZONE 'UTC')::date`,
+    [input.countersBefore],
+  );
+  return { inboundRefusals: records.rowCount ?? 0, inboundRefusalDays: days.rowCount ?? 0 };
+}

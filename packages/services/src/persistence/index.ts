@@ -14,6 +14,7 @@ export {
   type TTransmissionDocument,
 } from './document-rows.ts';
 export { artifactInput, type TArtifactInput, type TEventInput } from './statements.ts';
+export { isRetryableConflict, retryOnConflict, type TRetryOnConflictOptions } from './retry-on-conflict.ts';
 export type { TFollowUpJobs, TWriteResult } from './guarded-write.ts';
 export {
   appendDocumentEvents,
@@ -109,6 +110,7 @@ export { deleteExpiredRecords } from './maintenance.ts';
 export {
   deleteRecoveredWorkerInstances,
   findDeadWorkerInstances,
+  findWorkerInstanceFate,
   insertWorkerInstance,
   markWorkerInstancesRecovered,
   touchWorkerInstance,
@@ -265,10 +267,14 @@ export {
 } from './inbound-queries.ts';
 // Task R (issue 18): the public reception routes' writes (received e-CF and ACECF, seeds, tokens).
 export {
+  claimInboundRefusalSlot,
+  deleteExpiredInboundRefusals,
   findIssuedDocumentForApproval,
   findReceivedInboundId,
   findReceivingTenant,
   recordInboundDocument,
+  recordInboundRefusal,
+  type TInboundRefusalInsert,
   type TInboundArtifact,
   type TInboundInsert,
   type TInboundRecorded,

@@ -18,6 +18,7 @@ import {
   type TDatabase,
   type TSqlPool,
 } from '@ecf/db';
+import { retryOnConflict } from './retry-on-conflict.ts';
 
 /** A Partner as operators and the Partner itself see it. */
 export type TPartnerRow = {
@@ -293,6 +294,9 @@ export type TPartnerAuthLookup = {
  * one window add to its counter in one upsert and each request gets its own position in that sum
  * (the first of the batch the lowest), as if counted one by one. Buckets are per Partner, so a new
  * key does not reset them; rows are `rate_limit_counters` (fixed windows, shared by every instance).
+ * The counter rows are upserted in key order, so concurrent statements (two batches in flight, other
+ * instances) lock them in the same order and cannot deadlock on them; a conflict PostgreSQL still
+ * reports (40P01, 40001) aborts the whole statement, nothing counted, and it runs again.
  */
 const AUTHENTICATE_PARTNER = `
   WITH input AS (
@@ -316,6 +320,7 @@ const AUTHENTICATE_PARTNER = `
   ), counted AS (
     INSERT INTO rate_limit_counters (bucket, window_start, count, expires_at)
     SELECT bucket, window_start, count(*), max(expires_at) FROM buckets GROUP BY bucket, window_start
+    ORDER BY bucket, window_start
     ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
     RETURNING bucket, window_start, count
   ), positioned AS (
@@ -333,16 +338,18 @@ const AUTHENTICATE_PARTNER = `
 const authenticateCoalesced = coalescerPerKey((pool: TSqlPool) =>
   createCoalescer(
     batchOrEach(async (batch: TPartnerAuthLookup[]): Promise<Array<TPartnerAuthRow | undefined>> => {
-      const { rows } = await pool.query<TPartnerAuthRow & { ord: string }>(
-        prepared(AUTHENTICATE_PARTNER, [
-          batch.map((lookup) => lookup.ip),
-          batch.map((lookup) => lookup.hash),
-          batch.map((lookup) => lookup.profiles.join(',')),
-          batch.map((lookup) => lookup.permission),
-          batch.map((lookup) => lookup.accountId),
-          batch.map((lookup) => lookup.windowStart),
-          batch.map((lookup) => lookup.expiresAt),
-        ]),
+      const { rows } = await retryOnConflict(() =>
+        pool.query<TPartnerAuthRow & { ord: string }>(
+          prepared(AUTHENTICATE_PARTNER, [
+            batch.map((lookup) => lookup.ip),
+            batch.map((lookup) => lookup.hash),
+            batch.map((lookup) => lookup.profiles.join(',')),
+            batch.map((lookup) => lookup.permission),
+            batch.map((lookup) => lookup.accountId),
+            batch.map((lookup) => lookup.windowStart),
+            batch.map((lookup) => lookup.expiresAt),
+          ]),
+        ),
       );
       const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
       return batch.map((_, index) => byOrdinal.get(index + 1));

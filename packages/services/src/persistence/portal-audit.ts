@@ -71,6 +71,15 @@ type TAuditRow = {
   actor_is_support: boolean | null;
 };
 
+/** Above every id (bigint's maximum): a cursor past it reads from the newest entry. */
+const NO_CURSOR_ABOVE = 9_223_372_036_854_775_807n;
+
+/** The cursor as a bigint's text, or null: client text never reaches a `::bigint` cast that could fail. */
+function auditCursorOf(beforeId: string | undefined): string | null {
+  if (beforeId === undefined || !/^[0-9]{1,30}$/.test(beforeId)) return null;
+  return (BigInt(beforeId) > NO_CURSOR_ABOVE ? NO_CURSOR_ABOVE : BigInt(beforeId)).toString();
+}
+
 /**
  * A tenant's entries, newest first, older than `beforeId` when given (keyset pagination on the
  * `(tenant_id, id DESC)` index); `limit` + 1 rows are read so the caller knows whether more exist.
@@ -86,7 +95,7 @@ export async function findTenantAuditEntries(
       WHERE a.tenant_id = $1::uuid AND ($2::bigint IS NULL OR a.id < $2::bigint)
         AND ($4::text[] IS NULL OR a.action = ANY($4::text[]))
       ORDER BY a.id DESC LIMIT $3`,
-    [input.tenantId, input.beforeId ?? null, input.limit, input.actions ?? null],
+    [input.tenantId, auditCursorOf(input.beforeId), input.limit, input.actions ?? null],
   );
   return rows.map((row) => ({
     id: row.id,

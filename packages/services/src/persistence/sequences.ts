@@ -4,6 +4,7 @@
  * eNCF for rule 16.
  */
 import { sqlPoolOf, type Environment, type TDatabase } from '@ecf/db';
+import { ENCF_NUMBER } from './statements.ts';
 
 /** A registered range as stored, numbers as JavaScript numbers (10 digits fit). */
 export type TSequenceRangeRow = {
@@ -151,7 +152,7 @@ export async function listSequenceRangesWithCounts(
            AND EXISTS (SELECT 1 FROM annulment_ranges a
                         WHERE a.tenant_id = d.tenant_id AND a.environment = d.environment AND a.active
                           AND a.prefix = substr(d.encf, 1, 3)
-                          AND substr(d.encf, 4)::bigint BETWEEN a.first_number AND a.last_number))::text AS used_in_annulled
+                          AND ${ENCF_NUMBER('d.encf')} BETWEEN a.first_number AND a.last_number))::text AS used_in_annulled
      FROM sequence_ranges s
      WHERE s.tenant_id = $1::uuid AND s.environment = $2::"Environment"
      ORDER BY s.prefix, s.first_number`,
@@ -180,7 +181,7 @@ export async function findSequenceRangeOfEncf(
      LEFT JOIN LATERAL (
        SELECT ${RANGE_COLUMNS} FROM sequence_ranges
        WHERE tenant_id = $1::uuid AND environment = $2::"Environment" AND prefix = substr($3::text, 1, 3)
-         AND first_number <= substr($3::text, 4)::bigint AND last_number >= substr($3::text, 4)::bigint
+         AND first_number <= ${ENCF_NUMBER('$3::text')} AND last_number >= ${ENCF_NUMBER('$3::text')}
        LIMIT 1
      ) AS r ON true`,
     [input.tenantId, input.environment, input.encf],

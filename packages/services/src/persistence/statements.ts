@@ -6,6 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import { artifactData, type DocumentStatus, type Environment } from '@ecf/db';
 
+/**
+ * The sequence number of an eNCF as SQL (`bigint`), or NULL when the text is not eNCF-shaped
+ * (`E` + type + ten digits). Never `substr(x, 4)::bigint`: client text such as `abc` or `E31` would
+ * make the whole statement fail (`invalid input syntax for type bigint`), and WHERE clauses do not
+ * guarantee that a format test runs before the cast. The regular expression cannot fail.
+ */
+export const ENCF_NUMBER = (expression: string): string =>
+  `substring(${expression} from '^E[0-9]{2}([0-9]{10})$')::bigint`;
+
 /** Appends a value to the statement and returns its typed placeholder (`$n::type`). */
 export type TParameter = (value: unknown, type: string) => string;
 

@@ -61,3 +61,31 @@ export async function deleteRecoveredWorkerInstances(sql: TSql, before: Date): P
   ]);
   return deleted.rowCount ?? 0;
 }
+
+/**
+ * What became of the worker process that made an attempt: `gone` when its row was purged, the
+ * recovery already found it dead (`recovered_at`), or its lease was not renewed for
+ * `deadAfterSeconds`; and how long, by the database's clock, until `settleMs` have passed since its
+ * last renewal (0 when they have, or when the row is gone): a request it sent before it died has
+ * reached the tax authority and been answered, or never will be, by then.
+ */
+export async function findWorkerInstanceFate(
+  sql: TSql,
+  input: { id: string; deadAfterSeconds: number; settleMs: number },
+): Promise<{ gone: boolean; settlesInMs: number }> {
+  // A malformed id (an event written by hand) is nobody's lease: unknown, so not known to be gone.
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.id))
+    return { gone: false, settlesInMs: 0 };
+  const { rows } = await sql.query<{ gone: boolean; settles_in_ms: number }>(
+    prepared(
+      `SELECT (recovered_at IS NOT NULL OR heartbeat_at < now() - make_interval(secs => $2::int)) AS gone,
+              GREATEST(0, ceil(EXTRACT(EPOCH FROM (heartbeat_at + make_interval(secs => $3::double precision / 1000) - now())) * 1000))::int AS settles_in_ms
+         FROM worker_instances WHERE id = $1::uuid`,
+      [input.id, input.deadAfterSeconds, input.settleMs],
+    ),
+  );
+  const row = rows[0];
+  return row === undefined
+    ? { gone: true, settlesInMs: 0 }
+    : { gone: row.gone, settlesInMs: row.settles_in_ms };
+}

@@ -12,4 +12,19 @@ export {
   type TReceiveCommercialApprovalResult,
 } from './receive-commercial-approval.ts';
 export { receptionTokenSha256 } from './reception-token.ts';
-export { RECEPTION_RETENTION_YEARS, MAX_XML_DEPTH, NEVER_EXCHANGED_TYPES } from './reception-model.ts';
+export {
+  DEFAULT_REFUSAL_POLICY,
+  MAX_XML_ATTRIBUTES,
+  MAX_XML_DEPTH,
+  MAX_XML_ELEMENTS,
+  NEVER_EXCHANGED_TYPES,
+  RECEPTION_RETENTION_YEARS,
+  type TRefusalPolicy,
+} from './reception-model.ts';
+export {
+  createSenderCpuBudget,
+  metered,
+  type TCpuMeter,
+  type TSenderCpuBudget,
+  type TSenderCpuBudgetOptions,
+} from './cpu-budget.ts';

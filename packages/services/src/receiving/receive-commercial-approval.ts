@@ -1,18 +1,24 @@
+import { createHash } from 'node:crypto';
 import type { Environment, TDatabase, TEnqueue } from '@ecf/db';
 import { verifyXmlSignature, type TXsdValidators } from '@ecf/fiscal-core';
 import {
+  claimInboundRefusalSlot,
   findIssuedDocumentForApproval,
   findReceivedInboundId,
   findReceivingTenant,
   recordInboundDocument,
+  recordInboundRefusal,
   type TInboundInsert,
   type TIssuedDocumentForApproval,
   type TReceivingTenant,
 } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
+import { metered, type TCpuMeter } from './cpu-budget.ts';
 import {
   amountOf,
   decodeDeliveredXml,
+  DEFAULT_REFUSAL_POLICY,
+  refusalRetainUntilOf,
   isoDateOf,
   readDeliveredAcecf,
   retainUntilOf,
@@ -20,6 +26,7 @@ import {
   storableText,
   type TDeliveredAcecf,
   type TInboundSigner,
+  type TRefusalPolicy,
 } from './reception-model.ts';
 import { assertReceptionToken } from './reception-token.ts';
 
@@ -37,7 +44,10 @@ export type TApprovalCorrespondence = {
 export type TReceiveCommercialApprovalResult = {
   httpStatus: 200 | 400;
   status: 'received' | 'duplicate' | 'rejected';
-  inboundDocumentId: string;
+  /** The row; null for a refusal whose signature was not verified (a compact record, or only counted). */
+  inboundDocumentId: string | null;
+  /** The `inbound_refusals` record of such a refusal, when one was kept. */
+  refusalId: string | null;
   /** Why a rejected ACECF was refused (the signature or XSD problem). */
   reason: string | null;
   correspondence: TApprovalCorrespondence | null;
@@ -54,15 +64,20 @@ type TOptions = {
   now?: () => Date;
   /** Enqueues the certification sync with an ACECF received in CerteCF (the tax authority's reception test). */
   enqueue?: TEnqueue;
+  /** Receives the CPU milliseconds of the expensive steps (the route charges the sender with them). */
+  cpuMeter?: TCpuMeter;
+  /** What is kept of a delivery whose signature was not verified (defaults: 100 a day per sender, 90 days). */
+  refusals?: TRefusalPolicy;
 };
 
 /**
  * `POST /fe/aprobacioncomercial/api/ecf` (docs/receiving.md): an ACECF a customer sends on an e-CF
  * one of our tenants issued. Unreadable bytes → 400 `INVALID_REQUEST`, nothing stored; `RNCEmisor`
  * selects the tenant (not ours: 400 `issuer_not_served`, nothing stored); a tenant that declared
- * authentication needs the bearer token (401). Then, always recorded:
- * - signature (on the exact bytes) or XSD invalid → `rejected`, HTTP 400; the bytes kept only when
- *   the signature verified;
+ * authentication needs the bearer token (401). Then:
+ * - XSD invalid (checked first: the signature is then never verified) or signature (on the exact
+ *   bytes) invalid → HTTP 400 `rejected`, kept as a compact record within the sender's daily bound
+ *   (`inbound_refusals`; beyond it only counted), never as a row, never the bytes;
  * - a received ACECF of the same e-CF exists (the unique index decides, races included) →
  *   `duplicate`, HTTP 200 (the customer's delivery succeeded before: answering 400 would make its
  *   outbox retry forever), bytes kept;
@@ -74,8 +89,9 @@ export async function receiveCommercialApproval(
   options: TOptions,
 ): Promise<TReceiveCommercialApprovalResult> {
   const now = options.now ?? (() => new Date());
-  const text = decodeDeliveredXml(options.xml);
-  const acecf = readDeliveredAcecf(text);
+  const meter = options.cpuMeter;
+  const text = metered(meter, () => decodeDeliveredXml(options.xml));
+  const acecf = metered(meter, () => readDeliveredAcecf(text));
   const tenant = await findReceivingTenant(options.database, { rnc: acecf.rncEmisor });
   if (tenant === null)
     throw new AppError('INVALID_REQUEST', 'RNCEmisor is not an issuer this service receives approvals for.', {
@@ -89,7 +105,25 @@ export async function receiveCommercialApproval(
       now: now(),
     });
 
-  const signature = verifyXmlSignature(text);
+  // The XSD (an ACECF has at most 11 elements) before the signature, which is never verified for
+  // a document its schema refuses: both refusals are kept as unverified ones (a compact record).
+  const schema = metered(meter, () => options.xsd.validateXml(text, 'ACECF'));
+  if (!schema.success)
+    return refuseUnverified(
+      { ...options, tenant, acecf },
+      `XSD: ${schema.issues
+        .slice(0, 3)
+        .map((issue) => issue.message)
+        .join('; ')}`,
+      now(),
+    );
+  const signature = metered(meter, () => verifyXmlSignature(text));
+  if (!signature.valid)
+    return refuseUnverified(
+      { ...options, tenant, acecf },
+      `${signature.reason}: ${signature.message}`,
+      now(),
+    );
   const signer: TInboundSigner | null = signature.valid
     ? {
         holderId: signature.certificate.holderId ?? null,
@@ -100,20 +134,6 @@ export async function receiveCommercialApproval(
       }
     : null;
   const context = { ...options, tenant, acecf, signer };
-  const schema = options.xsd.validateXml(text, 'ACECF');
-  if (!signature.valid || !schema.success) {
-    const reason = !signature.valid
-      ? `${signature.reason}: ${signature.message}`
-      : `XSD: ${
-          schema.success
-            ? ''
-            : schema.issues
-                .slice(0, 3)
-                .map((issue) => issue.message)
-                .join('; ')
-        }`;
-    return record(context, { status: 'rejected', reason, correspondence: null, documentId: null }, now());
-  }
 
   const issued = await findIssuedDocumentForApproval(options.database, {
     tenantId: tenant.id,
@@ -131,6 +151,50 @@ export async function receiveCommercialApproval(
   });
   if (earlier !== null) return record(context, { ...linked, status: 'duplicate' }, now());
   return record(context, { ...linked, status: 'received' }, now());
+}
+
+/**
+ * An ACECF whose signature was not verified (broken, or its XSD failed first): 400 as before, and
+ * kept as a compact record within the sender's bound of the day (only counted beyond), never as a
+ * row with its bytes (docs/receiving.md "What is kept").
+ */
+async function refuseUnverified(
+  context: TOptions & { tenant: TReceivingTenant; acecf: TDeliveredAcecf },
+  reason: string,
+  at: Date,
+): Promise<TReceiveCommercialApprovalResult> {
+  const policy = context.refusals ?? DEFAULT_REFUSAL_POLICY;
+  const slot = await claimInboundRefusalSlot(context.database, {
+    sourceAddress: context.sourceAddress ?? 'unknown',
+    at,
+    bound: policy.perSenderPerDay,
+  });
+  const refusalId = slot
+    ? await recordInboundRefusal(context.database, {
+        tenantId: context.tenant.id,
+        environment: context.environment,
+        kind: 'commercial_approval',
+        notReceivedCode: null,
+        reason: storableText(reason, 1000),
+        issuerRnc: context.acecf.rncEmisor,
+        encf: context.acecf.encf,
+        ecfType: Number(context.acecf.encf.slice(1, 3)),
+        sha256: createHash('sha256').update(context.xml).digest('hex'),
+        sizeBytes: context.xml.length,
+        sourceAddress: context.sourceAddress,
+        answer: null,
+        receivedAt: at,
+        retainUntil: refusalRetainUntilOf(at, policy),
+      })
+    : null;
+  return {
+    httpStatus: 400,
+    status: 'rejected',
+    inboundDocumentId: null,
+    refusalId,
+    reason,
+    correspondence: null,
+  };
 }
 
 type TContext = TOptions & {
@@ -202,6 +266,7 @@ async function record(
     httpStatus: outcome.status === 'rejected' ? 400 : 200,
     status: outcome.status,
     inboundDocumentId: recorded.id,
+    refusalId: null,
     reason: outcome.reason,
     correspondence: outcome.correspondence,
   };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Environment, TDatabase, TEnqueue } from '@ecf/db';
 import {
   buildArecfXml,
@@ -10,13 +11,16 @@ import {
 } from '@ecf/fiscal-core';
 import { resolveDocumentCertificate, type TCertificateSource } from '../accounts/index.ts';
 import {
+  claimInboundRefusalSlot,
   findReceivedInboundId,
   findReceivingTenant,
   recordInboundDocument,
+  recordInboundRefusal,
   type TInboundInsert,
   type TReceivingTenant,
 } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
+import { metered, type TCpuMeter } from './cpu-budget.ts';
 import {
   amountOf,
   approvalDeadlineOf,
@@ -25,8 +29,11 @@ import {
   NEVER_EXCHANGED_TYPES,
   readDeliveredEcf,
   retainUntilOf,
+  DEFAULT_REFUSAL_POLICY,
+  refusalRetainUntilOf,
   RNC_PATTERN,
   storableText,
+  type TRefusalPolicy,
   type TDeliveredEcf,
   type TInboundSigner,
 } from './reception-model.ts';
@@ -39,8 +46,16 @@ export type TReceiveEcfResult = {
   signed: boolean;
   estado: 'received' | 'not_received';
   notReceivedCode: 1 | 2 | 3 | 4 | null;
-  /** The `inbound_documents` row, or null when nothing was stored (motivo 4). */
+  /** The `inbound_documents` row, or null when none was stored (motivo 4, an unverified signature). */
   inboundDocumentId: string | null;
+  /**
+   * What was kept (docs/receiving.md "What is kept"): `row` (the row and its 10-year artifacts),
+   * `compact` (an `inbound_refusals` record: the signature was not verified), `counted` (the
+   * sender's compact records of the day were spent: only counted), `nothing` (motivo 4).
+   */
+  kept: 'row' | 'compact' | 'counted' | 'nothing';
+  /** The `inbound_refusals` record when `kept` is `compact`. */
+  refusalId: string | null;
 };
 
 type TReceiveEcfOptions = TCertificateSource & {
@@ -55,6 +70,10 @@ type TReceiveEcfOptions = TCertificateSource & {
   xsd: TXsdValidators;
   enqueue: TEnqueue;
   now?: () => Date;
+  /** Receives the CPU milliseconds of the expensive steps (the route charges the sender with them). */
+  cpuMeter?: TCpuMeter;
+  /** What is kept of a delivery whose signature was not verified (defaults: 100 a day per sender, 90 days). */
+  refusals?: TRefusalPolicy;
 };
 
 const REASON_OF_CODE: Record<1 | 2 | 3 | 4, TNotReceivedReason> = {
@@ -66,24 +85,30 @@ const REASON_OF_CODE: Record<1 | 2 | 3 | 4, TNotReceivedReason> = {
 
 /**
  * `POST /fe/recepcion/api/ecf` (docs/receiving.md): an e-CF a supplier delivers to one of our
- * tenants, answered with an ARECF. In this order:
- * 1. unreadable bytes (empty, not UTF-8, DTD/entities, too deep, not an `ECF` with RNCEmisor and
- *    eNCF) → 400 `INVALID_REQUEST`, nothing stored;
+ * tenants, answered with an ARECF. In this order, cheapest first (issue 25):
+ * 1. unreadable bytes (empty, not UTF-8, DTD/entities, too deep, more elements or attributes than
+ *    any e-CF — the pre-scan stops there, no tree is built —, not an `ECF` with RNCEmisor and eNCF)
+ *    → 400 `INVALID_REQUEST`, nothing stored;
  * 2. `RNCComprador` not a tenant of ours → ARECF motivo 4, UNSIGNED (we hold no certificate for
  *    that RNC), nothing stored;
  * 3. the tenant declared authentication → a valid bearer token, else 401, nothing stored;
- * 4. a type never exchanged (32, 41, 43, 45, 46, 47) or an XSD failure → motivo 1; an invalid
- *    signature on the exact bytes → motivo 2 (no copy kept); a received copy exists → motivo 3;
- * 5. otherwise Estado 0: the bytes and the signed ARECF stored (10 years) with the row and its
+ * 4. the XSD fails → motivo 1 and the signature is never verified; the signature does not verify
+ *    → motivo 2 (motivo 1 for a type never exchanged). Both are unverified: a compact record within
+ *    the sender's daily bound (the ARECF signed), beyond it only counted (the ARECF unsigned);
+ * 5. verified: a type never exchanged (32, 41, 43, 45, 46, 47) → motivo 1; a received copy exists →
+ *    motivo 3; both recorded (`not_received`) with the bytes and the signed ARECF (10 years);
+ * 6. otherwise Estado 0: the bytes and the signed ARECF stored (10 years) with the row and its
  *    `inbound.check-validity` job, in one transaction. A concurrent delivery of the same document
  *    that loses on the unique index is answered and recorded as motivo 3.
- * Refusals 1–3 are recorded (`not_received`, with the ARECF) and keep the bytes only when their
- * signature verified. The tenant without an active certificate: 503 `SERVICE_UNAVAILABLE`, nothing stored.
+ * The expensive steps are metered into `cpuMeter` (the route's per-sender CPU budget). The tenant
+ * without an active certificate: 503 `SERVICE_UNAVAILABLE`, nothing stored.
  */
 export async function receiveEcf(options: TReceiveEcfOptions): Promise<TReceiveEcfResult> {
   const now = options.now ?? (() => new Date());
-  const text = decodeDeliveredXml(options.xml);
-  const ecf = readDeliveredEcf(text);
+  const meter = options.cpuMeter;
+  // Bounded before anything is built: the pre-scan stops at the element, attribute and depth limits.
+  const text = metered(meter, () => decodeDeliveredXml(options.xml));
+  const ecf = metered(meter, () => readDeliveredEcf(text));
 
   const buyerRnc = ecf.rncComprador;
   const tenant =
@@ -100,41 +125,45 @@ export async function receiveEcf(options: TReceiveEcfOptions): Promise<TReceiveE
       now: now(),
     });
 
-  const signature = verifyXmlSignature(text);
-  const signer = signature.valid ? signerOf(signature, ecf.rncEmisor) : null;
-
-  let code: 1 | 2 | 3 | null = null;
-  let reason: string | null = null;
-  if (NEVER_EXCHANGED_TYPES.has(ecf.type)) {
-    code = 1;
-    reason = `Type ${ecf.type} is never exchanged between taxpayers.`;
-  } else {
-    const schema = options.xsd.validateXml(text);
-    if (!schema.success) {
-      code = 1;
-      reason = `XSD: ${schema.issues
+  const unverified = { ...options, tenant, ecf, signer: null, text };
+  // The XSD (libxml2: milliseconds) before the signature (a DOM of the whole document): a
+  // document its schema refuses is never verified, and is kept as an unverified one.
+  const schema = metered(meter, () => options.xsd.validateXml(text));
+  if (!schema.success)
+    return refuseUnverified(
+      unverified,
+      1,
+      `XSD: ${schema.issues
         .slice(0, 3)
         .map((issue) => issue.message)
-        .join('; ')}`.slice(0, 1000);
-    } else if (!signature.valid) {
-      code = 2;
-      reason = `${signature.reason}: ${signature.message}`.slice(0, 1000);
-    } else if (
-      (await findReceivedInboundId(options.database, {
-        tenantId: tenant.id,
-        environment: options.environment,
-        kind: 'ecf',
-        issuerRnc: ecf.rncEmisor,
-        encf: ecf.encf,
-      })) !== null
-    ) {
-      code = 3;
-      reason = 'A copy of this e-CF was already received.';
-    }
-  }
+        .join('; ')}`,
+      now(),
+    );
+  const neverExchanged = NEVER_EXCHANGED_TYPES.has(ecf.type);
+  const signature = metered(meter, () => verifyXmlSignature(text));
+  if (!signature.valid)
+    return refuseUnverified(
+      unverified,
+      neverExchanged ? 1 : 2,
+      neverExchanged
+        ? `Type ${ecf.type} is never exchanged between taxpayers.`
+        : `${signature.reason}: ${signature.message}`,
+      now(),
+    );
+  const context = { ...unverified, signer: signerOf(signature, ecf.rncEmisor) };
+  if (neverExchanged)
+    return refuse(context, 1, `Type ${ecf.type} is never exchanged between taxpayers.`, now());
+  if (
+    (await findReceivedInboundId(options.database, {
+      tenantId: tenant.id,
+      environment: options.environment,
+      kind: 'ecf',
+      issuerRnc: ecf.rncEmisor,
+      encf: ecf.encf,
+    })) !== null
+  )
+    return refuse(context, 3, 'A copy of this e-CF was already received.', now());
 
-  const context = { ...options, tenant, ecf, signer, text };
-  if (code !== null) return refuse(context, code, reason ?? '', now());
   const receivedAt = now();
   const arecf = await signedArecf(context, null, receivedAt);
   const recorded = await recordInboundDocument(options.database, {
@@ -161,7 +190,58 @@ export async function receiveEcf(options: TReceiveEcfOptions): Promise<TReceiveE
     estado: 'received',
     notReceivedCode: null,
     inboundDocumentId: recorded.id,
+    kept: 'row',
+    refusalId: null,
   };
+}
+
+/**
+ * A delivery whose signature was not verified (docs/receiving.md "What is kept"): within the
+ * sender's bound of the day, a compact record (SHA-256, size, routing fields, motivo, address, the
+ * signed ARECF answered) kept for the policy's days; beyond it, only counted, and the ARECF answered
+ * unsigned (no RSA signature per unauthenticated delivery past the bound). Never the bytes, never a
+ * 10-year artifact.
+ */
+async function refuseUnverified(
+  context: TContext,
+  code: 1 | 2,
+  reason: string,
+  at: Date,
+): Promise<TReceiveEcfResult> {
+  const policy = context.refusals ?? DEFAULT_REFUSAL_POLICY;
+  const answer = { estado: 'not_received' as const, notReceivedCode: code, inboundDocumentId: null };
+  const slot = await claimInboundRefusalSlot(context.database, {
+    sourceAddress: context.sourceAddress ?? 'unknown',
+    at,
+    bound: policy.perSenderPerDay,
+  });
+  if (!slot)
+    return {
+      ...answer,
+      arecfXml: arecfOf(context.ecf, context.tenant.rnc, code, at),
+      signed: false,
+      kept: 'counted',
+      refusalId: null,
+    };
+  const arecf = await signedArecf(context, code, at);
+  const type = Number.parseInt(context.ecf.type, 10);
+  const refusalId = await recordInboundRefusal(context.database, {
+    tenantId: context.tenant.id,
+    environment: context.environment,
+    kind: 'ecf',
+    notReceivedCode: code,
+    reason: storableText(reason, 1000),
+    issuerRnc: context.ecf.rncEmisor,
+    encf: context.ecf.encf,
+    ecfType: Number.isInteger(type) && type >= 0 && type < 100 ? type : Number(context.ecf.encf.slice(1, 3)),
+    sha256: createHash('sha256').update(context.xml).digest('hex'),
+    sizeBytes: context.xml.length,
+    sourceAddress: context.sourceAddress,
+    answer: arecf,
+    receivedAt: at,
+    retainUntil: refusalRetainUntilOf(at, policy),
+  });
+  return { ...answer, arecfXml: arecf, signed: true, kept: 'compact', refusalId };
 }
 
 type TContext = TReceiveEcfOptions & {
@@ -171,18 +251,30 @@ type TContext = TReceiveEcfOptions & {
   text: string;
 };
 
-async function refuse(
-  context: TContext,
-  code: 1 | 2 | 3,
-  reason: string,
-  at: Date,
-): Promise<TReceiveEcfResult> {
+async function refuse(context: TContext, code: 1 | 3, reason: string, at: Date): Promise<TReceiveEcfResult> {
+  // A verified document can still be replayed by anyone who holds it: its refusals take a slot of
+  // the sender's daily bound too; past it they are only counted, answered unsigned.
+  const policy = context.refusals ?? DEFAULT_REFUSAL_POLICY;
+  const slot = await claimInboundRefusalSlot(context.database, {
+    sourceAddress: context.sourceAddress ?? 'unknown',
+    at,
+    bound: policy.perSenderPerDay,
+  });
+  if (!slot)
+    return {
+      arecfXml: arecfOf(context.ecf, context.tenant.rnc, code, at),
+      signed: false,
+      estado: 'not_received',
+      notReceivedCode: code,
+      inboundDocumentId: null,
+      kept: 'counted',
+      refusalId: null,
+    };
   const arecf = await signedArecf(context, code, at);
-  // Motivo 2 keeps no copy; 1 and 3 keep the bytes only when their signature verified.
-  const keepsBytes = code !== 2 && context.signer !== null;
+  // Only verified documents come here (motivo 1 of a type never exchanged, motivo 3): bytes kept.
   const recorded = await recordInboundDocument(context.database, {
     row: rowOf(context, { status: 'not_received', code, reason, receivedAt: at }),
-    xml: keepsBytes ? { kind: 'received_xml', contentType: 'application/xml', content: context.xml } : null,
+    xml: { kind: 'received_xml', contentType: 'application/xml', content: context.xml },
     acknowledgement: { kind: 'receiver_acknowledgement', contentType: 'application/xml', content: arecf },
     retainUntil: retainUntilOf(at),
   });
@@ -193,6 +285,8 @@ async function refuse(
     estado: 'not_received',
     notReceivedCode: code,
     inboundDocumentId: recorded.id,
+    kept: 'row',
+    refusalId: null,
   };
 }
 
@@ -224,7 +318,8 @@ async function signedArecf(context: TContext, code: 1 | 2 | 3 | null, at: Date):
       'The receiver cannot sign its acknowledgement now; deliver the e-CF again later.',
       { details: { reason: 'receiver_certificate_unavailable' }, headers: { 'retry-after': '3600' } },
     );
-  return signXml(arecfOf(context.ecf, context.tenant.rnc, code, at), resolved.certificate).xml;
+  const arecf = arecfOf(context.ecf, context.tenant.rnc, code, at);
+  return metered(context.cpuMeter, () => signXml(arecf, resolved.certificate).xml);
 }
 
 /**
@@ -248,6 +343,8 @@ function answerUnknownBuyer(ecf: TDeliveredEcf, at: Date): TReceiveEcfResult {
     estado: 'not_received',
     notReceivedCode: 4,
     inboundDocumentId: null,
+    kept: 'nothing',
+    refusalId: null,
   };
 }
 

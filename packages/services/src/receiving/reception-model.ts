@@ -1,7 +1,8 @@
 /**
  * What reception reads of a delivered document before trusting it (docs/receiving.md): the bytes
  * decoded strictly, refused when they cannot be an XML document we would ever parse (a DTD or an
- * entity declaration, nesting deeper than any e-CF, not UTF-8), and the few leaves that route it
+ * entity declaration, nesting deeper than any e-CF, more elements or attributes than any e-CF, not
+ * UTF-8: one pre-scan that stops at the first limit, before any tree), and the few leaves that route it
  * (which tenant, which document), read by a tokenizer that expands nothing. The real parse happens
  * in the signature verification (xmldom, XML 1.0) and the XSD validation (libxml2), on the same text.
  */
@@ -20,11 +21,41 @@ export const NEVER_EXCHANGED_TYPES: ReadonlySet<string> = new Set(['32', '41', '
  */
 export const MAX_XML_DEPTH = 32;
 
+/**
+ * Most elements a delivered document may have; the pre-scan stops there, before any tree is built.
+ * Derived from the official XSDs (docs/receiving.md "How many elements an e-CF can have"): by
+ * maxOccurs alone an e-CF 31 with 1,000 lines and every optional table full has 181,912 elements
+ * (types 33/34 allow 10,000 lines), but every element of a valid document costs at least 31 bytes
+ * (its start and end tags and a one-character value; the densest line, e-CF 43's, averages 31.0),
+ * so the 2 MiB body holds at most 2,097,152 / 31 = 67,650 of them. The signature adds about 20.
+ */
+export const MAX_XML_ELEMENTS = 70_000;
+
+/**
+ * Most attributes a delivered document may have. The e-CF schemas declare none: only namespace
+ * declarations (2-3 on the root) and the signature's (`Algorithm`, `URI`: about 10) are ever sent.
+ */
+export const MAX_XML_ATTRIBUTES = 1_000;
+
 /** The retention date of a copy stored at `at`. */
 export function retainUntilOf(at: Date): Date {
   const until = new Date(at.getTime());
   until.setUTCFullYear(until.getUTCFullYear() + RECEPTION_RETENTION_YEARS);
   return until;
+}
+
+/**
+ * What is kept of a delivery whose signature was not verified (docs/receiving.md "What is kept"):
+ * compact records per source address and UTC day (beyond: counted, not stored), kept this many days.
+ */
+export type TRefusalPolicy = { perSenderPerDay: number; retentionDays: number };
+
+/** RECEPTION_REFUSED_PER_SENDER_PER_DAY and RECEPTION_REFUSED_RETENTION_DAYS's defaults. */
+export const DEFAULT_REFUSAL_POLICY: TRefusalPolicy = { perSenderPerDay: 100, retentionDays: 90 };
+
+/** The retention date of a compact record made at `at`. */
+export function refusalRetainUntilOf(at: Date, policy: TRefusalPolicy): Date {
+  return new Date(at.getTime() + policy.retentionDays * 24 * 3600_000);
 }
 
 /** `dd-MM-yyyy` → `yyyy-MM-dd`, or null when not a real date. */
@@ -75,9 +106,10 @@ function unreadable(reason: string, message: string): AppError {
 
 /**
  * The text of the delivered bytes, exactly (a BOM stays: the signature verifier and the XSD
- * validator ignore it, and it is part of what we store). 400 `INVALID_REQUEST` with
- * `details.reason`: `xml_empty`, `xml_not_utf8`, `xml_doctype_forbidden` (a DTD, an entity
- * declaration: never expanded, never parsed), `xml_too_deep`, `xml_malformed` (not one element tree).
+ * validator ignore it, and it is part of what we store), pre-scanned ({@link scanMarkup}). 400
+ * `INVALID_REQUEST` with `details.reason`: `xml_empty`, `xml_not_utf8`, `xml_doctype_forbidden` (a
+ * DTD, an entity declaration: never expanded, never parsed; the words inside a comment are not one),
+ * `xml_too_deep`, `xml_too_many_elements`, `xml_too_many_attributes`, `xml_malformed`.
  */
 export function decodeDeliveredXml(bytes: Uint8Array): string {
   if (bytes.length === 0) throw unreadable('xml_empty', 'The xml part is empty.');
@@ -88,9 +120,101 @@ export function decodeDeliveredXml(bytes: Uint8Array): string {
     throw unreadable('xml_not_utf8', 'The xml part is not UTF-8 text.');
   }
   if (text.replace(/^\uFEFF/, '').trim() === '') throw unreadable('xml_empty', 'The xml part is empty.');
-  if (/<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)/i.test(text))
-    throw unreadable('xml_doctype_forbidden', 'XML with a DTD or entity declarations is not accepted.');
+  scanMarkup(text);
   return text;
+}
+
+function tooMany(what: 'elements' | 'attributes', limit: number): AppError {
+  return new AppError(
+    'INVALID_REQUEST',
+    `The xml part has more than ${limit.toLocaleString('en-US')} ${what}; no e-CF has that many.`,
+    {
+      details: {
+        reason: what === 'elements' ? 'xml_too_many_elements' : 'xml_too_many_attributes',
+        field: 'xml',
+        limit,
+      },
+    },
+  );
+}
+
+function isNameStart(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    code === 0x5f ||
+    code === 0x3a ||
+    code > 0x7f
+  );
+}
+
+/**
+ * The pre-scan (issue 25): one pass over the text with `indexOf`, before the tokenizer, the XSD
+ * validator or the signature verifier build anything, that counts start tags (elements), attributes
+ * and nesting and stops at the first limit passed: {@link MAX_XML_ELEMENTS} (`xml_too_many_elements`),
+ * {@link MAX_XML_ATTRIBUTES} (`xml_too_many_attributes`), {@link MAX_XML_DEPTH} (`xml_too_deep`).
+ * Comments, CDATA sections and processing instructions are skipped whole, so text in them is never
+ * markup; any other `<!` is a declaration (`<!DOCTYPE`, `<!ENTITY`...): `xml_doctype_forbidden`.
+ * An unterminated comment, section or tag is `xml_malformed`. Anything else odd is left to the
+ * tokenizer (which refuses it as malformed).
+ */
+export function scanMarkup(text: string): { elements: number; attributes: number } {
+  let elements = 0;
+  let attributes = 0;
+  let depth = 0;
+  let at = text.indexOf('<');
+  while (at !== -1) {
+    const next = text.charCodeAt(at + 1);
+    let resume = at + 1;
+    if (next === 0x2f /* / */) {
+      depth -= 1;
+    } else if (next === 0x21 /* ! */) {
+      const [opening, closing] = text.startsWith('<!--', at)
+        ? ['<!--', '-->']
+        : text.startsWith('<![CDATA[', at)
+          ? ['<![CDATA[', ']]>']
+          : [undefined, undefined];
+      if (opening === undefined)
+        throw unreadable('xml_doctype_forbidden', 'XML with a DTD or entity declarations is not accepted.');
+      const end = text.indexOf(closing, at + opening.length);
+      if (end === -1) throw unreadable('xml_malformed', 'The xml part is not well-formed XML.');
+      resume = end + closing.length;
+    } else if (next === 0x3f /* ? */) {
+      const end = text.indexOf('?>', at + 2);
+      if (end === -1) throw unreadable('xml_malformed', 'The xml part is not well-formed XML.');
+      resume = end + 2;
+    } else if (isNameStart(next)) {
+      elements += 1;
+      if (elements > MAX_XML_ELEMENTS) throw tooMany('elements', MAX_XML_ELEMENTS);
+      // The tag to its `>` (outside quoted values), counting its attributes (`=` outside quotes).
+      let quote = 0;
+      let end = -1;
+      let inTag = 0;
+      for (let index = at + 2; index < text.length; index += 1) {
+        const code = text.charCodeAt(index);
+        if (quote !== 0) {
+          if (code === quote) quote = 0;
+        } else if (code === 0x22 || code === 0x27) quote = code;
+        else if (code === 0x3d /* = */) inTag += 1;
+        else if (code === 0x3e /* > */) {
+          end = index;
+          break;
+        }
+      }
+      if (end === -1)
+        throw unreadable('xml_malformed', 'The xml part is not well-formed XML (a tag never ends).');
+      attributes += inTag;
+      if (attributes > MAX_XML_ATTRIBUTES) throw tooMany('attributes', MAX_XML_ATTRIBUTES);
+      if (text.charCodeAt(end - 1) !== 0x2f /* / */) {
+        depth += 1;
+        if (depth > MAX_XML_DEPTH)
+          throw unreadable('xml_too_deep', `The xml part nests deeper than ${MAX_XML_DEPTH} levels.`);
+      }
+      resume = end + 1;
+    }
+    at = text.indexOf('<', resume);
+  }
+  return { elements, attributes };
 }
 
 /** A document's root name and the text of its leaves by path (`Encabezado/IdDoc/eNCF`), first one kept. */

@@ -3,6 +3,7 @@ import type { Environment, TDatabase } from '@ecf/db';
 import { verifyXmlSignature, type TXsdValidators } from '@ecf/fiscal-core';
 import { consumeReceptionSeed, insertReceptionToken } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
+import { metered, type TCpuMeter } from './cpu-budget.ts';
 import { decodeDeliveredXml, readDeliveredLeaves } from './reception-model.ts';
 import { receptionTokenSha256 } from './reception-token.ts';
 
@@ -33,17 +34,20 @@ export async function validateReceptionCertificate(options: {
   xml: Uint8Array;
   xsd: TXsdValidators;
   now?: () => Date;
+  /** Receives the CPU milliseconds of the expensive steps (the route charges the sender with them). */
+  cpuMeter?: TCpuMeter;
 }): Promise<{ token: string; expira: string; expedido: string; holderId: string }> {
   const now = options.now ?? (() => new Date());
-  const text = decodeDeliveredXml(options.xml);
-  const { root, leaves } = readDeliveredLeaves(text);
+  const meter = options.cpuMeter;
+  const text = metered(meter, () => decodeDeliveredXml(options.xml));
+  const { root, leaves } = metered(meter, () => readDeliveredLeaves(text));
   const value = leaves.get('valor');
   if (root !== 'SemillaModel' || value === undefined || value === '')
     throw refused('xml_not_seed', 'Send the signed SemillaModel of /fe/autenticacion/api/semilla.');
-  const schema = options.xsd.validateXml(text, 'SemillaModel');
+  const schema = metered(meter, () => options.xsd.validateXml(text, 'SemillaModel'));
   if (!schema.success)
     throw refused('seed_xsd_invalid', 'The signed seed does not match the SemillaModel schema.');
-  const signature = verifyXmlSignature(text);
+  const signature = metered(meter, () => verifyXmlSignature(text));
   if (!signature.valid)
     throw refused('signature_invalid', `The seed's signature is not valid (${signature.reason}).`);
   const holderId = signature.certificate.holderId;

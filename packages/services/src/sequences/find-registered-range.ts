@@ -10,6 +10,8 @@ import { findSequenceRangeOfEncf, type TSequenceRangeRow } from '../persistence/
  */
 export const NO_RANGES_MEMORY_MS = 10_000;
 const MAX_REMEMBERED = 10_000;
+/** An eNCF: E, the two-digit type and ten digits (rule 2). */
+const ENCF_PATTERN = /^E[0-9]{12}$/;
 const noRangesUntil = new Map<string, number>();
 
 const keyOf = (tenantId: string, environment: Environment) => `${tenantId}/${environment}`;
@@ -27,6 +29,8 @@ export async function findRegisteredRange(options: {
   encf: string;
   now?: number;
 }): Promise<TSequenceRangeRow | null> {
+  // No look-up with client text that is not an eNCF (rule 2 refuses it): a range holds only eNCFs.
+  if (!ENCF_PATTERN.test(options.encf)) return null;
   const now = options.now ?? Date.now();
   const key = keyOf(options.tenantId, options.environment);
   if ((noRangesUntil.get(key) ?? 0) > now) return null;

@@ -6,6 +6,7 @@ import { seedDocument, seedTenant, sqlPoolOf, type TDatabase } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
 import type { TXsdValidators } from '@ecf/fiscal-core';
 import { preflightDocument } from '../emission/preflight-document.ts';
+import { findHighestSequencePerType, findSequenceRangeOfEncf, isEncfAnnulled } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 import { listSequenceRanges } from './list-sequence-ranges.ts';
 import { registerSequenceRange } from './register-sequence-range.ts';
@@ -180,5 +181,43 @@ describe('emission rules fed by ranges and annulments', () => {
     });
     assert.ok((await codesOf(note(encf('31', first)))).includes('REFERENCED_ENCF_NOT_ACCEPTED'));
     assert.ok(!(await codesOf(note(encf('31', first + 1)))).includes('REFERENCED_ENCF_NOT_ACCEPTED'));
+  });
+});
+
+describe('client text that is not an eNCF (issue 25, item 1)', () => {
+  const HOSTILE = ['abc', 'E31', 'E31000000010X', "' OR '1'='1", 'E3100000000012', 'E31-000000001'];
+
+  test('the statements that read an eNCF as a number find nothing instead of failing', async () => {
+    const first = randomInt(1, 1_000_000_000);
+    await register({ from: encf('31', first), to: encf('31', first + 9) });
+    for (const text of HOSTILE) {
+      const found = await findSequenceRangeOfEncf(database, {
+        tenantId: tenant.id,
+        environment: 'TesteCF',
+        encf: text,
+      });
+      assert.equal(found.range, null, text);
+      assert.equal(found.anyRange, true, text);
+      assert.equal(
+        await isEncfAnnulled(database, { tenantId: tenant.id, environment: 'TesteCF', encf: text }),
+        false,
+      );
+    }
+  });
+
+  test('a stored eNCF of another shape does not break the range counts or the highest sequence per type', async () => {
+    const isolated = await seedTenant(database);
+    const first = randomInt(1, 1_000_000_000);
+    await register({ tenantId: isolated.id, from: encf('31', first), to: encf('31', first + 9) });
+    // Rows written before rule 2 existed, or by hand: not eNCF-shaped, inside the range's text bounds.
+    await seedDocument(database, { tenantId: isolated.id, encf: `${encf('31', first).slice(0, 12)}X` });
+    await seedDocument(database, { tenantId: isolated.id, encf: encf('31', first + 1) });
+    const [range] = await listSequenceRanges({ database, tenantId: isolated.id, environment: 'TesteCF' });
+    assert.ok(range);
+    const highest = await findHighestSequencePerType(database, {
+      tenantId: isolated.id,
+      environment: 'TesteCF',
+    });
+    assert.equal(highest.get(31), first + 1);
   });
 });

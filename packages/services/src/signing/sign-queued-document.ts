@@ -56,6 +56,8 @@ export async function signQueuedDocument(options: {
    * e-CF sent as such (an E32 below the threshold goes as its RFCE summary and claims itself).
    */
   claimTransmission?: boolean;
+  /** The worker process's lease, recorded on the claimed attempt (see `TTransmissionOptions.workerInstanceId`). */
+  workerInstanceId?: string;
 }): Promise<TSignQueuedDocumentResult> {
   const { database, documentId } = options;
   const now = options.now ?? new Date();
@@ -175,7 +177,12 @@ export async function signQueuedDocument(options: {
         : [
             {
               type: TRANSMISSION_EVENT_TYPES.ATTEMPT,
-              data: { attempt: claim.attempt, channel: claim.channel, at: now.toISOString() },
+              data: {
+                attempt: claim.attempt,
+                channel: claim.channel,
+                at: now.toISOString(),
+                ...(options.workerInstanceId === undefined ? {} : { worker: options.workerInstanceId }),
+              },
               at: now,
             },
           ]),

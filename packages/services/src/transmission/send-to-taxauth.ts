@@ -97,7 +97,12 @@ export async function sendToTaxauth(step: {
                 ]),
             {
               type: TRANSMISSION_EVENT_TYPES.ATTEMPT,
-              data: { attempt, channel, at: claimedAt.toISOString() },
+              data: {
+                attempt,
+                channel,
+                at: claimedAt.toISOString(),
+                ...(options.workerInstanceId === undefined ? {} : { worker: options.workerInstanceId() }),
+              },
               at: claimedAt,
             },
           ],

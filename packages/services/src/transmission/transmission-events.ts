@@ -8,7 +8,7 @@ import { findLastEventsOfTypes } from '../persistence/index.ts';
 
 /** Event types transmission appends to a document's log (besides the target status of each change). */
 export const TRANSMISSION_EVENT_TYPES = {
-  /** Written and committed before a send leaves: `{ attempt, channel, at }`. */
+  /** Written and committed before a send leaves: `{ attempt, channel, at, worker? }` (`worker`: the sending process's lease id). */
   ATTEMPT: 'transmission_attempt',
   /** The outcome of an attempt: `{ attempt, outcome, ... }`; an attempt without one is "unknown". */
   OUTCOME: 'transmission_outcome',
@@ -26,7 +26,7 @@ export type TAttemptOutcome =
 export async function findUnresolvedAttempt(
   database: TDatabase,
   documentId: string,
-): Promise<{ attempt: number; at: Date; channel: string } | undefined> {
+): Promise<{ attempt: number; at: Date; channel: string; worker?: string } | undefined> {
   const events = await findLastEventsOfTypes(database, {
     documentId,
     types: [TRANSMISSION_EVENT_TYPES.ATTEMPT, TRANSMISSION_EVENT_TYPES.OUTCOME],
@@ -36,12 +36,19 @@ export async function findUnresolvedAttempt(
   const data = (last.data ?? {}) as { attempt?: number; channel?: string; outcome?: string; at?: string };
   if (last.type === TRANSMISSION_EVENT_TYPES.OUTCOME && data.outcome !== 'unknown') return undefined;
   const attemptEvent = last.type === TRANSMISSION_EVENT_TYPES.ATTEMPT ? last : events[1];
-  const attemptData = (attemptEvent?.data ?? {}) as { attempt?: number; channel?: string; at?: string };
+  const attemptData = (attemptEvent?.data ?? {}) as {
+    attempt?: number;
+    channel?: string;
+    at?: string;
+    worker?: unknown;
+  };
   const at =
     attemptData.at === undefined ? (attemptEvent?.createdAt ?? last.createdAt) : new Date(attemptData.at);
   return {
     attempt: attemptData.attempt ?? data.attempt ?? 0,
     at,
     channel: attemptData.channel ?? data.channel ?? 'ecf',
+    // The worker process that made the attempt (its `worker_instances` lease), when it said.
+    ...(typeof attemptData.worker === 'string' ? { worker: attemptData.worker } : {}),
   };
 }

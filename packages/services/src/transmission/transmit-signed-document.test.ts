@@ -2,6 +2,8 @@
 // outcomes, RFCE) runs against the same simulator and clock (test/transmission-harness.ts).
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { sqlPoolOf } from '@ecf/db';
 import { pollDocumentStatus } from './poll-document-status.ts';
 import { transmitSignedDocument } from './transmit-signed-document.ts';
 import {
@@ -465,6 +467,63 @@ test('an attempt without outcome (crash) is in flight for a while, then resolved
   assert.equal(await harness.receptionsOf(left.document.encf), 1);
 });
 
+test('an attempt of a worker process known to be gone is resolved at once; one of a live process waits at most 5 s at a time', async () => {
+  const [live, recovered, lapsed] = [randomUUID(), randomUUID(), randomUUID()];
+  await sqlPoolOf(harness.database).query(
+    `INSERT INTO worker_instances (id, host, pid, started_at, heartbeat_at, recovered_at) VALUES
+       ($1::uuid, 'host', 1, now(), now(), NULL),
+       ($2::uuid, 'host', 2, now() - interval '2 minutes', now() - interval '1 minute', now()),
+       ($3::uuid, 'host', 3, now() - interval '2 minutes', now() - interval '20 seconds', NULL)`,
+    [live, recovered, lapsed],
+  );
+  const withLease = { workerInstanceId: () => randomUUID(), workerDeadAfterSeconds: 15 };
+  const transmitWith = (id: string, extra: Record<string, unknown> = {}) =>
+    transmitSignedDocument({
+      database: harness.database,
+      documentId: id,
+      ...harness.transmission,
+      ...withLease,
+      ...extra,
+    });
+
+  // Its process renews its lease: it may still be sending. Looked at again within 5 s, nothing sent.
+  const alive = await harness.seedSignedDocument();
+  await recordBareAttempt(alive.document.id, alive.document.tenantId, live);
+  const waiting = await transmitWith(alive.document.id);
+  assert.deepEqual([waiting.next, waiting.outcome], ['retry', 'attempt_in_flight']);
+  assert.ok('afterSeconds' in waiting && waiting.afterSeconds <= 5, JSON.stringify(waiting));
+  assert.equal(await harness.receptionsOf(alive.document.encf), 0);
+
+  // Its process was found dead a minute ago: asked at once (nothing there), then sent once.
+  const orphan = await harness.seedSignedDocument();
+  await recordBareAttempt(orphan.document.id, orphan.document.tenantId, recovered);
+  assert.equal((await transmitWith(orphan.document.id)).next, 'poll');
+  assert.equal(await harness.receptionsOf(orphan.document.encf), 1);
+  const outcomes = (await harness.eventsOf(orphan.document.id))
+    .filter((event) => event.type === TRANSMISSION_EVENT_TYPES.OUTCOME)
+    .map((event) => (event.data as { outcome: string; resolvedBy?: string }).resolvedBy ?? 'sent');
+  assert.deepEqual(outcomes, ['consultatrackids', 'sent']);
+
+  // Its lease lapsed 20 s ago: dead, but what it sent may still be settling at the tax authority
+  // (30 s here): the run waits for the ~10 s left, then (settled) asks and sends.
+  const settling = await harness.seedSignedDocument();
+  await recordBareAttempt(settling.document.id, settling.document.tenantId, lapsed);
+  const early = await transmitWith(settling.document.id, { orphanSettleMs: 30_000 });
+  assert.deepEqual([early.next, early.outcome], ['retry', 'attempt_in_flight']);
+  assert.ok(
+    'afterSeconds' in early && early.afterSeconds >= 8 && early.afterSeconds <= 11,
+    JSON.stringify(early),
+  );
+  assert.equal((await transmitWith(settling.document.id, { orphanSettleMs: 10_000 })).next, 'poll');
+  assert.equal(await harness.receptionsOf(settling.document.encf), 1);
+
+  // Its own attempt (this process) or one naming no process: the whole in-flight window.
+  const own = await harness.seedSignedDocument();
+  await recordBareAttempt(own.document.id, own.document.tenantId, live);
+  const ownWait = await transmitWith(own.document.id, { workerInstanceId: () => live, inFlightMs: 60_000 });
+  assert.ok('afterSeconds' in ownWait && ownWait.afterSeconds > 50, JSON.stringify(ownWait));
+});
+
 test('concurrent runs of the same document send it once', async () => {
   const { document } = await harness.seedSignedDocument();
   const reports = await Promise.all([transmit(document.id), transmit(document.id), transmit(document.id)]);
@@ -473,7 +532,7 @@ test('concurrent runs of the same document send it once', async () => {
   assert.equal((await documentOf(document.id)).attempts, 1);
 });
 
-async function recordBareAttempt(documentId: string, tenantId: string) {
+async function recordBareAttempt(documentId: string, tenantId: string, worker?: string) {
   await harness.database.$transaction([
     harness.database.document.update({ where: { id: documentId }, data: { attempts: 1 } }),
     harness.database.documentEvent.create({
@@ -481,7 +540,12 @@ async function recordBareAttempt(documentId: string, tenantId: string) {
         documentId,
         tenantId,
         type: TRANSMISSION_EVENT_TYPES.ATTEMPT,
-        data: { attempt: 1, channel: 'ecf', at: harness.clock.now().toISOString() },
+        data: {
+          attempt: 1,
+          channel: 'ecf',
+          at: harness.clock.now().toISOString(),
+          ...(worker === undefined ? {} : { worker }),
+        },
         createdAt: harness.clock.now(),
       },
     }),

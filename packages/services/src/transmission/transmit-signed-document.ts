@@ -8,21 +8,31 @@
  * - its outcome is appended after; an attempt without outcome (crash, or an answer lost after the
  *   request left) is "unknown" and is resolved by asking the tax authority (ConsultaTrackIds by
  *   RNC + eNCF; Consulta Estado for an RFCE) before anything is sent again. While an attempt is
- *   younger than `inFlightMs` it may still be running elsewhere: the run backs off instead.
+ *   younger than `inFlightMs` it may still be running elsewhere: the run backs off instead, unless
+ *   the process that made it is known to be gone (its `worker_instances` lease lapsed): then the
+ *   tax authority is asked as soon as what that process sent has settled (`orphanSettleMs` after
+ *   its last renewal), which is usually at once.
  *
  * Classification: no answer, timeout, 5xx or authentication down → `contingency` (5, 10, 20, 30,
  * 30... minutes; at 72 h an operator notification; retries continue); a refusal → `rejected`;
  * not delegated → `transmission_failed` with a hint; other definite failures → `transmission_failed`.
  */
-import type { TDatabase } from '@ecf/db';
+import { sqlPoolOf, type TDatabase } from '@ecf/db';
 import { resolveDocumentCertificate } from '../accounts/index.ts';
-import { loadTransmissionDocument, type TTransmissionDocument } from '../persistence/index.ts';
+import {
+  findWorkerInstanceFate,
+  loadTransmissionDocument,
+  type TTransmissionDocument,
+} from '../persistence/index.ts';
 import { applyDefiniteFailure } from './answer-writes.ts';
 import { resolveUnknownOutcome } from './resolve-unknown-outcome.ts';
 import { sendToTaxauth } from './send-to-taxauth.ts';
 import { findUnresolvedAttempt } from './transmission-events.ts';
 import {
   DEFAULT_IN_FLIGHT_MS,
+  DEFAULT_ORPHAN_SETTLE_MS,
+  DEFAULT_WORKER_DEAD_AFTER_SECONDS,
+  IN_FLIGHT_RECHECK_SECONDS,
   TRANSMITTABLE,
   type TTransmissionOptions,
   type TTransmissionReport,
@@ -70,13 +80,12 @@ export async function transmitSignedDocument(
       ? undefined
       : await findUnresolvedAttempt(database, document.id);
   if (unresolved !== undefined) {
-    const age = now().getTime() - unresolved.at.getTime();
-    const inFlightMs = options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS;
-    if (age >= 0 && age < inFlightMs)
+    const waitMs = await inFlightWaitMs(database, unresolved, options, now());
+    if (waitMs > 0)
       return {
         documentId,
         next: 'retry',
-        afterSeconds: Math.max(1, Math.ceil((inFlightMs - age) / 1000)),
+        afterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
         outcome: 'attempt_in_flight',
       };
   }
@@ -137,4 +146,34 @@ export async function transmitSignedDocument(
     signedXml: known?.signedXml,
     claimed,
   });
+}
+
+/**
+ * How long to wait before resolving an attempt without outcome. Until it is `inFlightMs` old it
+ * may still be on its way, except when the process that made it is known to be gone (its lease
+ * lapsed, or the recovery found it dead): it can send nothing more, and what it sent has been
+ * registered by the tax authority (or never will be) once `orphanSettleMs` passed since its last
+ * renewal, so the tax authority is asked then, usually at once. While that process may be alive the
+ * wait is cut to {@link IN_FLIGHT_RECHECK_SECONDS}, so its death is noticed soon. An attempt of
+ * this very process, or one that names no process (older events), waits for the whole window.
+ */
+async function inFlightWaitMs(
+  database: TDatabase,
+  unresolved: { at: Date; worker?: string },
+  options: TTransmissionOptions,
+  at: Date,
+): Promise<number> {
+  const age = at.getTime() - unresolved.at.getTime();
+  const inFlightMs = options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS;
+  if (age < 0 || age >= inFlightMs) return 0;
+  const remainingMs = inFlightMs - age;
+  const owner = unresolved.worker;
+  if (owner === undefined || owner === options.workerInstanceId?.()) return remainingMs;
+  const fate = await findWorkerInstanceFate(sqlPoolOf(database), {
+    id: owner,
+    deadAfterSeconds: options.workerDeadAfterSeconds ?? DEFAULT_WORKER_DEAD_AFTER_SECONDS,
+    settleMs: options.orphanSettleMs ?? DEFAULT_ORPHAN_SETTLE_MS,
+  });
+  if (fate.gone) return Math.min(remainingMs, fate.settlesInMs);
+  return Math.min(remainingMs, IN_FLIGHT_RECHECK_SECONDS * 1000);
 }

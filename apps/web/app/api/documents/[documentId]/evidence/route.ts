@@ -5,6 +5,7 @@ import { getPortalSession } from '../../../../../auth/portal-session.ts';
 import { requestMetaOf } from '../../../../../server/request-meta.ts';
 import { portalRuntime } from '../../../../../server/runtime.ts';
 import {
+  answeringDatabaseBusy,
   errorResponse,
   fileResponse,
   isCrossSite,
@@ -27,7 +28,7 @@ const ZDocumentId = z.uuid();
  * A browser request marked cross-site is refused (like tRPC's GETs: reads may write audit entries).
  * `?environment=` (links from the document page) is accepted and not needed: the id names the document.
  */
-export async function GET(request: Request, context: { params: Promise<{ documentId: string }> }) {
+async function evidence(request: Request, context: { params: Promise<{ documentId: string }> }) {
   if (isCrossSite(request)) return errorResponse(403, 'FORBIDDEN', 'Cross-site request refused.');
   const parsed = ZDocumentId.safeParse((await context.params).documentId);
   const documentId = parsed.success ? parsed.data.toLowerCase() : null;
@@ -70,3 +71,6 @@ export async function GET(request: Request, context: { params: Promise<{ documen
     throw error;
   }
 }
+
+/** No free database connection (support's branch reads before the guard): 503 with Retry-After. */
+export const GET = answeringDatabaseBusy(evidence);
