@@ -36,7 +36,7 @@ import {
   type TBody,
   type TMutationName,
 } from './mutations.ts';
-import { seedOf, type TFuzzOptions } from './options.ts';
+import { hashOf, seedOf, type TFuzzOptions } from './options.ts';
 
 type TSchema = Record<string, unknown>;
 type TParameter = { name: string; in: 'path' | 'query' | 'header'; required?: boolean; schema?: TSchema };
@@ -211,20 +211,35 @@ function multipartCases(bytes: Uint8Array): Array<{ label: string; body: TBody }
       label: 'multipart: a DOCTYPE with an external entity',
       body: multipart(`${declaration}<!DOCTYPE ECF [<!ENTITY x SYSTEM "file:///etc/passwd">]><ECF>&x;</ECF>`),
     },
-    { label: 'multipart: a comment naming <!DOCTYPE', body: multipart(`${declaration}<!-- <!DOCTYPE x> --><ECF/>`) },
+    {
+      label: 'multipart: a comment naming <!DOCTYPE',
+      body: multipart(`${declaration}<!-- <!DOCTYPE x> --><ECF/>`),
+    },
     { label: 'multipart: 5,000 levels deep', body: multipart(`${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}`) },
     { label: 'multipart: 150,000 elements', body: multipart(`<ECF>${'<b/>'.repeat(150_000)}</ECF>`) },
     {
       label: 'multipart: invalid UTF-8 in the XML',
-      body: multipart(Buffer.concat([Buffer.from(`${declaration}<ECF>`), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('</ECF>')])),
+      body: multipart(
+        Buffer.concat([
+          Buffer.from(`${declaration}<ECF>`),
+          Buffer.from([0xc3, 0x28, 0xff]),
+          Buffer.from('</ECF>'),
+        ]),
+      ),
     },
     {
       label: 'multipart: 30 headers in the part',
-      body: multipart('<ECF/>', Array.from({ length: 30 }, (_, index) => `X-Fuzz-${index}: ${index}\r\n`).join('')),
+      body: multipart(
+        '<ECF/>',
+        Array.from({ length: 30 }, (_, index) => `X-Fuzz-${index}: ${index}\r\n`).join(''),
+      ),
     },
     { label: 'multipart: no closing boundary', body: multipart('<ECF/>', '', false) },
     { label: 'multipart: random bytes as the XML', body: multipart(Buffer.from(bytes)) },
-    { label: 'XML sent as application/json', body: { kind: 'raw', bytes: Buffer.from('<ECF/>'), contentType: 'application/json' } },
+    {
+      label: 'XML sent as application/json',
+      body: { kind: 'raw', bytes: Buffer.from('<ECF/>'), contentType: 'application/json' },
+    },
   ];
 }
 
@@ -247,14 +262,6 @@ function operationsOf(document: { paths: Record<string, Record<string, unknown>>
     }
   }
   return operations;
-}
-
-/** A string hash (FNV-1a) to derive each operation's seed from the run's. */
-function hashOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1)
-    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
-  return hash >>> 0;
 }
 
 type TCase = {
@@ -439,8 +446,7 @@ export async function fuzzApi(
           list.push({ ...own(1), label, body, mutation });
       // Writes whose body is not JSON (the public reception routes: multipart with an XML part).
       if (!bodySchema && operation.method === 'POST')
-        for (const { label, body } of multipartCases(draws0(seed)))
-          list.push({ ...own(0), label, body });
+        for (const { label, body } of multipartCases(draws0(seed))) list.push({ ...own(0), label, body });
       const draws = sampleCases(
         seed,
         options.runs * (bodySchema ? 6 : 2) + pathParameters.length * options.runs,
@@ -557,6 +563,9 @@ export function refusalMissed(
   return null;
 }
 
+/** Codes the specification gives two statuses (AppError's `status` option). */
+const TWO_STATUS_CODES = new Set(['ANECF_DOCUMENT_CONFLICT', 'ACECF_TAXAUTH_SUBMISSION_UNCERTAIN']);
+
 /** `details.reason` of the refusals made before any route is chosen (documented on INVALID_REQUEST). */
 const EDGE_REASONS = new Set(['malformed_http', 'invalid_url_encoding', 'path_parameter_too_long']);
 
@@ -597,6 +606,10 @@ function judge(
     if (!shapeOk) return 'error is not an ErrorResponse';
     const code = error.code as string;
     if (!ERROR_CODES.has(code)) return `code ${code} is not in the error registry`;
+    // The registry maps each code to one status; AppError's status override exists for the codes the spec gives two.
+    const registered = (ERROR_STATUS as Record<string, number>)[code];
+    if (registered !== answer.status && !TWO_STATUS_CODES.has(code))
+      return `code ${code} answered with ${answer.status}, the registry says ${registered}`;
     if (pathGarbled && answer.status === 404 && code === 'ROUTE_NOT_FOUND') return null;
     // Refusals of the request line itself, before any route (ERROR_STATUS, INVALID_REQUEST): any operation may get them.
     const reason = (error.details as { reason?: unknown }).reason;

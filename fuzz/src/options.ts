@@ -41,3 +41,11 @@ export function readOptions(
 export function seedOf(seed: number, hash: number): number {
   return (Math.imul(seed ^ hash, 0x9e3779b1) >>> 0) % 2_147_483_647;
 }
+
+/** A string hash (FNV-1a): each operation's and procedure's seed derives from its name. */
+export function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1)
+    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
+}

@@ -34,7 +34,7 @@ import {
   type TBody,
   type TMutationName,
 } from './mutations.ts';
-import { seedOf, type TFuzzOptions } from './options.ts';
+import { hashOf, seedOf, type TFuzzOptions } from './options.ts';
 
 const ORIGIN = 'https://portal.fuzz.test';
 const ROLES_FUZZED: readonly TRole[] = ['owner', 'support', 'partnerAdmin'];
@@ -98,13 +98,6 @@ function withIds(value: unknown, ids: Record<string, string>): unknown {
       ids[key] !== undefined && typeof item === 'string' ? ids[key] : withIds(item, ids),
     ]),
   );
-}
-
-function hashOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1)
-    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
-  return hash >>> 0;
 }
 
 const ERROR_CODES = new Set(Object.keys(ERROR_STATUS));

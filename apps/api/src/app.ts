@@ -28,7 +28,7 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { registerPartnerApi } from './partner/register-partner-api.ts';
 import { loadXsdValidators } from '@ecf/config';
 import type { TSigningCertificate, TXsdValidators } from '@ecf/fiscal-core';
-import { AppError, createCertificateKeyring } from '@ecf/services';
+import { AppError, createCertificateKeyring, type TCertificateKeyring } from '@ecf/services';
 import { createTaxauthClients, type TTaxauthClient } from '@ecf/taxauth-client';
 import type { Environment } from '@ecf/db';
 
@@ -58,20 +58,48 @@ export type TAppOptions = {
   commercialApprovalDispatchTimeoutMs?: number;
 };
 
+/**
+ * Logging and correlation ids of every API process (the API, the reception process): the
+ * serializer already replaces credential headers, the paths catch a header object logged any other
+ * way, and the URL loses the buyer link's token or credential-like query values (plugins/log-redaction.ts).
+ */
+export function loggingOf(env: TEnv, destination: DestinationStream | undefined) {
+  return {
+    logger: {
+      level: env.LOG_LEVEL,
+      redact: { paths: REDACTED_HEADERS.map((header) => `req.headers["${header}"]`), censor: REDACTED },
+      serializers: { req: serializeRequest },
+      ...(destination ? { stream: destination } : {}),
+    },
+    genReqId: correlationIdFor,
+    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+  };
+}
+
+/**
+ * Where tenants' signing certificates come from, for every route that signs: the tests' loader,
+ * else the keyring of CERTIFICATE_MASTER_KEY, else none (signing routes then answer
+ * CERTIFICATE_NOT_ACTIVE).
+ */
+export function certificateSourceOf(
+  env: TEnv,
+  loadCertificate: ((tenantId: string) => Promise<TSigningCertificate>) | undefined,
+): { loadCertificate?: (tenantId: string) => Promise<TSigningCertificate>; keyring?: TCertificateKeyring } {
+  if (loadCertificate) return { loadCertificate };
+  if (!env.CERTIFICATE_MASTER_KEY) return {};
+  return {
+    keyring: createCertificateKeyring({
+      currentKey: env.CERTIFICATE_MASTER_KEY,
+      previousKeys: env.CERTIFICATE_MASTER_KEYS,
+    }),
+  };
+}
+
 /** Builds the API without listening, so tests can `inject` or listen on an ephemeral port. */
 export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const { env, database } = options;
   const app = Fastify({
-    logger: {
-      level: env.LOG_LEVEL,
-      // The serializer already replaces them; the paths catch a header object logged any other way.
-      redact: { paths: REDACTED_HEADERS.map((header) => `req.headers["${header}"]`), censor: REDACTED },
-      // The URL without the buyer link's token or credential-like query values (plugins/log-redaction.ts).
-      serializers: { req: serializeRequest },
-      ...(options.logDestination ? { stream: options.logDestination } : {}),
-    },
-    genReqId: correlationIdFor,
-    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    ...loggingOf(env, options.logDestination),
     // Routes with a body have their own limits (plugins/body-limits.ts); everything else reads none.
     bodyLimit: Math.min(DEFAULT_BODY_LIMIT_BYTES, env.API_BODY_LIMIT_BYTES),
     // Refused below with an ErrorResponse 503 (Fastify's own 503 body is not one).
@@ -147,16 +175,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
       },
       timeoutMs: env.TAXAUTH_TIMEOUT_MS,
     });
-  const certificateSource = options.loadCertificate
-    ? { loadCertificate: options.loadCertificate }
-    : env.CERTIFICATE_MASTER_KEY
-      ? {
-          keyring: createCertificateKeyring({
-            currentKey: env.CERTIFICATE_MASTER_KEY,
-            previousKeys: env.CERTIFICATE_MASTER_KEYS,
-          }),
-        }
-      : {};
+  const certificateSource = certificateSourceOf(env, options.loadCertificate);
   registerContingencyRoutes(app, authentication);
   registerDocumentRoutes(app, {
     ...authentication,

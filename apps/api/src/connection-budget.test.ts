@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { createDatabaseClient, sqlPoolOf, type TDatabase } from '@ecf/db';
-import { createTestDatabase, type TTestDatabase } from '@ecf/db/testing';
+import { createTestDatabase, exitOfStart, type TTestDatabase } from '@ecf/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { seedTenantWithKey, TEST_XSD_DIRECTORY } from '../test/test-api.ts';
 import { buildApp } from './app.ts';
@@ -92,21 +91,10 @@ test('a pool of 1 held busy: the next request waits for the pool timeout, then 5
 });
 
 test('an API whose budget exceeds max_connections − reserved refuses to start: exit code 1 and the sums on stderr', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')], {
+  const { code, stderr } = await exitOfStart(path.join(import.meta.dirname, 'main.ts'), {
     cwd: path.join(import.meta.dirname, '..'),
-    env: {
-      ...process.env,
-      DATABASE_URL: testDatabase.url,
-      API_PORT: '0',
-      LOG_LEVEL: 'silent',
-      API_DB_POOL_MAX: '1000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { DATABASE_URL: testDatabase.url, API_PORT: '0', API_DB_POOL_MAX: '1000' },
   });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   assert.equal(code, 1, stderr);
   assert.match(
     stderr,

@@ -12,21 +12,19 @@
  * `X-Forwarded-For` is dropped before anything reads it, so a sender cannot pick its own address.
  */
 import { timingSafeEqual } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { TDatabase } from '@ecf/db';
 import { loadXsdValidators } from '@ecf/config';
 import type { TSigningCertificate, TXsdValidators } from '@ecf/fiscal-core';
-import { createCertificateKeyring } from '@ecf/services';
-import { registerRequestGuards, wireTimeoutsOf } from './app.ts';
+import { certificateSourceOf, loggingOf, registerRequestGuards, wireTimeoutsOf } from './app.ts';
 import type { TEnv } from './env.ts';
 import { createJobQueue } from './job-queue.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, registerBodyLimits } from './plugins/body-limits.ts';
 import { answerClientError, answerConnect, answerFrameworkError } from './plugins/client-errors.ts';
-import { correlationIdFor, registerCorrelationId } from './plugins/correlation-id.ts';
+import { registerCorrelationId } from './plugins/correlation-id.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerJsonBody } from './plugins/json-body.ts';
-import { REDACTED, REDACTED_HEADERS, serializeRequest } from './plugins/log-redaction.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { createReadinessProbe } from './readiness.ts';
 import { RECEPTION_PROXY_SECRET_HEADER } from './reception-proxy.ts';
@@ -56,14 +54,7 @@ export async function buildReceptionApp(options: TReceptionAppOptions): Promise<
   const { env, database } = options;
   const secret = Buffer.from(env.RECEPTION_PROXY_SECRET, 'utf8');
   const app = Fastify({
-    logger: {
-      level: env.LOG_LEVEL,
-      redact: { paths: REDACTED_HEADERS.map((header) => `req.headers["${header}"]`), censor: REDACTED },
-      serializers: { req: serializeRequest },
-      ...(options.logDestination ? { stream: options.logDestination } : {}),
-    },
-    genReqId: correlationIdFor,
-    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    ...loggingOf(env, options.logDestination),
     bodyLimit: DEFAULT_BODY_LIMIT_BYTES,
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
@@ -133,16 +124,7 @@ export async function buildReceptionApp(options: TReceptionAppOptions): Promise<
     return metrics.metrics();
   });
 
-  const certificateSource = options.loadCertificate
-    ? { loadCertificate: options.loadCertificate }
-    : env.CERTIFICATE_MASTER_KEY
-      ? {
-          keyring: createCertificateKeyring({
-            currentKey: env.CERTIFICATE_MASTER_KEY,
-            previousKeys: env.CERTIFICATE_MASTER_KEYS,
-          }),
-        }
-      : {};
+  const certificateSource = certificateSourceOf(env, options.loadCertificate);
   registerReceptionRoutes(app, {
     database,
     xsd,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { exitOfStart } from '@ecf/db/testing';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
@@ -40,15 +40,10 @@ test('a pool of 1 held busy: the next request waits for the pool timeout, then 5
 });
 
 test('a simulator whose budget exceeds max_connections − reserved refuses to start: exit code 1 and the sums on stderr', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')], {
+  const { code, stderr } = await exitOfStart(path.join(import.meta.dirname, 'main.ts'), {
     cwd: path.join(import.meta.dirname, '..'),
-    env: { ...process.env, DATABASE_URL: harness.database.url, SIM_PORT: '0', SIM_DB_POOL_MAX: '1000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { DATABASE_URL: harness.database.url, SIM_PORT: '0', SIM_DB_POOL_MAX: '1000' },
   });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   assert.equal(code, 1, stderr);
   assert.match(
     stderr,

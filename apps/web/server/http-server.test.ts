@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { createTestDatabase, type TTestDatabase } from '@ecf/db/testing';
+import { createTestDatabase, exitOfStart, type TTestDatabase } from '@ecf/db/testing';
 import { readServerEnv } from '../server-env.ts';
 import { createPortalServer, type TPortalTimeouts } from './http-server.ts';
 
@@ -136,21 +135,10 @@ after(async () => {
 test('a portal whose budget exceeds max_connections − reserved refuses to start: exit code 1 and the sums on stderr', async () => {
   testDatabase = await createTestDatabase({ migrated: false });
   const web = path.join(import.meta.dirname, '..');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(web, 'server.ts')], {
+  const { code, stderr } = await exitOfStart(path.join(web, 'server.ts'), {
     cwd: web,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: testDatabase.url,
-      WEB_PORT: '0',
-      WEB_DB_POOL_MAX: '1000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { NODE_ENV: 'production', DATABASE_URL: testDatabase.url, WEB_PORT: '0', WEB_DB_POOL_MAX: '1000' },
   });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   assert.equal(code, 1, stderr);
   assert.match(
     stderr,

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { createTestDatabase, type TTestDatabase } from '@ecf/db/testing';
+import { createTestDatabase, exitOfStart, type TTestDatabase } from '@ecf/db/testing';
 import { workerConnectionBudget } from './connection-budget.ts';
 import { readEnv } from './env.ts';
 
@@ -27,21 +26,10 @@ test('the budget of a worker process is its pool, pg-boss and the outbox LISTEN,
 });
 
 test('a worker whose budget exceeds max_connections − reserved refuses to start: exit code 1 and the sums on stderr', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')], {
+  const { code, stderr } = await exitOfStart(path.join(import.meta.dirname, 'main.ts'), {
     cwd: path.join(import.meta.dirname, '..'),
-    env: {
-      ...process.env,
-      DATABASE_URL: testDatabase.url,
-      WORKER_HEALTH_PORT: '0',
-      LOG_LEVEL: 'silent',
-      WORKER_DB_POOL_MAX: '1000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { DATABASE_URL: testDatabase.url, WORKER_HEALTH_PORT: '0', WORKER_DB_POOL_MAX: '1000' },
   });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   assert.equal(code, 1, stderr);
   assert.match(
     stderr,

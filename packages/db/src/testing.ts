@@ -1,5 +1,5 @@
 // Test support: every test file gets a database of its own, migrated from empty.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -106,4 +106,24 @@ export async function openTestDatabase(): Promise<
       await testDatabase.drop();
     },
   };
+}
+
+/**
+ * Starts a process's entry point (`node --import tsx entry`) with `env` added, expecting it to
+ * refuse to start over its connection budget: resolves with its exit code and stderr once it exits.
+ */
+export async function exitOfStart(
+  entry: string,
+  options: { cwd: string; env: Record<string, string> },
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: options.cwd,
+    env: { ...process.env, LOG_LEVEL: 'silent', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.resume();
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stderr };
 }

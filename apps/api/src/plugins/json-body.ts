@@ -1,11 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  assertJsonShape,
-  NO_BODY_LIMITS,
-  readJsonBody,
-  takeCpuTurn,
-  type TEdgeLimits,
-} from '@ecf/services';
+import { NO_BODY_LIMITS, readJsonBody, takeCpuTurn, type TEdgeLimits } from '@ecf/services';
 
 export { decodeUtf8Body, firstInvalidUtf8Offset } from '@ecf/services';
 
@@ -43,16 +37,6 @@ export async function parseJsonBody(request: FastifyRequest, body: Buffer): Prom
   });
   request.rawBody = text;
   return value;
-}
-
-/**
- * Refuses text PostgreSQL cannot store (U+0000, lone surrogates) anywhere in a value, with no
- * other limit: 400 `INVALID_REQUEST` `unsupported_character` with `path` and `codePoint`.
- */
-export function rejectUnstorableText(value: unknown): void {
-  assertJsonShape(value, {
-    limits: { maxDepth: Number.MAX_SAFE_INTEGER, maxStringLength: Number.MAX_SAFE_INTEGER, maxArrayLength: Number.MAX_SAFE_INTEGER },
-  });
 }
 
 /** Only JSON is accepted, through {@link parseJsonBody}, unless a route family registers its own parser. */

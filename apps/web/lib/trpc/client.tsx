@@ -14,6 +14,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../server/routers/root.ts';
+import { MAX_BATCH_PROCEDURES } from './batch.ts';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
@@ -29,7 +30,9 @@ export function TrpcReactProvider(props: { children: ReactNode }) {
       }),
   );
   const [trpcClient] = useState(() =>
-    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/api/trpc' })] }),
+    createTRPCClient<AppRouter>({
+      links: [httpBatchLink({ url: '/api/trpc', maxItems: MAX_BATCH_PROCEDURES })],
+    }),
   );
   return (
     <QueryClientProvider client={queryClient}>

@@ -15,6 +15,7 @@ import { validTryItJson } from '../../test/document-fixtures.ts';
 import { failureOf } from '../../lib/trpc-errors.ts';
 import type { AppRouter } from '../routers/root.ts';
 import { handleTrpcRequest } from './http.ts';
+import { MAX_BATCH_PROCEDURES } from '../../lib/trpc/batch.ts';
 
 const ORIGIN = 'https://portal.example.do';
 const JSON_POST = { 'content-type': 'application/json', origin: ORIGIN };
@@ -379,3 +380,23 @@ test(
     assert.equal(await webhookCount(), before);
   },
 );
+
+test('a batch naming more than MAX_BATCH_PROCEDURES procedures is refused before any runs', async () => {
+  const names = (count: number) => Array.from({ length: count }, () => 'members.list').join(',');
+  const get = (count: number) =>
+    new Request(`${ORIGIN}/api/trpc/${names(count)}?batch=1&input=%7B%7D`, {
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
+  const allowed = await send(get(MAX_BATCH_PROCEDURES));
+  assert.equal(allowed.status, 200);
+  const refused = await send(get(200));
+  assert.equal(refused.status, 400);
+  const items = (await refused.json()) as TErrorItem[];
+  assert.equal(items.length, 200);
+  assert.equal(items[0]?.error.data.appCode, 'INVALID_REQUEST');
+  assert.deepEqual(items[0]?.error.data.details, {
+    reason: 'batch_too_large',
+    limit: MAX_BATCH_PROCEDURES,
+    given: 200,
+  });
+});

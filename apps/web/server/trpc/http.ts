@@ -38,6 +38,7 @@ import {
 import type { TTrpcContext } from './context.ts';
 import { toTrpcError } from './app-errors.ts';
 import { limitsOfProcedure } from './procedure-limits.ts';
+import { MAX_BATCH_PROCEDURES } from '../../lib/trpc/batch.ts';
 import { appRouter } from '../routers/root.ts';
 
 export const TRPC_ENDPOINT = '/api/trpc';
@@ -205,6 +206,12 @@ async function checkedRequestOf(request: Request, url: URL, call: TTrpcCall): Pr
     await request.body?.cancel().catch(() => undefined);
     throw new AppError('ROUTE_NOT_FOUND', 'No procedure of the portal has this name.', {
       details: { path: call.paths.join(',') },
+    });
+  }
+  if (call.paths.length > MAX_BATCH_PROCEDURES) {
+    await request.body?.cancel().catch(() => undefined);
+    throw new AppError('INVALID_REQUEST', `A batch names at most ${MAX_BATCH_PROCEDURES} procedures.`, {
+      details: { reason: 'batch_too_large', limit: MAX_BATCH_PROCEDURES, given: call.paths.length },
     });
   }
   const widest = widestOf(call.limits);

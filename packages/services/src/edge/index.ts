@@ -1,11 +1,5 @@
 /** The request edge shared by every surface: route limits, the JSON reader, the bounded body reader. */
-export {
-  capBodyBytes,
-  edgeLimits,
-  NO_BODY_LIMITS,
-  SMALL_JSON_LIMITS,
-  type TEdgeLimits,
-} from './limits.ts';
+export { capBodyBytes, edgeLimits, NO_BODY_LIMITS, SMALL_JSON_LIMITS, type TEdgeLimits } from './limits.ts';
 export {
   assertJsonShape,
   assertStorableText,

@@ -161,9 +161,13 @@ export function assertJsonShape(value: unknown, options: TJsonShapeOptions): voi
   const { maxDepth, maxStringLength, maxArrayLength } = options.limits;
   const checkText = (text: string, path: string) => {
     if (text.length > maxStringLength)
-      throw new AppError('INVALID_REQUEST', `${path || 'The body'} is longer than ${maxStringLength} characters.`, {
-        details: { reason: 'string_too_long', path, limit: maxStringLength },
-      });
+      throw new AppError(
+        'INVALID_REQUEST',
+        `${path || 'The body'} is longer than ${maxStringLength} characters.`,
+        {
+          details: { reason: 'string_too_long', path, limit: maxStringLength },
+        },
+      );
     if (!options.textCheckedByRoute) assertStorableText(text, path);
   };
   const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
@@ -175,17 +179,26 @@ export function assertJsonShape(value: unknown, options: TJsonShapeOptions): voi
     }
     if (current === null || typeof current !== 'object') continue;
     if (depth >= maxDepth)
-      throw invalidJson(`The request body nests deeper than ${maxDepth} levels at ${path || 'the top level'}.`, {
-        reason: 'too_deep',
-        path,
-        limit: maxDepth,
-      });
+      throw invalidJson(
+        `The request body nests deeper than ${maxDepth} levels at ${path || 'the top level'}.`,
+        {
+          reason: 'too_deep',
+          path,
+          limit: maxDepth,
+        },
+      );
     if (Array.isArray(current)) {
       if (current.length > maxArrayLength)
-        throw new AppError('INVALID_REQUEST', `${path || 'The body'} has more than ${maxArrayLength} items.`, {
-          details: { reason: 'array_too_long', path, limit: maxArrayLength },
-        });
-      current.forEach((item: unknown, index) => stack.push({ value: item, path: `${path}[${index}]`, depth: depth + 1 }));
+        throw new AppError(
+          'INVALID_REQUEST',
+          `${path || 'The body'} has more than ${maxArrayLength} items.`,
+          {
+            details: { reason: 'array_too_long', path, limit: maxArrayLength },
+          },
+        );
+      current.forEach((item: unknown, index) =>
+        stack.push({ value: item, path: `${path}[${index}]`, depth: depth + 1 }),
+      );
       continue;
     }
     for (const [key, member] of Object.entries(current)) {
@@ -219,7 +232,10 @@ export const LARGE_BODY_BYTES = 64 * 1024;
  * ({@link assertJsonShape}). `text` is the body as received (decimal text and replay fingerprints
  * come from it).
  */
-export async function readJsonBody(body: Uint8Array, options: TReadJsonOptions): Promise<{ text: string; value: unknown }> {
+export async function readJsonBody(
+  body: Uint8Array,
+  options: TReadJsonOptions,
+): Promise<{ text: string; value: unknown }> {
   assertUtf8Charset(options.contentType);
   const turn = body.length >= LARGE_BODY_BYTES && options.yieldTurn ? options.yieldTurn : null;
   // Bytes first: a hostile body is refused without ever becoming a multi-megabyte string.
