@@ -20,7 +20,12 @@ import {
   requeueLostDocuments,
 } from '@ecf/services';
 
-export type TLostDocumentRecovery = { instanceId: () => string; stop: () => Promise<void> };
+export type TLostDocumentRecovery = {
+  instanceId: () => string;
+  /** Milliseconds since this process's lease was last registered or renewed (monotonic clock). */
+  leaseAgeMs: () => number;
+  stop: () => Promise<void>;
+};
 
 /**
  * A worker is dead once its lease is this many times the jobs' heartbeat old: by then every job it
@@ -51,6 +56,7 @@ export async function startLostDocumentRecovery(options: {
     return instance.id;
   };
   let instanceId = await register();
+  let renewedAt = performance.now();
   log.info({ instanceId }, 'worker lease registered');
   const pending = new Set<Promise<void>>();
   let stopped = false;
@@ -79,9 +85,14 @@ export async function startLostDocumentRecovery(options: {
 
   const timers = [
     every(options.heartbeatSeconds / 4, 'worker lease renewal', async () => {
-      if (await renewWorkerInstance({ database, id: instanceId })) return;
+      const attemptedAt = performance.now();
+      if (await renewWorkerInstance({ database, id: instanceId })) {
+        renewedAt = attemptedAt;
+        return;
+      }
       // Taken for dead (a long pause): alive after all, with a fresh lease; its jobs' own leases decide.
       instanceId = await register();
+      renewedAt = attemptedAt;
       log.warn({ instanceId }, 'the worker lease had lapsed; registered again');
     }),
   ];
@@ -118,6 +129,7 @@ export async function startLostDocumentRecovery(options: {
     );
   return {
     instanceId: () => instanceId,
+    leaseAgeMs: () => performance.now() - renewedAt,
     async stop() {
       stopped = true;
       for (const timer of timers) clearInterval(timer);

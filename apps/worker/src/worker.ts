@@ -148,6 +148,10 @@ export function createWorker(options: TWorkerOptions) {
       // A dead process may have lived one renewal (a quarter of the heartbeat) after its last one;
       // a request it sent is answered within the client's timeout, or given up on.
       orphanSettleMs: (heartbeatSeconds * 1000) / 4 + (taxauth?.timeoutMs ?? DEFAULT_TAXAUTH_TIMEOUT_MS),
+      // Others take this process for dead once its lease is deadAfterSeconds old and may then ask
+      // the tax authority and resend: it sends nothing once its lease is half that old (a long
+      // pause), and the attempt it committed is resolved by asking, like any other.
+      leaseFresh: () => lease.leaseAgeMs() < (deadAfterSecondsOf(heartbeatSeconds) * 1000) / 2,
     };
     for (const job of jobs) {
       const onDemand = job.schedule === undefined;

@@ -39,7 +39,12 @@ export type TJobContext = {
    * lease after which its process is dead; and how long after a dead process's last renewal what
    * it sent has settled at the tax authority. An attempt whose process died is then resolved at once.
    */
-  workerLease?: { instanceId: () => string; deadAfterSeconds: number; orphanSettleMs: number };
+  workerLease?: {
+    instanceId: () => string;
+    deadAfterSeconds: number;
+    orphanSettleMs: number;
+    leaseFresh: () => boolean;
+  };
   /** SMTP and link settings of `document.email-buyer`. */
   buyerEmail?: TBuyerEmailSettings;
   /** Settings of `webhook.deliver` (WEBHOOKS_ALLOW_PRIVATE_TARGETS, WORKER_WEBHOOK_LEASE_SECONDS). */

@@ -21,6 +21,7 @@ export function transmissionOptionsOf(context: TJobContext): TTransmissionOption
           workerInstanceId: context.workerLease.instanceId,
           workerDeadAfterSeconds: context.workerLease.deadAfterSeconds,
           orphanSettleMs: context.workerLease.orphanSettleMs,
+          workerLeaseFresh: context.workerLease.leaseFresh,
         }),
     notifyOperator: (notification) => {
       const message = notification.data['message'];

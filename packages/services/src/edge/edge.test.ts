@@ -86,7 +86,7 @@ test('a fetch body is read up to its cap and no further; a declared length over 
     method: 'POST',
     body: endless,
     duplex: 'half',
-  } as RequestInit);
+  });
   const refusal = await refusalOf(readRequestBytes(request, { bodyBytes: 64 * 1024, bodyTimeoutMs: 5_000 }));
   assert.equal(refusal.code, 'BODY_TOO_LARGE');
   assert.ok(pulled <= 64 * 1024 + 3 * chunk.byteLength, `pulled ${pulled} bytes`);
@@ -109,7 +109,7 @@ test('a body that stops arriving is cut at its time limit', async () => {
     method: 'POST',
     body: stalled,
     duplex: 'half',
-  } as RequestInit);
+  });
   const started = performance.now();
   const refusal = await refusalOf(readRequestJson(request, edgeLimits(limits, { bodyTimeoutMs: 200 })));
   assert.equal(refusal.code, 'REQUEST_TIMEOUT');

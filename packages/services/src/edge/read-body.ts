@@ -15,7 +15,7 @@ export async function readRequestBytes(
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limits.bodyBytes) throw bodyTooLarge(limits.bodyBytes);
   if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -124,6 +124,10 @@ export async function sendToTaxauth(step: {
   const current = { ...document, attempts: attempt };
   const outcomeEvent = { attempt, channel };
 
+  // A process paused long enough that others may take it for dead sends nothing: the committed
+  // attempt is left without outcome and resolved by asking the tax authority first.
+  if (options.workerLeaseFresh !== undefined && !options.workerLeaseFresh())
+    return { documentId: document.id, next: 'retry', afterSeconds: 1, outcome: 'worker_lease_stale' };
   // When this request leaves: a success closes the episode only if it left after the episode opened.
   const requestedAt = now();
   try {

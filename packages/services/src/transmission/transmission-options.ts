@@ -36,6 +36,13 @@ export type TTransmissionOptions = TCertificateSource & {
    * one we give up on anyway). The worker passes heartbeat / 4 + TAXAUTH_TIMEOUT_MS; default 17.5 s.
    */
   orphanSettleMs?: number;
+  /**
+   * False once this process's own lease is old enough that others may soon take it for dead (a
+   * long pause): the request is then not sent after the attempt was committed; the attempt stays
+   * without outcome and is resolved by asking the tax authority, never by a second send racing
+   * another process's. Without it every committed attempt is sent.
+   */
+  workerLeaseFresh?: () => boolean;
   /** Sends an operator notification (the worker logs it at warn). */
   notifyOperator?: (notification: TOperatorNotification) => void | Promise<void>;
   /**

@@ -565,3 +565,39 @@ async function openFreshClient() {
   });
   return () => client;
 }
+
+test('a process whose own lease went stale (a long pause) commits its attempt but sends nothing; the attempt is resolved by asking', async () => {
+  const paused = randomUUID();
+  await sqlPoolOf(harness.database).query(
+    `INSERT INTO worker_instances (id, host, pid, started_at, heartbeat_at, recovered_at)
+     VALUES ($1::uuid, 'host', 4, now() - interval '2 minutes', now() - interval '1 minute', now())`,
+    [paused],
+  );
+  const { document } = await harness.seedSignedDocument();
+  const stale = await transmitSignedDocument({
+    database: harness.database,
+    documentId: document.id,
+    ...harness.transmission,
+    workerInstanceId: () => paused,
+    workerDeadAfterSeconds: 15,
+    workerLeaseFresh: () => false,
+  });
+  assert.deepEqual([stale.next, stale.outcome], ['retry', 'worker_lease_stale']);
+  assert.equal(await harness.receptionsOf(document.encf), 0);
+
+  // Another process (the paused one was taken for dead) asks first, finds nothing, sends once.
+  const next = await transmitSignedDocument({
+    database: harness.database,
+    documentId: document.id,
+    ...harness.transmission,
+    workerInstanceId: () => randomUUID(),
+    workerDeadAfterSeconds: 15,
+    workerLeaseFresh: () => true,
+  });
+  assert.equal(next.next, 'poll');
+  assert.equal(await harness.receptionsOf(document.encf), 1);
+  const outcomes = (await harness.eventsOf(document.id))
+    .filter((event) => event.type === TRANSMISSION_EVENT_TYPES.OUTCOME)
+    .map((event) => (event.data as { outcome: string; resolvedBy?: string }).resolvedBy ?? 'sent');
+  assert.deepEqual(outcomes, ['consultatrackids', 'sent']);
+});
