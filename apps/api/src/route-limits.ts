@@ -88,13 +88,12 @@ type TOptions = {
   submissionLimitBytes: number;
 };
 
-/** The direct API, the operational routes and the public reception routes (contract.ts ROUTES). */
-function directRouteEdges(options: TOptions): Record<keyof typeof ROUTES, TRouteEdge> {
-  const capped = (limits: TEdgeLimits): TRouteEdge => ({
-    limits: capBodyBytes(limits, options.submissionLimitBytes),
-  });
-  const submission: TRouteEdge = {
-    // Depth, string and array lengths of an e-CF are fiscal-core's rules (422 with the field's path).
+/**
+ * A submission (direct or Partner): the body up to API_BODY_LIMIT_BYTES; its depth, string and array
+ * lengths and its text are fiscal-core's rules (422 with the field's path), not the edge's.
+ */
+function submissionEdgeOf(options: TOptions): TRouteEdge {
+  return {
     limits: edgeLimits(LARGE_JSON_LIMITS, {
       bodyBytes: options.submissionLimitBytes,
       maxDepth: 256,
@@ -102,6 +101,16 @@ function directRouteEdges(options: TOptions): Record<keyof typeof ROUTES, TRoute
       maxArrayLength: options.submissionLimitBytes,
     }),
     textCheckedByRoute: true,
+  };
+}
+
+/** The direct API, the operational routes and the public reception routes (contract.ts ROUTES). */
+function directRouteEdges(options: TOptions): Record<keyof typeof ROUTES, TRouteEdge> {
+  const capped = (limits: TEdgeLimits): TRouteEdge => ({
+    limits: capBodyBytes(limits, options.submissionLimitBytes),
+  });
+  const submission: TRouteEdge = {
+    ...submissionEdgeOf(options),
     checkJsonBytes: (rawBody) => assertSubmissionWithinLimits({ rawBody }),
   };
   const reconciliation = capped(
@@ -188,15 +197,7 @@ function partnerRouteEdges(options: TOptions): Record<keyof typeof PARTNER_ROUTE
     limits: capBodyBytes(limits, options.submissionLimitBytes),
   });
   // `{ "document": <submission> }`: the document's text is fiscal-core's (422 per field).
-  const submission: TRouteEdge = {
-    limits: edgeLimits(LARGE_JSON_LIMITS, {
-      bodyBytes: options.submissionLimitBytes,
-      maxDepth: 256,
-      maxStringLength: options.submissionLimitBytes,
-      maxArrayLength: options.submissionLimitBytes,
-    }),
-    textCheckedByRoute: true,
-  };
+  const submission = submissionEdgeOf(options);
   const statusBatch = capped(edgeLimits(SMALL_JSON_LIMITS, { bodyBytes: STATUS_BATCH_BODY_LIMIT_BYTES }));
   const annulment = capped(
     edgeLimits(LARGE_JSON_LIMITS, {
