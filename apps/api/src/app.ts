@@ -19,7 +19,7 @@ import { registerAnnulmentRoutes } from './routes/annulments.ts';
 import { registerCertificationRoutes } from './routes/certification.ts';
 import { registerCommercialApprovalRoutes } from './routes/commercial-approvals.ts';
 import { registerInboundRoutes } from './routes/inbound.ts';
-import { receptionLimitsOf, registerReceptionRoutes, rewriteReceptionUrl } from './routes/reception.ts';
+import { receptionOptionsOf, registerReceptionRoutes, rewriteReceptionUrl } from './routes/reception.ts';
 import { registerReceptionProxy } from './reception-proxy.ts';
 import { registerApiReference } from './routes/api-reference.ts';
 import { createDocumentWaiter } from './document-waiter.ts';
@@ -206,9 +206,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
       database,
       xsd,
       enqueue: jobQueue.enqueue,
-      defaultEnvironment: env.RECEPTION_DEFAULT_ENVIRONMENT,
-      rateLimitPerMinute: env.RECEPTION_RATE_LIMIT_PER_MINUTE,
-      ...receptionLimitsOf(env),
+      ...receptionOptionsOf(env),
       ...certificateSource,
     });
   }

@@ -28,8 +28,8 @@ import { registerJsonBody } from './plugins/json-body.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { createReadinessProbe } from './readiness.ts';
 import { RECEPTION_PROXY_SECRET_HEADER } from './reception-proxy.ts';
-import { receptionLimitsOf, registerReceptionRoutes, rewriteReceptionUrl } from './routes/reception.ts';
-import { SERVICE_VERSION } from './routes/operational.ts';
+import { receptionOptionsOf, registerReceptionRoutes, rewriteReceptionUrl } from './routes/reception.ts';
+import { registerOperationalRoutes } from './routes/operational.ts';
 
 export type TReceptionAppOptions = {
   env: TEnv;
@@ -101,27 +101,11 @@ export async function buildReceptionApp(options: TReceptionAppOptions): Promise<
   registerJsonBody(app);
   const metrics = registerMetrics(app);
 
-  const startedAt = Date.now();
-  app.get('/healthz', async () => ({
-    ok: true,
-    status: 'ok',
+  registerOperationalRoutes(app, {
+    readiness: readiness.check,
+    metrics,
+    startedAt: new Date(),
     service: 'ecf-reception',
-    version: SERVICE_VERSION,
-    uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-  }));
-  app.get('/readyz', async (_request, reply) => {
-    const result = await readiness.check();
-    if (result.ok) return { ok: true, status: 'ready', checks: result.checks };
-    return reply.code(503).send({
-      ok: false,
-      status: 'not_ready',
-      checks: result.checks,
-      error: { code: 'SERVICE_UNAVAILABLE', message: 'Not ready.', details: { code: 'SERVICE_UNAVAILABLE' } },
-    });
-  });
-  app.get('/metrics', async (_request, reply) => {
-    reply.type(metrics.contentType);
-    return metrics.metrics();
   });
 
   const certificateSource = certificateSourceOf(env, options.loadCertificate);
@@ -129,9 +113,7 @@ export async function buildReceptionApp(options: TReceptionAppOptions): Promise<
     database,
     xsd,
     enqueue: jobQueue.enqueue,
-    defaultEnvironment: env.RECEPTION_DEFAULT_ENVIRONMENT,
-    rateLimitPerMinute: env.RECEPTION_RATE_LIMIT_PER_MINUTE,
-    ...receptionLimitsOf(env),
+    ...receptionOptionsOf(env),
     ...certificateSource,
   });
   return app;

@@ -7,12 +7,18 @@ export const SERVICE_VERSION = '0.2.0';
 /** Public operational routes: liveness, readiness and Prometheus metrics. */
 export function registerOperationalRoutes(
   app: FastifyInstance,
-  options: { readiness: () => Promise<TReadiness>; metrics: Registry; startedAt: Date },
+  options: {
+    readiness: () => Promise<TReadiness>;
+    metrics: Registry;
+    startedAt: Date;
+    /** The process named in `/healthz` (default `ecf-api`; the reception process is `ecf-reception`). */
+    service?: string;
+  },
 ): void {
   app.get('/healthz', async () => ({
     ok: true,
     status: 'ok',
-    service: 'ecf-api',
+    service: options.service ?? 'ecf-api',
     version: SERVICE_VERSION,
     uptimeSeconds: Math.round((Date.now() - options.startedAt.getTime()) / 1000),
   }));

@@ -215,17 +215,21 @@ function sendToken(
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer));
 }
 
-/** The reception's cost limits from the API's environment (RECEPTION_CPU_BUDGET_*, RECEPTION_REFUSED_*). */
-export function receptionLimitsOf(
+/** The reception routes' settings from the API's environment (RECEPTION_DEFAULT_ENVIRONMENT, RECEPTION_RATE_LIMIT_PER_MINUTE, RECEPTION_CPU_BUDGET_*, RECEPTION_REFUSED_*). */
+export function receptionOptionsOf(
   env: Pick<
     TEnv,
+    | 'RECEPTION_DEFAULT_ENVIRONMENT'
+    | 'RECEPTION_RATE_LIMIT_PER_MINUTE'
     | 'RECEPTION_CPU_BUDGET_MS_PER_MINUTE'
     | 'RECEPTION_CPU_BUDGET_BURST_MS'
     | 'RECEPTION_REFUSED_PER_SENDER_PER_DAY'
     | 'RECEPTION_REFUSED_RETENTION_DAYS'
   >,
-): Pick<TReceptionRouteOptions, 'cpuBudget' | 'refusals'> {
+): Pick<TReceptionRouteOptions, 'defaultEnvironment' | 'rateLimitPerMinute' | 'cpuBudget' | 'refusals'> {
   return {
+    defaultEnvironment: env.RECEPTION_DEFAULT_ENVIRONMENT,
+    rateLimitPerMinute: env.RECEPTION_RATE_LIMIT_PER_MINUTE,
     cpuBudget: {
       msPerMinute: env.RECEPTION_CPU_BUDGET_MS_PER_MINUTE,
       burstMs: env.RECEPTION_CPU_BUDGET_BURST_MS,
