@@ -176,6 +176,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
       timeoutMs: env.TAXAUTH_TIMEOUT_MS,
     });
   const certificateSource = certificateSourceOf(env, options.loadCertificate);
+  // The plans of Partner-managed accounts: every eCF emission meets them, direct route or Partner API.
+  const partnerPlans = { quotas: env.PARTNER_PLAN_QUOTAS, graceDays: env.PARTNER_PAYMENT_GRACE_DAYS };
   registerContingencyRoutes(app, authentication);
   registerDocumentRoutes(app, {
     ...authentication,
@@ -183,6 +185,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     enqueue: jobQueue.enqueue,
     waiter,
     cursorSecret: env.API_CURSOR_SECRET,
+    plans: partnerPlans,
   });
   registerReceiverDeliveryRoutes(app, { ...authentication, xsd });
   registerPrintedLinkRoutes(app, { database, linkSecret: env.RI_LINK_SECRET });
@@ -234,7 +237,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     registerPartnerApi(app, {
       database,
       limits: env.PARTNER_RATE_LIMITS,
-      plans: { quotas: env.PARTNER_PLAN_QUOTAS, graceDays: env.PARTNER_PAYMENT_GRACE_DAYS },
+      plans: partnerPlans,
       xsd,
       enqueue: jobQueue.enqueue,
       waiter,

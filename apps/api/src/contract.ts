@@ -1147,6 +1147,10 @@ export const ZCertificationCaseResponse = z.object({
   version: z.number().int(),
   testSetId: z.uuid().nullable(),
   officialSetRef: z.string().nullable(),
+  ecfTypes: z.array(z.string()).describe('declared by the Partner at creation (empty when not)'),
+  b2bSimulation: z.boolean().nullable(),
+  notes: z.string().nullable(),
+  actorRef: z.string().nullable(),
   createdAt: z.string().nullable(),
   approvedAt: z.string().nullable(),
   steps: z.array(ZCertificationStep),
@@ -1229,7 +1233,7 @@ function receptionRoutes(): Record<TReceptionRouteName, TRouteContract> {
       responses: {
         200: { description: '{token, expira, expedido}', contentType: 'application/json' },
         400: error(
-          'INVALID_REQUEST details.reason: xml_not_seed, seed_xsd_invalid, signature_invalid, certificate_holder_missing, certificate_not_valid_now, seed_unknown, seed_expired, seed_already_used; and the body refusals',
+          'INVALID_REQUEST details.reason: xml_not_seed, seed_xsd_invalid, signature_invalid, certificate_holder_missing, certificate_not_valid_now, seed_unknown, seed_expired, seed_already_used; and the body refusals: BODY_TOO_LARGE (2 MiB), UNSUPPORTED_CONTENT_TYPE (not multipart/form-data)',
         ),
         429: rateLimited,
       },
@@ -1261,7 +1265,7 @@ function receptionRoutes(): Record<TReceptionRouteName, TRouteContract> {
       responses: {
         200: { description: '{ok, status}', contentType: 'application/json' },
         400: error(
-          'INVALID_REQUEST details.reason: acecf_rejected (details.problem), issuer_not_served; and the body refusals',
+          'INVALID_REQUEST details.reason: acecf_rejected (details.problem), issuer_not_served; and the body refusals: BODY_TOO_LARGE (2 MiB), UNSUPPORTED_CONTENT_TYPE (not multipart/form-data)',
         ),
         401: error('RECEPTION_AUTHENTICATION_REQUIRED'),
         429: rateLimited,
@@ -1314,6 +1318,7 @@ export const ROUTES = {
     description:
       'Preflight (200): the full validation, nothing stored or signed. Emission: validated like preflight, then stored with its signing job in one transaction (202, Retry-After), or 201 with printing data when `Prefer: wait=N` sees it deliverable in time (Preference-Applied). ' +
       'The same eNCF with the same JSON is a replay (the original document; 201 at once when printable); with other content 409 ENCF_CONFLICT (details.conflicts[]). eCF without active production: 423. ' +
+      'An eCF emission of an account a Partner manages meets the Partner plan on this route as on the Partner API: 402 PAYMENT_REQUIRED (plan unpaid, or overdue after the grace period; details.billingUrl), 429 PLAN_LIMIT_EXCEEDED (the monthly quota of accepted e-CF across all the Partner accounts; Retry-After). Checked after 423 and before validation; preflight (validate=true), TesteCF and direct accounts have no plan check. ' +
       "Clarification 16: a note that references an eNCF this account never issued through the service is accepted; rule 20's reference checks apply when the referenced e-CF is the account's.",
     scopes: ['ecf:validate', 'ecf:create'],
     params: ZEnvironmentParams,
@@ -1336,7 +1341,7 @@ export const ROUTES = {
       400: error(`INVALID_REQUEST; ${JSON_BODY_ERRORS}`),
       ...AUTH_ERRORS,
       409: error(
-        'ENCF_CONFLICT: the eNCF exists with other content; details.conflicts[] { encf, documentId, status, reason: encf_already_used_with_other_content }',
+        'ENCF_CONFLICT: the eNCF exists with other content; details.conflicts[] { encf, documentId, status, reason: encf_already_used_with_other_content }. ENCF_ANNULLED: the eNCF is in a range an annulment reserved or annulled (details.encf, details.annulmentId, details.state)',
       ),
       422: {
         description:
@@ -1344,7 +1349,16 @@ export const ROUTES = {
           'Codes the specification does not name: ISSUER_RNC_MISMATCH (clarification 7), REFERENCE_CODE_NOT_APPLICABLE (clarification 8), XSD_VALIDATION_FAILED on path ECF (clarification 9), SIGNATURE_DATE_IN_FUTURE / SIGNATURE_DATE_INVALID (clarification 10), SEQUENCE_EXPIRATION_DATE_INVALID over DATE_INVALID (clarification 11).',
         schema: ZSubmitValidationError,
       },
+      402: error(
+        'PAYMENT_REQUIRED: eCF emission of a Partner-managed account whose plan is unpaid, or overdue after the grace period (details.billingUrl, details.paidStatus)',
+      ),
       423: error('PRODUCTION_NOT_ACTIVE'),
+      429: {
+        description:
+          'RATE_LIMIT_EXCEEDED (the key’s rate limit); PLAN_LIMIT_EXCEEDED: eCF emission of a Partner-managed account whose Partner used up the month’s quota of accepted e-CF across all its accounts (details.plan, quota, used, month). Retry-After in seconds',
+        schema: ZErrorResponse,
+        headers: { 'Retry-After': 'seconds' },
+      },
     },
   },
   listDocuments: {
@@ -1518,7 +1532,7 @@ export const ROUTES = {
     path: '/:environment/secuencias',
     summary: 'Register an active eNCF range of one e-CF type',
     description:
-      'Optional: emission and annulment work without it; emission neither reserves numbers nor moves a cursor. Once registered, rule 16 compares FechaVencimientoSecuencia of each emission in the range with the range (422 SEQUENCE_EXPIRATION_RANGE_MISMATCH).',
+      'Optional: emission and annulment work without it; emission neither reserves numbers nor moves a cursor. Once registered, rule 16 compares FechaVencimientoSecuencia of each emission in the range with the range (422 SEQUENCE_EXPIRATION_RANGE_MISMATCH). In eCF the account’s production must be active (423 PRODUCTION_NOT_ACTIVE): the tax authority authorizes production sequences only to an authorized electronic issuer.',
     scopes: ['tenant:admin'],
     params: ZEnvironmentParams,
     body: ZSequenceRangeRequest,
@@ -1531,6 +1545,7 @@ export const ROUTES = {
       409: error(
         'SEQUENCE_RANGE_OVERLAP: shares eNCF with a registered range of the same type (details.rangeId, details.from, details.to of the registered range)',
       ),
+      423: error('PRODUCTION_NOT_ACTIVE: eCF before the account’s production is active (nothing stored)'),
     },
   },
   prevalidateAnnulment: {
@@ -1538,7 +1553,7 @@ export const ROUTES = {
     path: '/:environment/anulaciones-ecf/prevalidar',
     summary: 'Build and check an ANECF without sending it',
     description:
-      'Builds the ANECF of the AnnulmentRequest, validates it against ANECF v.1.0.xsd and checks every document of this account and environment in the ranges; nothing is stored, reserved, signed or sent. A signed e-CF that never left toward the tax authority or the buyer can be annulled (listed in coveredDocuments.cancellable); one that arrived or could have arrived blocks the range (ANECF_DOCUMENT_CONFLICT). Documents of other accounts are never looked at.',
+      'Builds the ANECF of the AnnulmentRequest, validates it against ANECF v.1.0.xsd and checks every document of this account and environment in the ranges; nothing is stored, reserved, signed or sent. A signed e-CF that never left toward the tax authority or the buyer can be annulled (listed in coveredDocuments.cancellable); one that arrived or could have arrived blocks the range (ANECF_DOCUMENT_CONFLICT). Documents of other accounts are never looked at. Without fiscal effect, it is answered in eCF before production is active too (as a document preflight); sending needs it.',
     scopes: ['tenant:admin'],
     params: ZEnvironmentParams,
     body: ZAnnulmentRequest,
@@ -1556,7 +1571,8 @@ export const ROUTES = {
     summary: 'Annul eNCF ranges with the tax authority (ANECF)',
     description:
       'Validates like prevalidar, reserves the ranges (a submission of one of their eNCF is then 409), signs the ANECF and sends it. Idempotency-Key is required; the same key and body replays the first answer (200), the same key with another body is 409 ANECF_IDEMPOTENCY_CONFLICT. ' +
-      'Accepted: documents of the ranges that never left become cancelled (their jobs cancelled), those that may have arrived are listed as skipped with a reason. Rejected: definitive, the ranges are freed; correct and send with another key. Uncertain (no answer, or a partial annulment): never resent automatically; reconcile.',
+      'Accepted: documents of the ranges that never left become cancelled (their jobs cancelled), those that may have arrived are listed as skipped with a reason. Rejected: definitive, the ranges are freed; correct and send with another key. Uncertain (no answer, or a partial annulment): never resent automatically; reconcile. ' +
+      'In eCF the account’s production must be active (423 PRODUCTION_NOT_ACTIVE, replays included; nothing built, stored or sent): the tax authority annuls only authorized sequences of an authorized electronic issuer (Formato Anulación de e-NCF, RncEmisor), so an account not yet authorized has no production eNCF to annul.',
     scopes: ['tenant:admin'],
     params: ZEnvironmentParams,
     headers: ZAnnulmentHeaders,
@@ -1565,17 +1581,18 @@ export const ROUTES = {
       200: { description: 'idempotent replay of an earlier answer with this key', schema: ZAnnulment },
       202: { description: 'accepted by the tax authority (status accepted)', schema: ZAnnulment },
       400: error(
-        `as prevalidar; INVALID_REQUEST (details.reason idempotency_key_invalid: longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters or not printable ASCII)`,
+        `as prevalidar (ANECF_INVALID, ANECF_NOT_AVAILABLE_IN_CERTECF, ANECF_DOCUMENT_CONFLICT); INVALID_REQUEST (details.reason idempotency_key_invalid: longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters or not printable ASCII)`,
       ),
       ...AUTH_ERRORS,
       409: error(
-        'ANECF_IDEMPOTENCY_CONFLICT (the key was used with another body), ANECF_RANGE_RESERVED (an eNCF of the ranges is being annulled or was annulled by another request: details.annulmentId), ANECF_DOCUMENT_CONFLICT (a document arrived in the ranges meanwhile: details.documentId, details.conflicts[])',
+        'ANECF_IDEMPOTENCY_CONFLICT (the key was used with another body), ANECF_RANGE_RESERVED (an eNCF of the ranges is being annulled or was annulled by another request: details.annulmentId), ANECF_DOCUMENT_CONFLICT (a document arrived in the ranges meanwhile: details.documentId, details.conflicts[]), CERTIFICATE_NOT_ACTIVE (no active signing certificate: nothing was sent)',
       ),
       422: {
         description:
           'rejected by the tax authority (definitive): ok false, status rejected, taxauth.mensajes; the ranges are free again',
         schema: ZAnnulment,
       },
+      423: error('PRODUCTION_NOT_ACTIVE: eCF before the account’s production is active'),
       428: error(
         'ANECF_IDEMPOTENCY_KEY_REQUIRED: Idempotency-Key missing or empty (nothing built, stored or sent)',
       ),
@@ -1884,9 +1901,11 @@ export const ROUTES = {
       400: error(`INVALID_CERTIFICATION_REQUEST (as prevalidar); ${JSON_BODY_ERRORS}`),
       ...AUTH_ERRORS,
       409: error(
-        'CERTIFICATE_NOT_ACTIVE, CERTIFICATION_OWN_SET_REQUIRED, CERTIFICATION_SET_ALREADY_USED (details.encfs: already sent, used up for good), CERTIFICATION_RUN_IN_PROGRESS (details.runId), CERTIFICATION_SIMULATION_NOT_READY, CERTIFICATION_APPROVED, CERTIFICATION_ENVIRONMENT_REQUIRED; no receipt is created',
+        'CERTIFICATE_NOT_ACTIVE, CERTIFICATION_OWN_SET_REQUIRED, CERTIFICATION_SET_ALREADY_USED (details.encfs: already sent, used up for good), CERTIFICATION_RUN_IN_PROGRESS (details.runId), CERTIFICATION_SIMULATION_NOT_READY, CERTIFICATION_APPROVED, CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_MANAGED_BY_PARTNER; no receipt is created',
       ),
-      422: error('CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH (as prevalidar)'),
+      422: error(
+        'CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH (as prevalidar); CERTIFICATION_OWN_SET_REQUIRED (the open case has no test set: upload the set the tax authority issued)',
+      ),
     },
   },
   getCertificationApprovals: {
@@ -1942,7 +1961,9 @@ export const ROUTES = {
         `CERTIFICATION_PART_INVALID (part missing or not data/simulation, or other properties); ${JSON_BODY_ERRORS}`,
       ),
       ...AUTH_ERRORS,
-      409: error('CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_APPROVED'),
+      409: error(
+        'CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_APPROVED, CERTIFICATION_MANAGED_BY_PARTNER',
+      ),
     },
   },
   recordCertificationAttestation: {
@@ -1961,7 +1982,7 @@ export const ROUTES = {
       ),
       ...AUTH_ERRORS,
       409: error(
-        'CERTIFICATION_PREREQUISITES_MISSING (details.missingSteps), CERTIFICATION_ENVIRONMENT_REQUIRED',
+        'CERTIFICATION_PREREQUISITES_MISSING (details.missingSteps), CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_MANAGED_BY_PARTNER',
       ),
     },
   },
@@ -1979,7 +2000,7 @@ export const ROUTES = {
       ...AUTH_ERRORS,
       404: error('NOT_FOUND: no certification receipt of this account has this documentId'),
       409: error(
-        'CERTIFICATION_DOCUMENT_NOT_RESENDABLE (already resolved: details.status), CERTIFICATION_ENVIRONMENT_REQUIRED',
+        'CERTIFICATION_DOCUMENT_NOT_RESENDABLE (already resolved: details.status), CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_MANAGED_BY_PARTNER',
       ),
     },
   },

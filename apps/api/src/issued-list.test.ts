@@ -146,3 +146,21 @@ test('the list needs ecf:read', async () => {
   assert.equal(response.statusCode, 403);
   assert.equal(ZErrorResponse.parse(response.json()).error.code, 'INSUFFICIENT_SCOPE');
 });
+
+test('receipts a certification restart replaced stay stored but leave the list (and its filters)', async () => {
+  const { tenant } = await seedTenantWithKey(api.database);
+  const { key } = await seedApiKey(api.database, { tenantId: tenant.id, environment: 'CerteCF' });
+  const seed = (encf: string) =>
+    seedDocument(api.database, { tenantId: tenant.id, environment: 'CerteCF', encf, status: 'accepted' });
+  const replaced = await seed(nextEncf('31'));
+  const kept = await seed(nextEncf('31'));
+  const ids = async (query = '') =>
+    ZIssuedListResponse.parse((await list(key, query, 'CerteCF')).json()).items.map(
+      (item) => item.documentId,
+    );
+  assert.deepEqual((await ids()).sort(), [replaced.id, kept.id].sort());
+  await api.database.document.update({ where: { id: replaced.id }, data: { replacedAt: new Date() } });
+  assert.deepEqual(await ids(), [kept.id]);
+  assert.deepEqual(await ids('status=accepted&type=31'), [kept.id]);
+  assert.ok(await api.database.document.findUnique({ where: { id: replaced.id } }), 'kept, not deleted');
+});

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { ROUTES, ZEnvironment, type TRouteContract } from './contract.ts';
+import { ROUTES, ZEnvironment, ZErrorResponse, type TRouteContract } from './contract.ts';
 import {
   PARTNER_ROUTES,
   PARTNER_UPLOAD_PREFLIGHT_ROUTE,
   PARTNER_UPLOAD_ROUTE,
   type TPartnerRouteContract,
 } from './partner-contract.ts';
+import { declaredErrorsOf, type TDocumentedRouteName } from './route-errors.ts';
 import { SERVICE_VERSION } from './routes/operational.ts';
 
 type TJsonSchema = Record<string, unknown> & {
@@ -87,6 +88,61 @@ function securityOf(route: TRouteContract | TPartnerRouteContract) {
   return { security: [] };
 }
 
+/** What a status answers when the contract writes no response for it (codes every route of a kind shares). */
+const EDGE_RESPONSE_DESCRIPTIONS: Record<number, string> = {
+  400: 'refused before the route runs (the HTTP layer: not valid HTTP/1.1, headers over 16 KiB, not received in time)',
+  500: 'an unexpected failure; the answer reveals only the correlationId',
+  503: 'the process is shutting down (details.reason shutting_down) or no database connection is free (database_busy, Retry-After); send the request again',
+};
+
+type TContractResponse = TRouteContract['responses'][number];
+
+/**
+ * The contract's responses with the declared errors (route-errors.ts) of each status: the codes in
+ * `x-error-codes` and, on an ErrorResponse, as the enum of `error.code`. A status the route answers
+ * that the contract does not describe gets a response naming its codes.
+ */
+function responsesOf(operationId: string, route: TRouteContract) {
+  const declared = declaredErrorsOf(operationId as TDocumentedRouteName, route);
+  const statuses = [...new Set([...Object.keys(route.responses).map(Number), ...declared.keys()])].sort(
+    (a, b) => a - b,
+  );
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const codes = declared.get(status);
+      const response: TContractResponse = route.responses[status] ?? {
+        description: `${codes?.join(', ')}: ${EDGE_RESPONSE_DESCRIPTIONS[status] ?? 'refused'}`,
+        schema: ZErrorResponse,
+      };
+      const schema = response.schema ? schemaOf(response.schema, 'output') : undefined;
+      const code = schema?.properties?.['error']?.properties?.['code'];
+      if (code && codes) code['enum'] = codes;
+      return [
+        String(status),
+        {
+          description: response.description,
+          ...(codes ? { 'x-error-codes': codes } : {}),
+          ...(response.headers
+            ? {
+                headers: Object.fromEntries(
+                  Object.entries(response.headers).map(([name, description]) => [
+                    name,
+                    { description, schema: { type: 'string' } },
+                  ]),
+                ),
+              }
+            : {}),
+          ...(schema
+            ? { content: { 'application/json': { schema } } }
+            : response.contentType
+              ? { content: { [response.contentType]: {} } }
+              : {}),
+        },
+      ];
+    }),
+  );
+}
+
 function operationOf(operationId: string, route: TRouteContract, underEnvironment: boolean) {
   // Under the environment's server the environment is a server variable, not a path parameter.
   const omitted = underEnvironment ? ['environment'] : [];
@@ -108,29 +164,7 @@ function operationOf(operationId: string, route: TRouteContract, underEnvironmen
           },
         }
       : {}),
-    responses: Object.fromEntries(
-      Object.entries(route.responses).map(([status, response]) => [
-        status,
-        {
-          description: response.description,
-          ...(response.headers
-            ? {
-                headers: Object.fromEntries(
-                  Object.entries(response.headers).map(([name, description]) => [
-                    name,
-                    { description, schema: { type: 'string' } },
-                  ]),
-                ),
-              }
-            : {}),
-          ...(response.schema
-            ? { content: { 'application/json': { schema: schemaOf(response.schema, 'output') } } }
-            : response.contentType
-              ? { content: { [response.contentType]: {} } }
-              : {}),
-        },
-      ]),
-    ),
+    responses: responsesOf(operationId, route),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   ATTESTABLE_STEPS,
   CERTIFICATION_XML_KINDS,
   FISCAL_ACCOUNTS_MAX_LIMIT,
+  PARTNER_WEBHOOK_EVENT_TYPES,
   RECEIVED_GROUPS,
   WORKBOOK_BASE64_MAX_CHARACTERS,
   WEBHOOK_DELIVERY_STATUSES,
@@ -262,7 +263,7 @@ export const ZIdempotencyHeaders = z.object({
     .string()
     .optional()
     .describe(
-      'required (428 ANECF_IDEMPOTENCY_KEY_REQUIRED without it); 1 to 200 printable ASCII characters. The same key and body replays the first answer; the same key with another body is 409 IDEMPOTENCY_CONFLICT',
+      'required (428 ANECF_IDEMPOTENCY_KEY_REQUIRED without it); 1 to 200 printable ASCII characters. The same key and body replays the first answer; the same key with another body is 409 IDEMPOTENCY_CONFLICT (details.directCode ANECF_IDEMPOTENCY_CONFLICT, the direct API’s name)',
     ),
 });
 export const ZPartnerSequenceList = ok({ ...partnerNaming, items: z.array(ZSequenceRange) });
@@ -345,8 +346,7 @@ export const ZCertificateUploadError = ZErrorResponse.describe(
 );
 
 // Webhooks (Partner system).
-export const PARTNER_WEBHOOK_EVENT_TYPES_DESCRIPTION =
-  'document.state_changed, ecf.queued, annulment.state_changed, document.received, document.commercial_approval_received, document.commercial_approval_due, certificate.validated, certificate.expiring, certificate.expired, production.state_changed';
+export const PARTNER_WEBHOOK_EVENT_TYPES_DESCRIPTION = PARTNER_WEBHOOK_EVENT_TYPES.join(', ');
 export const ZWebhookEndpointRequest = z.strictObject({
   name: z.string().min(1).max(PARTNER_TEXT_LIMITS.webhookName),
   url: z.string().min(1).max(PARTNER_TEXT_LIMITS.webhookUrl).describe('public HTTPS URL'),
@@ -551,6 +551,9 @@ function documentFamily(family: 'production' | 'testecf') {
     responses: {
       200: { description: 'the signed XML', contentType: 'application/xml' },
       ...PARTNER_ERRORS,
+      400: error(
+        `${PAYLOAD_400.description}; NOT_ACCEPTABLE (Accept allows neither application/xml, text/xml nor a wildcard of them; details.accepted)`,
+      ),
       404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
       409: error('DOCUMENT_NOT_SIGNED'),
     },
@@ -566,8 +569,13 @@ function documentFamily(family: 'production' | 'testecf') {
     responses: {
       200: { description: 'the PDF', contentType: 'application/pdf' },
       ...PARTNER_ERRORS,
+      400: error(
+        `${PAYLOAD_400.description}; NOT_ACCEPTABLE (Accept lists neither application/pdf, application/* nor */*; details.accepted)`,
+      ),
       404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND'),
-      409: error('DOCUMENT_NOT_SIGNED, RI_AWAITING_TAXAUTH_RESPONSE, RI_NOT_DELIVERABLE_*'),
+      409: error(
+        'DOCUMENT_NOT_SIGNED, RI_AWAITING_TAXAUTH_RESPONSE, RI_NOT_DELIVERABLE_REJECTED, RI_NOT_DELIVERABLE_NOT_TRANSMITTED, RI_NOT_DELIVERABLE_CANCELLED',
+      ),
     },
   } as const satisfies TPartnerRouteContract;
   return {
@@ -631,16 +639,17 @@ export const ZPartnerCaseRequest = z
       .min(1)
       .max(200)
       .optional()
-      .describe('a set of GET /certification/official-sets'),
+      .describe('a set of GET /certification/official-sets (not together with testSetRef)'),
     ecfTypes: z
-      .array(z.string().regex(/^E?\d{2}$/))
+      .array(z.string().regex(/^E?(31|32|33|34|41|43|44|45|46|47)$/))
       .max(20)
-      .optional(),
-    b2bSimulation: z.boolean().optional(),
-    notes: ZNotes.optional(),
-    actorRef: ZActorRef.optional(),
+      .optional()
+      .describe('the e-CF types the account will issue (`31` or `E31`); kept as `31`, sorted, once each'),
+    b2bSimulation: z.boolean().optional().describe('kept with the case as declared'),
+    notes: ZNotes.optional().describe('kept with the case'),
+    actorRef: ZActorRef.optional().describe('who created the case, kept with it'),
   })
-  .describe('a certification case');
+  .describe('a certification case: its set and what the Partner declares (kept and shown with the case)');
 const ZCaseStep = z.object({
   step: z.string(),
   number: z.number().int(),
@@ -657,6 +666,10 @@ const ZPartnerCase = z.object({
   step: z.string(),
   testSetRef: z.uuid().nullable(),
   officialSetRef: z.string().nullable(),
+  ecfTypes: z.array(z.string()).describe('as declared at creation (empty when not)'),
+  b2bSimulation: z.boolean().nullable().describe('as declared at creation (null when not)'),
+  notes: z.string().nullable(),
+  actorRef: z.string().nullable(),
   checklist: z.array(ZCaseStep).describe('the fifteen steps of the tax authority portal'),
   nextAction: z.object({ step: z.string(), completedBy: z.string(), action: z.string() }).nullable(),
   production: z.object({ state: z.enum(['not_requested', 'pending', 'active', 'suspended']) }),
@@ -759,6 +772,7 @@ export const ZPartnerRestartResponse = ok({
 export const ZPartnerApprovalsRequest = z.strictObject({ workbookBase64: ZWorkbookBase64 });
 export const ZPartnerApprovalsResponse = ok({
   fiscalAccountId: z.uuid(),
+  environment: z.literal('certecf'),
   commercialApprovals: z.record(z.string(), z.unknown()).nullable().describe('null when none was sent yet'),
 });
 export const ZPartnerResendResponse = ok({
@@ -957,7 +971,11 @@ export const PARTNER_ROUTES = {
     params: ZAccountParams,
     body: ZAnnulmentRequest,
     responses: {
-      200: { description: 'would be sent as is', schema: ZPartnerAnnulmentPrevalidation },
+      200: {
+        description:
+          'would be sent as is (no fiscal effect: answered before production is active too, like a document preflight)',
+        schema: ZPartnerAnnulmentPrevalidation,
+      },
       ...PARTNER_ERRORS,
       400: error('INVALID_PARTNER_PAYLOAD; ANECF_INVALID; ANECF_DOCUMENT_CONFLICT (details.conflicts[])'),
       ...ACCOUNT_404,
@@ -977,10 +995,16 @@ export const PARTNER_ROUTES = {
       202: { description: 'accepted by the tax authority', schema: ZPartnerAnnulment },
       ...PARTNER_ERRORS,
       ...ACCOUNT_404,
+      400: error(
+        `${PAYLOAD_400.description}; ANECF_INVALID (details.errors[]); ANECF_DOCUMENT_CONFLICT (details.conflicts[])`,
+      ),
       409: error(
-        'IDEMPOTENCY_CONFLICT (the key with another body), ANECF_RANGE_RESERVED, ANECF_DOCUMENT_CONFLICT',
+        'IDEMPOTENCY_CONFLICT (the key with another body; details.directCode ANECF_IDEMPOTENCY_CONFLICT), ANECF_RANGE_RESERVED, ANECF_DOCUMENT_CONFLICT, CERTIFICATE_NOT_ACTIVE (no active signing certificate: nothing was sent)',
       ),
       422: { description: 'rejected by the tax authority (definitive)', schema: ZPartnerAnnulment },
+      423: error(
+        'PRODUCTION_NOT_ACTIVE: production is not active for the account (the tax authority annuls only authorized sequences of an authorized issuer); nothing built or sent',
+      ),
       428: error('ANECF_IDEMPOTENCY_KEY_REQUIRED'),
       502: { description: 'uncertain: do not resend, reconcile', schema: ZPartnerAnnulment },
     },
@@ -1036,8 +1060,14 @@ export const PARTNER_ROUTES = {
     responses: {
       201: { description: 'registered', schema: ZPartnerSequence },
       ...PARTNER_ERRORS,
+      400: error(
+        `${PAYLOAD_400.description}; SEQUENCE_RANGE_INVALID (details.path, details.reason: type_mismatch, series_mismatch, reversed, date_invalid)`,
+      ),
       ...ACCOUNT_404,
       409: error('SEQUENCE_RANGE_OVERLAP'),
+      423: error(
+        'PRODUCTION_NOT_ACTIVE: production is not active for the account (production sequences are authorized only to an authorized issuer)',
+      ),
     },
   },
   listProductionInboundDocuments: {
@@ -1053,6 +1083,9 @@ export const PARTNER_ROUTES = {
     responses: {
       200: { description: 'a page', schema: ZPartnerInboundList },
       ...PARTNER_ERRORS,
+      400: error(
+        `${PAYLOAD_400.description}; INVALID_RECEIVED_DOCUMENTS_QUERY (a cursor of other filters; details.issues[])`,
+      ),
       ...ACCOUNT_404,
       423: error('PRODUCTION_NOT_ACTIVE'),
     },
@@ -1300,7 +1333,7 @@ export const PARTNER_ROUTES = {
     path: `${P}/certification/official-sets`,
     summary: 'The catalogue of official sets and its default',
     description:
-      "The tax authority generates each taxpayer's test set for its RNC: the catalogue lists the sets the operator publishes (none by default: defaultRef null); the simulation model set is never listed.",
+      "The data-test workbooks the operator loads (admin official-set load), oldest first; retired sets are not listed. defaultRef is the newest (null when the catalogue is empty). A run of a case on an official set sends its rows for the account's RNC. The simulation model set is never listed.",
     permission: 'certification:read',
     account: false,
     responses: { 200: { description: 'the catalogue', schema: ZOfficialSets }, ...PARTNER_ERRORS },
@@ -1314,11 +1347,18 @@ export const PARTNER_ROUTES = {
     params: ZAccountParams,
     body: ZPartnerCaseRequest,
     responses: {
-      200: { description: 'the open case with the same set', schema: ZPartnerCaseResponse },
+      200: {
+        description: 'the open case with the same set (and no other declarations)',
+        schema: ZPartnerCaseResponse,
+      },
       201: { description: 'created', schema: ZPartnerCaseResponse },
       ...PARTNER_ERRORS,
-      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND (testSetRef or officialSetRef unknown)'),
-      409: error('CERTIFICATION_CASE_ALREADY_OPEN (details.caseId): close it first'),
+      404: error(
+        'FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND (testSetRef unknown, officialSetRef not in the catalogue)',
+      ),
+      409: error(
+        'CERTIFICATION_CASE_ALREADY_OPEN (details.caseId; details.members when the open case declares other values): close it first',
+      ),
     },
   },
   partnerGetCertificationCase: {
@@ -1366,7 +1406,9 @@ export const PARTNER_ROUTES = {
       409: error(
         'IDEMPOTENCY_CONFLICT, CERTIFICATE_NOT_ACTIVE, CERTIFICATION_OWN_SET_REQUIRED, CERTIFICATION_SET_ALREADY_USED, CERTIFICATION_RUN_IN_PROGRESS, CERTIFICATION_SIMULATION_NOT_READY, CERTIFICATION_APPROVED',
       ),
-      422: error('CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH'),
+      422: error(
+        "CERTIFICATION_OWN_SET_REQUIRED (the case has no test set and the body names none: upload the account's workbook and create the case with its testSetRef), CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH",
+      ),
       428: error('IDEMPOTENCY_KEY_REQUIRED'),
     },
   },
@@ -1463,7 +1505,7 @@ export const PARTNER_ROUTES = {
     responses: {
       200: { description: 'changed', schema: ZPartnerCaseResponse },
       ...PARTNER_ERRORS,
-      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND (case or official set)'),
+      404: error('FISCAL_ACCOUNT_NOT_FOUND; NOT_FOUND (case, or official set not in the catalogue)'),
       409: error('CERTIFICATION_RUN_IN_PROGRESS, COMMERCIAL_APPROVALS_IN_PROGRESS, CERTIFICATION_APPROVED'),
     },
   },
@@ -1575,7 +1617,9 @@ export const PARTNER_ROUTES = {
       202: { description: 'the tax authority directory is asked now', schema: ZPartnerActivationResponse },
       ...PARTNER_ERRORS,
       ...ACCOUNT_404,
-      409: error('CERTIFICATION_NOT_APPROVED (details.missingSteps)'),
+      409: error(
+        'CERTIFICATION_NOT_APPROVED (details.missingSteps); PRODUCTION_STATE_CONFLICT (details.productionState suspended: the operator suspended production; nothing changes)',
+      ),
     },
   },
 } as const satisfies Record<string, TPartnerRouteContract>;

@@ -167,7 +167,7 @@ export interface paths {
     put?: never;
     /**
      * Preflight (validate=true) or issue an e-CF
-     * @description Preflight (200): the full validation, nothing stored or signed. Emission: validated like preflight, then stored with its signing job in one transaction (202, Retry-After), or 201 with printing data when `Prefer: wait=N` sees it deliverable in time (Preference-Applied). The same eNCF with the same JSON is a replay (the original document; 201 at once when printable); with other content 409 ENCF_CONFLICT (details.conflicts[]). eCF without active production: 423. Clarification 16: a note that references an eNCF this account never issued through the service is accepted; rule 20's reference checks apply when the referenced e-CF is the account's.
+     * @description Preflight (200): the full validation, nothing stored or signed. Emission: validated like preflight, then stored with its signing job in one transaction (202, Retry-After), or 201 with printing data when `Prefer: wait=N` sees it deliverable in time (Preference-Applied). The same eNCF with the same JSON is a replay (the original document; 201 at once when printable); with other content 409 ENCF_CONFLICT (details.conflicts[]). eCF without active production: 423. An eCF emission of an account a Partner manages meets the Partner plan on this route as on the Partner API: 402 PAYMENT_REQUIRED (plan unpaid, or overdue after the grace period; details.billingUrl), 429 PLAN_LIMIT_EXCEEDED (the monthly quota of accepted e-CF across all the Partner accounts; Retry-After). Checked after 423 and before validation; preflight (validate=true), TesteCF and direct accounts have no plan check. Clarification 16: a note that references an eNCF this account never issued through the service is accepted; rule 20's reference checks apply when the referenced e-CF is the account's.
      */
     post: operations['submitDocument'];
     delete?: never;
@@ -308,7 +308,7 @@ export interface paths {
     put?: never;
     /**
      * Register an active eNCF range of one e-CF type
-     * @description Optional: emission and annulment work without it; emission neither reserves numbers nor moves a cursor. Once registered, rule 16 compares FechaVencimientoSecuencia of each emission in the range with the range (422 SEQUENCE_EXPIRATION_RANGE_MISMATCH).
+     * @description Optional: emission and annulment work without it; emission neither reserves numbers nor moves a cursor. Once registered, rule 16 compares FechaVencimientoSecuencia of each emission in the range with the range (422 SEQUENCE_EXPIRATION_RANGE_MISMATCH). In eCF the account’s production must be active (423 PRODUCTION_NOT_ACTIVE): the tax authority authorizes production sequences only to an authorized electronic issuer.
      */
     post: operations['registerSequence'];
     delete?: never;
@@ -328,7 +328,7 @@ export interface paths {
     put?: never;
     /**
      * Build and check an ANECF without sending it
-     * @description Builds the ANECF of the AnnulmentRequest, validates it against ANECF v.1.0.xsd and checks every document of this account and environment in the ranges; nothing is stored, reserved, signed or sent. A signed e-CF that never left toward the tax authority or the buyer can be annulled (listed in coveredDocuments.cancellable); one that arrived or could have arrived blocks the range (ANECF_DOCUMENT_CONFLICT). Documents of other accounts are never looked at.
+     * @description Builds the ANECF of the AnnulmentRequest, validates it against ANECF v.1.0.xsd and checks every document of this account and environment in the ranges; nothing is stored, reserved, signed or sent. A signed e-CF that never left toward the tax authority or the buyer can be annulled (listed in coveredDocuments.cancellable); one that arrived or could have arrived blocks the range (ANECF_DOCUMENT_CONFLICT). Documents of other accounts are never looked at. Without fiscal effect, it is answered in eCF before production is active too (as a document preflight); sending needs it.
      */
     post: operations['prevalidateAnnulment'];
     delete?: never;
@@ -352,7 +352,7 @@ export interface paths {
     put?: never;
     /**
      * Annul eNCF ranges with the tax authority (ANECF)
-     * @description Validates like prevalidar, reserves the ranges (a submission of one of their eNCF is then 409), signs the ANECF and sends it. Idempotency-Key is required; the same key and body replays the first answer (200), the same key with another body is 409 ANECF_IDEMPOTENCY_CONFLICT. Accepted: documents of the ranges that never left become cancelled (their jobs cancelled), those that may have arrived are listed as skipped with a reason. Rejected: definitive, the ranges are freed; correct and send with another key. Uncertain (no answer, or a partial annulment): never resent automatically; reconcile.
+     * @description Validates like prevalidar, reserves the ranges (a submission of one of their eNCF is then 409), signs the ANECF and sends it. Idempotency-Key is required; the same key and body replays the first answer (200), the same key with another body is 409 ANECF_IDEMPOTENCY_CONFLICT. Accepted: documents of the ranges that never left become cancelled (their jobs cancelled), those that may have arrived are listed as skipped with a reason. Rejected: definitive, the ranges are freed; correct and send with another key. Uncertain (no answer, or a partial annulment): never resent automatically; reconcile. In eCF the account’s production must be active (423 PRODUCTION_NOT_ACTIVE, replays included; nothing built, stored or sent): the tax authority annuls only authorized sequences of an authorized electronic issuer (Formato Anulación de e-NCF, RncEmisor), so an account not yet authorized has no production eNCF to annul.
      */
     post: operations['sendAnnulment'];
     delete?: never;
@@ -767,7 +767,50 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down) or no database connection is free (database_busy, Retry-After); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -838,7 +881,29 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -918,7 +983,50 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down) or no database connection is free (database_busy, Retry-After); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -958,7 +1066,50 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down) or no database connection is free (database_busy, Retry-After); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -988,6 +1139,27 @@ export interface operations {
           'application/xml': unknown;
         };
       };
+      /** @description INVALID_REQUEST, REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT: refused before the route runs (the HTTP layer: not valid HTTP/1.1, headers over 16 KiB, not received in time) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
       /** @description RATE_LIMIT_EXCEEDED per source address (details.reason reception_rate_limit: requests per minute; reception_cpu_budget: its CPU budget is spent); Retry-After in seconds */
       429: {
         headers: {
@@ -1000,7 +1172,50 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down) or no database connection is free (database_busy, Retry-After); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1030,7 +1245,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description INVALID_REQUEST details.reason: xml_not_seed, seed_xsd_invalid, signature_invalid, certificate_holder_missing, certificate_not_valid_now, seed_unknown, seed_expired, seed_already_used; and the body refusals */
+      /** @description INVALID_REQUEST details.reason: xml_not_seed, seed_xsd_invalid, signature_invalid, certificate_holder_missing, certificate_not_valid_now, seed_unknown, seed_expired, seed_already_used; and the body refusals: BODY_TOO_LARGE (2 MiB), UNSUPPORTED_CONTENT_TYPE (not multipart/form-data) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1040,7 +1255,13 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1062,7 +1283,50 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down) or no database connection is free (database_busy, Retry-After); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1102,7 +1366,13 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1122,7 +1392,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RECEPTION_AUTHENTICATION_REQUIRED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1144,7 +1415,29 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1164,7 +1457,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1194,7 +1488,7 @@ export interface operations {
           'application/json': unknown;
         };
       };
-      /** @description INVALID_REQUEST details.reason: acecf_rejected (details.problem), issuer_not_served; and the body refusals */
+      /** @description INVALID_REQUEST details.reason: acecf_rejected (details.problem), issuer_not_served; and the body refusals: BODY_TOO_LARGE (2 MiB), UNSUPPORTED_CONTENT_TYPE (not multipart/form-data) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1204,7 +1498,13 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1224,7 +1524,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RECEPTION_AUTHENTICATION_REQUIRED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1246,7 +1547,50 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down) or no database connection is free (database_busy, Retry-After); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1346,7 +1690,12 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'INVALID_ISSUED_DOCUMENTS_QUERY'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1366,7 +1715,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1386,7 +1736,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1406,7 +1757,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1426,7 +1778,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'PRODUCTION_NOT_ACTIVE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1448,7 +1801,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1468,7 +1822,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1488,7 +1843,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1780,7 +2136,14 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1800,7 +2163,29 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description PAYMENT_REQUIRED: eCF emission of a Partner-managed account whose plan is unpaid, or overdue after the grace period (details.billingUrl, details.paidStatus) */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'PAYMENT_REQUIRED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1820,7 +2205,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1840,7 +2226,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1850,7 +2237,7 @@ export interface operations {
           };
         };
       };
-      /** @description ENCF_CONFLICT: the eNCF exists with other content; details.conflicts[] { encf, documentId, status, reason: encf_already_used_with_other_content } */
+      /** @description ENCF_CONFLICT: the eNCF exists with other content; details.conflicts[] { encf, documentId, status, reason: encf_already_used_with_other_content }. ENCF_ANNULLED: the eNCF is in a range an annulment reserved or annulled (details.encf, details.annulmentId, details.state) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -1860,7 +2247,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ENCF_ANNULLED' | 'ENCF_CONFLICT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1880,7 +2268,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'VALIDATION_FAILED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1924,7 +2313,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'PRODUCTION_NOT_ACTIVE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1934,7 +2324,7 @@ export interface operations {
           };
         };
       };
-      /** @description RATE_LIMIT_EXCEEDED; Retry-After in seconds */
+      /** @description RATE_LIMIT_EXCEEDED (the key’s rate limit); PLAN_LIMIT_EXCEEDED: eCF emission of a Partner-managed account whose Partner used up the month’s quota of accepted e-CF across all its accounts (details.plan, quota, used, month). Retry-After in seconds */
       429: {
         headers: {
           /** @description seconds */
@@ -1946,7 +2336,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'PLAN_LIMIT_EXCEEDED' | 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1966,7 +2357,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -1986,7 +2378,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2077,7 +2470,14 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2097,7 +2497,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2117,7 +2518,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2137,7 +2539,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2159,7 +2562,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2179,7 +2583,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2199,7 +2604,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2247,7 +2653,13 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'INVALID_DOCUMENT_REFERENCE'
+                | 'INVALID_REQUEST'
+                | 'NOT_ACCEPTABLE'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2267,7 +2679,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2287,7 +2700,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2307,7 +2721,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2327,7 +2742,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'DOCUMENT_NOT_SIGNED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2349,7 +2765,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2369,7 +2786,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2389,7 +2807,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2437,7 +2856,13 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'INVALID_DOCUMENT_REFERENCE'
+                | 'INVALID_REQUEST'
+                | 'NOT_ACCEPTABLE'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2457,7 +2882,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2477,7 +2903,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2497,7 +2924,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2517,7 +2945,13 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'DOCUMENT_NOT_SIGNED'
+                | 'RI_AWAITING_TAXAUTH_RESPONSE'
+                | 'RI_NOT_DELIVERABLE_CANCELLED'
+                | 'RI_NOT_DELIVERABLE_NOT_TRANSMITTED'
+                | 'RI_NOT_DELIVERABLE_REJECTED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2539,7 +2973,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2559,7 +2994,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2579,7 +3015,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2645,6 +3082,48 @@ export interface operations {
           'text/plain': unknown;
         };
       };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down) or no database connection is free (database_busy, Retry-After); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
     };
   };
   contingency: {
@@ -2683,6 +3162,27 @@ export interface operations {
           };
         };
       };
+      /** @description INVALID_REQUEST, REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT: refused before the route runs (the HTTP layer: not valid HTTP/1.1, headers over 16 KiB, not received in time) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
       /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
       401: {
         headers: {
@@ -2693,7 +3193,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2713,7 +3214,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2733,7 +3235,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2755,7 +3258,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2775,7 +3279,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2795,7 +3300,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2892,7 +3398,14 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2912,7 +3425,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2932,7 +3446,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2952,7 +3467,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2972,7 +3488,11 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'RECEIVER_DELIVERY_EVIDENCE_INVALID'
+                | 'RECEIVER_DELIVERY_NOT_UNCERTAIN'
+                | 'RECEIVER_DELIVERY_OUTCOME_CONFLICT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -2994,7 +3514,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3014,7 +3535,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3034,7 +3556,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3094,6 +3617,27 @@ export interface operations {
           };
         };
       };
+      /** @description INVALID_REQUEST, REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT: refused before the route runs (the HTTP layer: not valid HTTP/1.1, headers over 16 KiB, not received in time) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
       /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
       401: {
         headers: {
@@ -3104,7 +3648,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3124,7 +3669,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3144,7 +3690,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3166,7 +3713,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3186,7 +3734,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3206,7 +3755,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3288,7 +3838,15 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'SEQUENCE_RANGE_INVALID'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3308,7 +3866,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3328,7 +3887,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3348,7 +3908,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3368,7 +3929,29 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SEQUENCE_RANGE_OVERLAP';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description PRODUCTION_NOT_ACTIVE: eCF before the account’s production is active (nothing stored) */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'PRODUCTION_NOT_ACTIVE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3390,7 +3973,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3410,7 +3994,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3430,7 +4015,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3512,7 +4098,17 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'ANECF_DOCUMENT_CONFLICT'
+                | 'ANECF_INVALID'
+                | 'ANECF_NOT_AVAILABLE_IN_CERTECF'
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3532,7 +4128,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3552,7 +4149,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3572,7 +4170,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3594,7 +4193,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3614,7 +4214,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3634,7 +4235,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3732,7 +4334,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3752,7 +4355,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3772,7 +4376,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3792,7 +4397,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3814,7 +4420,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3834,7 +4441,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -3854,7 +4462,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4030,7 +4639,7 @@ export interface operations {
           };
         };
       };
-      /** @description as prevalidar; INVALID_REQUEST (details.reason idempotency_key_invalid: longer than 200 characters or not printable ASCII) */
+      /** @description as prevalidar (ANECF_INVALID, ANECF_NOT_AVAILABLE_IN_CERTECF, ANECF_DOCUMENT_CONFLICT); INVALID_REQUEST (details.reason idempotency_key_invalid: longer than 200 characters or not printable ASCII) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4040,7 +4649,17 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'ANECF_DOCUMENT_CONFLICT'
+                | 'ANECF_INVALID'
+                | 'ANECF_NOT_AVAILABLE_IN_CERTECF'
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4060,7 +4679,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4080,7 +4700,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4100,7 +4721,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4110,7 +4732,7 @@ export interface operations {
           };
         };
       };
-      /** @description ANECF_IDEMPOTENCY_CONFLICT (the key was used with another body), ANECF_RANGE_RESERVED (an eNCF of the ranges is being annulled or was annulled by another request: details.annulmentId), ANECF_DOCUMENT_CONFLICT (a document arrived in the ranges meanwhile: details.documentId, details.conflicts[]) */
+      /** @description ANECF_IDEMPOTENCY_CONFLICT (the key was used with another body), ANECF_RANGE_RESERVED (an eNCF of the ranges is being annulled or was annulled by another request: details.annulmentId), ANECF_DOCUMENT_CONFLICT (a document arrived in the ranges meanwhile: details.documentId, details.conflicts[]), CERTIFICATE_NOT_ACTIVE (no active signing certificate: nothing was sent) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4120,7 +4742,12 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'ANECF_DOCUMENT_CONFLICT'
+                | 'ANECF_IDEMPOTENCY_CONFLICT'
+                | 'ANECF_RANGE_RESERVED'
+                | 'CERTIFICATE_NOT_ACTIVE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4198,6 +4825,27 @@ export interface operations {
           };
         };
       };
+      /** @description PRODUCTION_NOT_ACTIVE: eCF before the account’s production is active */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'PRODUCTION_NOT_ACTIVE';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
       /** @description ANECF_IDEMPOTENCY_KEY_REQUIRED: Idempotency-Key missing or empty (nothing built, stored or sent) */
       428: {
         headers: {
@@ -4208,7 +4856,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ANECF_IDEMPOTENCY_KEY_REQUIRED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4230,7 +4879,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4250,7 +4900,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4338,7 +4989,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4440,7 +5092,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4460,7 +5113,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4480,7 +5134,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4500,7 +5155,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4522,7 +5178,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4542,7 +5199,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4562,7 +5220,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4685,7 +5344,14 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4705,7 +5371,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4725,7 +5392,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4745,7 +5413,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4765,7 +5434,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ANECF_NOT_UNCERTAIN' | 'ANECF_RECONCILIATION_CONFLICT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4787,7 +5457,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4807,7 +5478,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4827,7 +5499,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4958,7 +5631,12 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'INVALID_RECEIVED_DOCUMENTS_QUERY'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4978,7 +5656,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -4998,7 +5677,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5018,7 +5698,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5038,7 +5719,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'PRODUCTION_NOT_ACTIVE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5060,7 +5742,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5080,7 +5763,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5100,7 +5784,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5205,6 +5890,27 @@ export interface operations {
           };
         };
       };
+      /** @description INVALID_REQUEST, REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT: refused before the route runs (the HTTP layer: not valid HTTP/1.1, headers over 16 KiB, not received in time) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
       /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
       401: {
         headers: {
@@ -5215,7 +5921,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5235,7 +5942,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5255,7 +5963,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RECEIVED_DOCUMENT_NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5275,7 +5984,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'PRODUCTION_NOT_ACTIVE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5297,7 +6007,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5317,7 +6028,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5337,7 +6049,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5385,7 +6098,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'NOT_ACCEPTABLE' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5405,7 +6119,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5425,7 +6140,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5445,7 +6161,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RECEIVED_DOCUMENT_NOT_FOUND' | 'RECEIVED_DOCUMENT_XML_NOT_AVAILABLE' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5465,7 +6182,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'PRODUCTION_NOT_ACTIVE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5487,7 +6205,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5507,7 +6226,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR' | 'RECEIVED_DOCUMENT_XML_INTEGRITY_FAILED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5527,7 +6247,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5614,7 +6335,12 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'INVALID_RECEIVED_DOCUMENTS_QUERY'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5634,7 +6360,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5654,7 +6381,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5674,7 +6402,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5694,7 +6423,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'PRODUCTION_NOT_ACTIVE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5716,7 +6446,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5736,7 +6467,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5756,7 +6488,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5821,6 +6554,27 @@ export interface operations {
           };
         };
       };
+      /** @description INVALID_REQUEST, REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT: refused before the route runs (the HTTP layer: not valid HTTP/1.1, headers over 16 KiB, not received in time) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
       /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
       401: {
         headers: {
@@ -5831,7 +6585,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5851,7 +6606,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5871,7 +6627,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RECEIVED_COMMERCIAL_APPROVAL_NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5891,7 +6648,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'PRODUCTION_NOT_ACTIVE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5913,7 +6671,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5933,7 +6692,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -5953,7 +6713,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6001,7 +6762,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'NOT_ACCEPTABLE' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6021,7 +6783,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6041,7 +6804,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6061,7 +6825,11 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'RECEIVED_COMMERCIAL_APPROVAL_NOT_FOUND'
+                | 'RECEIVED_COMMERCIAL_APPROVAL_XML_NOT_AVAILABLE'
+                | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6081,7 +6849,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'PRODUCTION_NOT_ACTIVE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6103,7 +6872,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6123,7 +6893,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR' | 'RECEIVED_DOCUMENT_XML_INTEGRITY_FAILED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6143,7 +6914,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6262,7 +7034,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6282,7 +7055,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6302,7 +7076,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6322,7 +7097,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RECEIVED_DOCUMENT_NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6344,7 +7120,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6364,7 +7141,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6384,7 +7162,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6607,7 +7386,14 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6627,7 +7413,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6647,7 +7434,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6667,7 +7455,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RECEIVED_DOCUMENT_NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6687,7 +7476,11 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'ACECF_TAXAUTH_SUBMISSION_UNCERTAIN'
+                | 'COMMERCIAL_APPROVAL_DECISION_CONFLICT'
+                | 'RECEIVED_ECF_NOT_VALID_IN_TAXAUTH';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6775,7 +7568,11 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'ACECF_TARGET_URL_NOT_ALLOWED'
+                | 'ACECF_TAXAUTH_REJECTED'
+                | 'COMMERCIAL_APPROVAL_DATE_INVALID';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6865,7 +7662,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6885,7 +7683,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6905,7 +7704,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ACECF_DISPATCH_NOT_RECEIVED' | 'ACECF_TAXAUTH_SUBMISSION_UNCERTAIN';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -6993,7 +7793,13 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'ACECF_SIGNING_FAILED'
+                | 'ACECF_TAXAUTH_CERTIFICATE_UNAVAILABLE'
+                | 'DIRECTORY_ACCESS_TOKEN_MISSING'
+                | 'DIRECTORY_TAXAUTH_AUTH_FAILED'
+                | 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7133,7 +7939,14 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7153,7 +7966,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7173,7 +7987,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7193,7 +8008,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RECEIVED_DOCUMENT_NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7213,7 +8029,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'COMMERCIAL_APPROVAL_NOT_UNCERTAIN';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7235,7 +8052,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7255,7 +8073,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7275,7 +8094,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7330,6 +8150,11 @@ export interface operations {
             version: number;
             testSetId: string | null;
             officialSetRef: string | null;
+            /** @description declared by the Partner at creation (empty when not) */
+            ecfTypes: string[];
+            b2bSimulation: boolean | null;
+            notes: string | null;
+            actorRef: string | null;
             createdAt: string | null;
             approvedAt: string | null;
             steps: {
@@ -7462,6 +8287,27 @@ export interface operations {
           };
         };
       };
+      /** @description INVALID_REQUEST, REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT: refused before the route runs (the HTTP layer: not valid HTTP/1.1, headers over 16 KiB, not received in time) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
       /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
       401: {
         headers: {
@@ -7472,7 +8318,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7492,7 +8339,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7512,7 +8360,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7532,7 +8381,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'CERTIFICATION_ENVIRONMENT_REQUIRED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7554,7 +8404,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7574,7 +8425,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7594,7 +8446,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7716,7 +8569,15 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_CERTIFICATION_REQUEST'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7736,7 +8597,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7756,7 +8618,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7776,7 +8639,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7786,7 +8650,7 @@ export interface operations {
           };
         };
       };
-      /** @description CERTIFICATE_NOT_ACTIVE, CERTIFICATION_OWN_SET_REQUIRED, CERTIFICATION_SET_ALREADY_USED (details.encfs: already sent, used up for good), CERTIFICATION_RUN_IN_PROGRESS (details.runId), CERTIFICATION_SIMULATION_NOT_READY, CERTIFICATION_APPROVED, CERTIFICATION_ENVIRONMENT_REQUIRED; no receipt is created */
+      /** @description CERTIFICATE_NOT_ACTIVE, CERTIFICATION_OWN_SET_REQUIRED, CERTIFICATION_SET_ALREADY_USED (details.encfs: already sent, used up for good), CERTIFICATION_RUN_IN_PROGRESS (details.runId), CERTIFICATION_SIMULATION_NOT_READY, CERTIFICATION_APPROVED, CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_MANAGED_BY_PARTNER; no receipt is created */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7796,7 +8660,16 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'CERTIFICATE_NOT_ACTIVE'
+                | 'CERTIFICATION_APPROVED'
+                | 'CERTIFICATION_ENVIRONMENT_REQUIRED'
+                | 'CERTIFICATION_MANAGED_BY_PARTNER'
+                | 'CERTIFICATION_OWN_SET_REQUIRED'
+                | 'CERTIFICATION_RUN_IN_PROGRESS'
+                | 'CERTIFICATION_SET_ALREADY_USED'
+                | 'CERTIFICATION_SIMULATION_NOT_READY';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7806,7 +8679,7 @@ export interface operations {
           };
         };
       };
-      /** @description CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH (as prevalidar) */
+      /** @description CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH (as prevalidar); CERTIFICATION_OWN_SET_REQUIRED (the open case has no test set: upload the set the tax authority issued) */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7816,7 +8689,11 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'CERTIFICATION_OWN_SET_REQUIRED'
+                | 'CERTIFICATION_SET_INVALID'
+                | 'CERTIFICATION_SET_ISSUER_MISMATCH';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7838,7 +8715,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7858,7 +8736,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7878,7 +8757,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7977,7 +8857,15 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_CERTIFICATION_REQUEST'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -7997,7 +8885,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8017,7 +8906,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8037,7 +8927,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8057,7 +8948,11 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'CERTIFICATION_ENVIRONMENT_REQUIRED'
+                | 'CERTIFICATION_OWN_SET_REQUIRED'
+                | 'CERTIFICATION_SIMULATION_NOT_READY';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8077,7 +8972,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'CERTIFICATION_SET_INVALID' | 'CERTIFICATION_SET_ISSUER_MISMATCH';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8099,7 +8995,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8119,7 +9016,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8139,7 +9037,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8207,6 +9106,27 @@ export interface operations {
           };
         };
       };
+      /** @description INVALID_REQUEST, REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT: refused before the route runs (the HTTP layer: not valid HTTP/1.1, headers over 16 KiB, not received in time) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
       /** @description X-API-KEY missing (API_KEY_MISSING) or invalid (API_KEY_INVALID) */
       401: {
         headers: {
@@ -8217,7 +9137,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8237,7 +9158,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8257,7 +9179,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8277,7 +9200,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'CERTIFICATION_ENVIRONMENT_REQUIRED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8299,7 +9223,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8319,7 +9244,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8339,7 +9265,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8424,7 +9351,15 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'COMMERCIAL_APPROVAL_SET_REQUIRED'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8444,7 +9379,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8464,7 +9400,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8484,7 +9421,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8504,7 +9442,14 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'CERTIFICATE_NOT_ACTIVE'
+                | 'CERTIFICATION_APPROVED'
+                | 'CERTIFICATION_DATA_TESTS_PENDING'
+                | 'CERTIFICATION_ENVIRONMENT_REQUIRED'
+                | 'CERTIFICATION_MANAGED_BY_PARTNER'
+                | 'COMMERCIAL_APPROVALS_IN_PROGRESS';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8524,7 +9469,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'COMMERCIAL_APPROVAL_SET_INVALID' | 'COMMERCIAL_APPROVAL_SET_OTHER_TAXPAYER';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8546,7 +9492,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8566,7 +9513,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8586,7 +9534,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8648,7 +9597,15 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'CERTIFICATION_PART_INVALID'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8668,7 +9625,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8688,7 +9646,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8708,7 +9667,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8718,7 +9678,7 @@ export interface operations {
           };
         };
       };
-      /** @description CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_APPROVED */
+      /** @description CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_APPROVED, CERTIFICATION_MANAGED_BY_PARTNER */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8728,7 +9688,11 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'CERTIFICATION_APPROVED'
+                | 'CERTIFICATION_ENVIRONMENT_REQUIRED'
+                | 'CERTIFICATION_MANAGED_BY_PARTNER';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8750,7 +9714,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8770,7 +9735,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8790,7 +9756,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -8868,6 +9835,11 @@ export interface operations {
             version: number;
             testSetId: string | null;
             officialSetRef: string | null;
+            /** @description declared by the Partner at creation (empty when not) */
+            ecfTypes: string[];
+            b2bSimulation: boolean | null;
+            notes: string | null;
+            actorRef: string | null;
             createdAt: string | null;
             approvedAt: string | null;
             steps: {
@@ -9010,7 +9982,15 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_CERTIFICATION_REQUEST'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9030,7 +10010,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9050,7 +10031,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9070,7 +10052,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9080,7 +10063,7 @@ export interface operations {
           };
         };
       };
-      /** @description CERTIFICATION_PREREQUISITES_MISSING (details.missingSteps), CERTIFICATION_ENVIRONMENT_REQUIRED */
+      /** @description CERTIFICATION_PREREQUISITES_MISSING (details.missingSteps), CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_MANAGED_BY_PARTNER */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9090,7 +10073,11 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'CERTIFICATION_ENVIRONMENT_REQUIRED'
+                | 'CERTIFICATION_MANAGED_BY_PARTNER'
+                | 'CERTIFICATION_PREREQUISITES_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9112,7 +10099,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9132,7 +10120,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9152,7 +10141,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9207,7 +10197,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9227,7 +10218,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9247,7 +10239,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9267,7 +10260,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9277,7 +10271,7 @@ export interface operations {
           };
         };
       };
-      /** @description CERTIFICATION_DOCUMENT_NOT_RESENDABLE (already resolved: details.status), CERTIFICATION_ENVIRONMENT_REQUIRED */
+      /** @description CERTIFICATION_DOCUMENT_NOT_RESENDABLE (already resolved: details.status), CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_MANAGED_BY_PARTNER */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9287,7 +10281,11 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code:
+                | 'CERTIFICATION_DOCUMENT_NOT_RESENDABLE'
+                | 'CERTIFICATION_ENVIRONMENT_REQUIRED'
+                | 'CERTIFICATION_MANAGED_BY_PARTNER';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9309,7 +10307,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9329,7 +10328,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9349,7 +10349,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9449,7 +10450,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9469,7 +10471,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9489,7 +10492,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9509,7 +10513,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9529,7 +10534,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'CERTIFICATION_ENVIRONMENT_REQUIRED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9551,7 +10557,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9571,7 +10578,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9591,7 +10599,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9652,7 +10661,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INVALID_REQUEST' | 'REQUEST_HEADERS_TOO_LARGE' | 'REQUEST_TIMEOUT';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9672,7 +10682,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'API_KEY_INVALID' | 'API_KEY_MISSING';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9692,7 +10703,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INSUFFICIENT_SCOPE';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9712,7 +10724,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'NOT_FOUND' | 'ROUTE_NOT_FOUND';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9732,7 +10745,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'CERTIFICATION_ENVIRONMENT_REQUIRED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9754,7 +10768,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'RATE_LIMIT_EXCEEDED';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9774,7 +10789,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
               message: string;
               details: {
                 [key: string]: unknown;
@@ -9794,7 +10810,8 @@ export interface operations {
             /** @constant */
             ok: false;
             error: {
-              code: string;
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
               message: string;
               details: {
                 [key: string]: unknown;

@@ -1,6 +1,8 @@
 /**
  * The tax authority's squaring check, recomputed from the XML (FACTS §5): each line may differ by
- * RD$1 from price × quantity − discount + surcharge, and each total by RD$1 per detail line.
+ * RD$1 from price × quantity − discount + surcharge, and each total by RD$1 per detail line; the
+ * ITBIS of a rate is taken on its base plus the selective consumption taxes (ISC, 006-039) of its
+ * items (format field 101).
  * Exceeding it is not a rejection but "Aceptado Condicional". Amounts are compared in cents.
  */
 import { blockOf, blocksOf, leafText } from './xml.ts';
@@ -63,6 +65,7 @@ export function checkEcfSquaring(xml: string): TSquaringIssue[] {
     if (indicator in byIndicator) byIndicator[indicator] = (byIndicator[indicator] ?? 0) + sign * amount;
   }
 
+  const selectiveTax = selectiveTaxByIndicator(items, totals);
   let gravadoTotal = 0;
   for (const indicator of ['1', '2', '3'] as const) {
     const rate = RATES[indicator] ?? 0;
@@ -78,7 +81,7 @@ export function checkEcfSquaring(xml: string): TSquaringIssue[] {
         issues,
         `TotalITBIS${indicator}`,
         declaredItbis,
-        Math.round((declaredBase ?? base) * rate),
+        Math.round(((declaredBase ?? base) + (selectiveTax[indicator] ?? 0)) * rate),
         totalTolerance,
       );
   }
@@ -92,6 +95,38 @@ export function checkEcfSquaring(xml: string): TSquaringIssue[] {
   check(issues, 'MontoExento', cents(leafText(totals, 'MontoExento')), byIndicator['4'] ?? 0, totalTolerance);
   checkTotal(issues, totals, totalTolerance);
   return issues;
+}
+
+/**
+ * The ISC (codes 006-039) that joins each ITBIS rate's base (format field 101: "si existen impuestos
+ * selectivos al consumo que formen parte de la base imponible del ITBIS, estos se sumarán al monto
+ * gravado antes de multiplicarlo por la tasa"), in cents: each `Totales` group's specific and ad
+ * valorem amounts go to the billing indicators of the items carrying its code, by their `MontoItem`.
+ */
+function selectiveTaxByIndicator(items: string[], totals: string): Record<string, number> {
+  const byIndicator: Record<string, number> = {};
+  const groups = blocksOf(blockOf(totals, 'ImpuestosAdicionales') ?? '', 'ImpuestoAdicional');
+  const carried = items.map((item) => ({
+    indicator: leafText(item, 'IndicadorFacturacion') ?? '',
+    amount: cents(leafText(item, 'MontoItem')) ?? 0,
+    codes: blocksOf(blockOf(item, 'TablaImpuestoAdicional') ?? '', 'ImpuestoAdicional').map((tax) =>
+      leafText(tax, 'TipoImpuesto'),
+    ),
+  }));
+  for (const group of groups) {
+    const code = leafText(group, 'TipoImpuesto') ?? '';
+    if (!/^\d{3}$/.test(code) || Number(code) < 6 || Number(code) > 39) continue;
+    const amount =
+      (cents(leafText(group, 'MontoImpuestoSelectivoConsumoEspecifico')) ?? 0) +
+      (cents(leafText(group, 'MontoImpuestoSelectivoConsumoAdvalorem')) ?? 0);
+    const carriers = carried.filter((item) => item.codes.includes(code));
+    const weight = carriers.reduce((total, item) => total + item.amount, 0);
+    for (const item of carriers) {
+      const share = weight === 0 ? amount / carriers.length : (amount * item.amount) / weight;
+      byIndicator[item.indicator] = (byIndicator[item.indicator] ?? 0) + share;
+    }
+  }
+  return byIndicator;
 }
 
 /** `MontoTotal` = gravado + exento + ITBIS + impuesto adicional (FACTS §5); also used for RFCE. */

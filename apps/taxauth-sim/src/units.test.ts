@@ -122,3 +122,28 @@ test('squaring tolerates RD$1 per line and RD$1 per line on totals', () => {
     ['Item[1].MontoItem', 'MontoGravadoI1', 'MontoGravadoTotal'],
   );
 });
+
+test('squaring: the ISC (006-039) of a rate joins its ITBIS base, as the tax authority beer row declares', () => {
+  // The tax authority's beer row: 3,230.00 at 18 %, specific 540.04 (006), ad valorem 191.28 (023).
+  const beer = (totalItbis: string): string =>
+    '<ECF><Encabezado><Totales><MontoGravadoTotal>3230.00</MontoGravadoTotal>' +
+    `<MontoGravadoI1>3230.00</MontoGravadoI1><ITBIS1>18</ITBIS1><TotalITBIS>${totalItbis}</TotalITBIS>` +
+    `<TotalITBIS1>${totalItbis}</TotalITBIS1><MontoImpuestoAdicional>731.32</MontoImpuestoAdicional>` +
+    '<ImpuestosAdicionales><ImpuestoAdicional><TipoImpuesto>006</TipoImpuesto>' +
+    '<TasaImpuestoAdicional>633.85</TasaImpuestoAdicional>' +
+    '<MontoImpuestoSelectivoConsumoEspecifico>540.04</MontoImpuestoSelectivoConsumoEspecifico></ImpuestoAdicional>' +
+    '<ImpuestoAdicional><TipoImpuesto>023</TipoImpuesto><TasaImpuestoAdicional>10</TasaImpuestoAdicional>' +
+    '<MontoImpuestoSelectivoConsumoAdvalorem>191.28</MontoImpuestoSelectivoConsumoAdvalorem></ImpuestoAdicional>' +
+    `</ImpuestosAdicionales><MontoTotal>${(3230 + Number(totalItbis) + 731.32).toFixed(2)}</MontoTotal></Totales>` +
+    '</Encabezado><DetallesItems><Item><NumeroLinea>1</NumeroLinea><IndicadorFacturacion>1</IndicadorFacturacion>' +
+    '<CantidadItem>2.00</CantidadItem><PrecioUnitarioItem>1615.00</PrecioUnitarioItem>' +
+    '<TablaImpuestoAdicional><ImpuestoAdicional><TipoImpuesto>006</TipoImpuesto></ImpuestoAdicional>' +
+    '<ImpuestoAdicional><TipoImpuesto>023</TipoImpuesto></ImpuestoAdicional></TablaImpuestoAdicional>' +
+    '<MontoItem>3230.00</MontoItem></Item></DetallesItems></ECF>';
+  // 18 % of 3,230.00 + 540.04 + 191.28.
+  assert.deepEqual(checkEcfSquaring(beer('713.04')), []);
+  // 18 % of the items alone is RD$131.64 short of it.
+  assert.deepEqual(checkEcfSquaring(beer('581.40')), [
+    { field: 'TotalITBIS1', declared: 58140, computed: 71304, toleranceCents: 100 },
+  ]);
+});

@@ -2,7 +2,9 @@
  * The commercial approval tests through the real worker against the simulator's certification
  * portal: the tax authority issues this taxpayer's workbooks, the data run passes its literal
  * judging, then the `ACEECF_Generadas` rows are signed and sent one by one and the portal moves on;
- * a row the portal does not recognise as written stops the send at that row.
+ * a row the portal does not recognise as written stops the send at that row. A workbook whose E31 is
+ * the tax authority's beer line (additional taxes 006 + 023 on one item) goes through prevalidation,
+ * the run and the literal judging like any other.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +13,7 @@ import {
   getCertificationApprovals,
   getCertificationCase,
   getCertificationRun,
+  prevalidateCertificationSet,
   sendCertificationApprovals,
   startCertificationRun,
   type TCertificationApprovalsView,
@@ -172,5 +175,121 @@ test(
       environment: 'CerteCF',
     });
     assert.equal(caseView.step, 'data_tests_commercial_approval');
+  },
+);
+
+/**
+ * The beer row of the tax authority's certification workbooks, cell by cell as it writes it: one
+ * item with additional taxes 006 (specific ISC, its amount on the 006 group only) and 023 (ad
+ * valorem, its own amount only). `MontoTotal` is the workbook's, a cent below the sum.
+ */
+const BEER_ROW: Readonly<Record<string, string>> = {
+  'FormaPago[1]': '1',
+  'MontoPago[1]': '4674.35',
+  MontoGravadoTotal: '3230.00',
+  MontoGravadoI1: '3230.00',
+  ITBIS1: '18',
+  TotalITBIS: '713.04',
+  TotalITBIS1: '713.04',
+  MontoImpuestoAdicional: '731.32',
+  'TipoImpuesto[1]': '006',
+  'TasaImpuestoAdicional[1]': '633.85',
+  'MontoImpuestoSelectivoConsumoEspecifico[1]': '540.04',
+  'TipoImpuesto[2]': '023',
+  'TasaImpuestoAdicional[2]': '10',
+  'MontoImpuestoSelectivoConsumoAdvalorem[2]': '191.28',
+  MontoTotal: '4674.35',
+  'NumeroLinea[1]': '1',
+  'IndicadorFacturacion[1]': '1',
+  'NombreItem[1]': 'PTE. CJ 24/12OZ',
+  'IndicadorBienoServicio[1]': '1',
+  'CantidadItem[1]': '2.00',
+  'UnidadMedida[1]': '6',
+  'CantidadReferencia[1]': '24',
+  'UnidadReferencia[1]': '5',
+  'Subcantidad[1][1]': '0.355',
+  'CodigoSubcantidad[1][1]': '24',
+  'GradosAlcohol[1]': '5.00',
+  'PrecioUnitarioReferencia[1]': '65.00',
+  'PrecioUnitarioItem[1]': '1615.00',
+  'TipoImpuesto[1][1]': '006',
+  'TipoImpuesto[1][2]': '023',
+  'MontoItem[1]': '3230.00',
+};
+
+test(
+  'a workbook with the tax authority beer line (006 + 023 on one item): prevalidated, run and judged literally',
+  { timeout: 240_000 },
+  async () => {
+    const tenant = await harness.tenantWithCertificate();
+    assert.equal((await portal(tenant.rnc, 'POST', '', { legalName: tenant.legalName })).status, 201);
+    const issued = await portal(tenant.rnc, 'GET', '/workbooks/ecf');
+    assert.ok(issued.bytes);
+    // The first E31 becomes the beer row: its parties stay, its items, taxes and totals are the row's.
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(issued.bytes as never);
+    const sheet = workbook.getWorksheet('ECF');
+    assert.ok(sheet);
+    const headers = (sheet.getRow(1).values as unknown[]).map((value) =>
+      typeof value === 'string' ? value : '',
+    );
+    let target: ExcelJS.Row | undefined;
+    sheet.eachRow((row, number) => {
+      if (number > 1 && target === undefined && row.getCell(headers.indexOf('TipoeCF')).text === '31')
+        target = row;
+    });
+    assert.ok(target);
+    headers.forEach((header, column) => {
+      if (header === '' || column === 0) return;
+      const cell = (target as ExcelJS.Row).getCell(column);
+      const beer = BEER_ROW[header];
+      if (beer !== undefined) cell.value = beer;
+      else if (header.includes('[') && !header.startsWith('TelefonoEmisor[')) cell.value = '#e';
+    });
+    const encf = target.getCell(headers.indexOf('ENCF')).text;
+    const body = { workbookBase64: Buffer.from(await workbook.xlsx.writeBuffer()).toString('base64') };
+    const loaded = await portal(tenant.rnc, 'PUT', '/workbooks/ecf', body);
+    assert.equal(loaded.status, 200, JSON.stringify(loaded.json));
+
+    const context = { database: harness.database, tenant, environment: 'CerteCF' as const, xsd };
+    const prevalidated = await prevalidateCertificationSet({ ...context, now: new Date(), body });
+    const beer = prevalidated.documents.find((document) => document.encf === encf);
+    assert.ok(beer, `${encf} is planned`);
+    // The model set's old sequences only warn about their dates; nothing about the additional taxes.
+    assert.deepEqual(
+      beer.warnings.filter((warning) => !warning.code.startsWith('SEQUENCE_')),
+      [],
+      'no ISC or squaring warning on the beer row',
+    );
+
+    const started = await startCertificationRun({
+      ...context,
+      now: new Date(),
+      body,
+      enqueue: harness.enqueue,
+    });
+    const run = await waitFor(
+      () =>
+        getCertificationRun({
+          database: harness.database,
+          tenantId: tenant.id,
+          environment: 'CerteCF',
+          runId: started.run.runId,
+        }),
+      (current) => ['succeeded', 'failed', 'stopped'].includes(current.state),
+      120_000,
+    );
+    assert.equal(run.state, 'succeeded', JSON.stringify(run.failure));
+    assert.equal(
+      run.items.find((item) => item.encf === encf)?.state,
+      'accepted',
+      'Aceptado, not conditional',
+    );
+    const status = await portal(tenant.rnc, 'GET');
+    assert.equal(
+      status.json?.['step'],
+      'data_tests_commercial_approval',
+      'the portal judged every row, the beer row included, as written',
+    );
   },
 );

@@ -1,20 +1,34 @@
 /**
  * Certification runs through the real worker and the simulator: the tax authority's workbook sent
- * row by row (notes after their originals), accepted; a rejection fails the run and its case and
- * stops it; a restart replaces the part's receipts.
+ * row by row (notes after their originals), accepted; the run's files (consumer invoices and their
+ * summaries, one by one and zipped; the printed PDFs read back); a rejection fails the run and its
+ * case and stops it; a restart replaces the part's receipts and takes them out of the issued list;
+ * stuck receipts resent; the production activation asked for and granted.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unzipSync } from 'fflate';
 import { sqlPoolOf } from '@ecf/db';
 import {
+  CERTIFICATION_STEPS,
+  findIssuedDocuments,
   getCertificationCase,
+  getCertificationEvidence,
   getCertificationRun,
+  getCertificationRunFile,
+  requestProductionActivation,
+  resendCertificationDocument,
   restartCertificationPart,
   startCertificationRun,
   type TCertificationRunView,
+  type TEvidenceSelection,
 } from '@ecf/services';
 import { loadXsdValidators } from '@ecf/config';
-import type { TXsdValidators } from '@ecf/fiscal-core';
+import { verifyXmlSignature, type TXsdValidators } from '@ecf/fiscal-core';
 import { MODEL_WORKBOOK, modelSetFor } from '../test/certification-workbook.ts';
 import {
   openPipelineHarness,
@@ -43,6 +57,73 @@ async function runOf(tenantId: string, runId: string): Promise<TCertificationRun
 }
 
 const isOver = (run: TCertificationRunView) => ['succeeded', 'failed', 'stopped'].includes(run.state);
+
+/** An error of a use-case with this code (and these details). */
+const codeOf =
+  (code: string, details: Record<string, unknown> = {}) =>
+  (error: { code?: string; details?: Record<string, unknown> }) =>
+    error.code === code && Object.entries(details).every(([key, value]) => error.details?.[key] === value);
+
+/** The files of one of a run's ZIPs, by name (the manifest aside). */
+async function zipOf(tenantId: string, runId: string, selection: TEvidenceSelection) {
+  const evidence = await getCertificationEvidence({
+    database: harness.database,
+    tenantId,
+    environment: 'CerteCF',
+    runId,
+    now: () => new Date(),
+    keyring: harness.keyring,
+    selection,
+  });
+  const { 'manifest.json': _manifest, ...files } = unzipSync(Buffer.from(evidence.content, 'base64'));
+  return files;
+}
+
+/** The text of each PDF as `pdftotext -layout` reads it (poppler-utils). */
+async function pdfTexts(files: Record<string, Uint8Array>): Promise<Map<string, string>> {
+  const directory = await mkdtemp(join(tmpdir(), 'certification-pdfs-'));
+  try {
+    const texts = new Map<string, string>();
+    for (const [name, content] of Object.entries(files)) {
+      const file = join(directory, 'receipt.pdf');
+      await writeFile(file, content);
+      texts.set(
+        name,
+        await new Promise<string>((resolve, reject) =>
+          execFile('pdftotext', ['-layout', file, '-'], (error, stdout) =>
+            error ? reject(new Error(`pdftotext ${name}: ${error.message}`)) : resolve(stdout),
+          ),
+        ),
+      );
+    }
+    return texts;
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+/** The account's CerteCF issued list (one page is all of it here). */
+async function issuedList(tenantId: string) {
+  const page = await findIssuedDocuments({
+    database: harness.database,
+    tenantId,
+    environment: 'CerteCF',
+    filters: {},
+    limit: 100,
+    cursorSecret: 'certification-run-test',
+  });
+  return page.items;
+}
+
+async function injectFault(body: Record<string, unknown>): Promise<string> {
+  const response = await fetch(`${harness.simulator.baseUrl}/_sim/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.equal(response.status, 201);
+  return ((await response.json()) as { id: string }).id;
+}
 
 test('a data run: the 25 rows issued in send order, every note after its original, all accepted; the data step completes', async () => {
   const tenant = await harness.tenantWithCertificate([], RNC);
@@ -100,6 +181,78 @@ test('a data run: the 25 rows issued in send order, every note after its origina
   assert.deepEqual(
     view.steps.filter((step) => step.state === 'done').map((step) => step.step),
     ['registered', 'data_tests_ecf'],
+  );
+
+  // The consumer invoices (the four E32 below RD$250,000) and their signed RFCE summaries: zipped,
+  // and one by one with the same bytes, named RNC + eNCF.
+  const consumer = run.items.filter((item) => item.type === '32' && item.trackId === null);
+  const invoices = await zipOf(tenant.id, run.runId, 'consumer_invoices');
+  const summaries = await zipOf(tenant.id, run.runId, 'consumer_summaries');
+  const namesOf = (folder: string) => consumer.map((item) => `${folder}${RNC}${item.encf}.xml`).sort();
+  assert.deepEqual(Object.keys(invoices).sort(), namesOf('xml/'));
+  assert.deepEqual(Object.keys(summaries).sort(), namesOf('rfce/'));
+  for (const item of consumer) {
+    for (const [selection, zip, folder, root] of [
+      ['consumer_invoices', invoices, 'xml/', 'ECF'],
+      ['consumer_summaries', summaries, 'rfce/', 'RFCE'],
+    ] as const) {
+      const file = await getCertificationRunFile({
+        database: harness.database,
+        tenantId: tenant.id,
+        environment: 'CerteCF',
+        runId: run.runId,
+        selection,
+        encf: item.encf,
+        keyring: harness.keyring,
+      });
+      assert.equal(file.fileName, `${RNC}${item.encf}.xml`);
+      assert.deepEqual(Buffer.from(file.content), Buffer.from(zip[`${folder}${file.fileName}`] ?? []));
+      const xml = Buffer.from(file.content).toString('utf8');
+      assert.match(xml, new RegExp(`<${root}[ >]`));
+      assert.match(xml, new RegExp(`<eNCF>${item.encf}</eNCF>`));
+      assert.ok(verifyXmlSignature(xml).valid, `${selection} ${item.encf}: signature`);
+    }
+  }
+  // An E31 of the run is no consumer invoice; an eNCF the run does not have is not found.
+  const e31 = run.items.find((item) => item.type === '31');
+  assert.ok(e31);
+  for (const encf of [e31.encf, 'E329999999999'])
+    await assert.rejects(
+      getCertificationRunFile({
+        database: harness.database,
+        tenantId: tenant.id,
+        environment: 'CerteCF',
+        runId: run.runId,
+        selection: 'consumer_invoices',
+        encf,
+        keyring: harness.keyring,
+      }),
+      codeOf('NOT_FOUND'),
+    );
+
+  // The printed PDFs: one per receipt, each PDF read back names its own eNCF.
+  const texts = await pdfTexts(await zipOf(tenant.id, run.runId, 'printed_pdfs'));
+  assert.equal(texts.size, 25);
+  for (const item of run.items) {
+    const named = [...texts].filter(([, text]) => text.includes(item.encf));
+    assert.ok(named.length >= 1, `a PDF shows ${item.encf}`);
+    const [name, text] = named.find(([file]) => file.includes(item.encf)) ?? named[0] ?? ['', ''];
+    assert.match(name, /^pdf\/.+\.pdf$/);
+    assert.match(text, /Electr[oó]nic[ao]/, `${name}: the title of an electronic receipt`);
+    assert.ok(text.includes(RNC), `${name}: the issuer's RNC`);
+  }
+
+  // An accepted receipt is resolved: nothing to resend.
+  await assert.rejects(
+    resendCertificationDocument({
+      database: harness.database,
+      tenantId: tenant.id,
+      environment: 'CerteCF',
+      documentId: run.items[0]?.documentId ?? '',
+      enqueue: harness.enqueue,
+      now: new Date(),
+    }),
+    codeOf('CERTIFICATION_DOCUMENT_NOT_RESENDABLE', { status: 'accepted' }),
   );
 
   // The same set again: its eNCFs are used up for good.
@@ -160,6 +313,8 @@ test('a rejection fails the run and the case; nothing more is issued; a restart 
   assert.equal(failedCase.state, 'failed');
   assert.equal(failedCase.step, 'data_tests_ecf');
 
+  const issuedBefore = await issuedList(tenant.id);
+  assert.equal(issuedBefore.length, run.items.filter((item) => item.documentId !== null).length);
   const restarted = await restartCertificationPart({
     database: harness.database,
     tenantId: tenant.id,
@@ -179,6 +334,8 @@ test('a rejection fails the run and the case; nothing more is issued; a restart 
   assert.equal(rows[0]?.kept, restarted.replacedDocuments);
   const replacedRun = await runOf(tenant.id, run.runId);
   assert.ok(replacedRun.replacedAt !== null);
+  // The replaced receipts are kept but out of the issued list.
+  assert.equal((await issuedList(tenant.id)).length, 0);
 });
 
 test('a restart stops a running run: its pending rows are never issued', async () => {
@@ -228,4 +385,146 @@ test('a restart stops a running run: its pending rows are never issued', async (
   } finally {
     await fetch(`${harness.simulator.baseUrl}/_sim/faults/${faultId}`, { method: 'DELETE' });
   }
+});
+
+test('stuck receipts resent: those waiting with a TrackID are asked now, those whose send failed go back to contingency and are accepted; the run then passes', async () => {
+  const tenant = await harness.tenantWithCertificate();
+  const set = await modelSetFor(tenant.rnc);
+  // The account's first authentication is refused (not delegated): the sends waiting on it fail for good.
+  await injectFault({ environment: 'certecf', service: 'autenticacion', fault: 'not_delegated', count: 1 });
+  // No results while the run goes: the receipts with a TrackID wait for their answer.
+  const held = await injectFault({ environment: 'certecf', service: 'consultaresultado', fault: 'http_503' });
+  const started = await startCertificationRun({
+    database: harness.database,
+    tenant,
+    environment: 'CerteCF',
+    xsd,
+    now: new Date(),
+    body: { set },
+    enqueue: harness.enqueue,
+  });
+  const stuck = await waitFor(
+    () => runOf(tenant.id, started.run.runId),
+    (run) =>
+      run.items.some((item) => item.documentStatus === 'transmission_failed') &&
+      run.items.some((item) => item.documentStatus === 'sent' && item.trackId !== null),
+    60_000,
+  );
+  const failed = stuck.items.find((item) => item.documentStatus === 'transmission_failed');
+  assert.ok(failed?.documentId, JSON.stringify(stuck.items.map((item) => item.documentStatus)));
+  assert.equal(stuck.state, 'running', 'a receipt without an answer keeps the run going');
+  await fetch(`${harness.simulator.baseUrl}/_sim/faults/${held}`, { method: 'DELETE' });
+
+  const resend = (documentId: string) =>
+    resendCertificationDocument({
+      database: harness.database,
+      tenantId: tenant.id,
+      environment: 'CerteCF',
+      documentId,
+      enqueue: harness.enqueue,
+      now: new Date(),
+    });
+  // Every receipt still waiting with its TrackID is asked for its result now (one answered in the
+  // meantime is resolved: not resendable).
+  let queried = 0;
+  for (const item of (await runOf(tenant.id, started.run.runId)).items) {
+    if (item.documentStatus !== 'sent' || item.trackId === null || item.documentId === null) continue;
+    try {
+      const answer = await resend(item.documentId);
+      assert.equal(answer.action, 'status_queried');
+      queried += 1;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'CERTIFICATION_DOCUMENT_NOT_RESENDABLE') throw error;
+    }
+  }
+  assert.ok(queried > 0, 'a receipt with a TrackID was asked for its result');
+  // Each send the refused authentication failed (every send waiting on it) goes back to contingency
+  // and is sent again; the run then passes.
+  const resentIds = new Set<string>();
+  const deadline = Date.now() + 120_000;
+  let run = await runOf(tenant.id, started.run.runId);
+  while (!isOver(run) && Date.now() < deadline) {
+    for (const item of run.items) {
+      if (item.documentStatus !== 'transmission_failed' || item.documentId === null) continue;
+      if (resentIds.has(item.documentId)) continue;
+      const resent = await resend(item.documentId);
+      assert.deepEqual(
+        { action: resent.action, status: resent.status, encf: resent.encf },
+        { action: 'resent', status: 'contingency', encf: item.encf },
+      );
+      resentIds.add(item.documentId);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    run = await runOf(tenant.id, started.run.runId);
+  }
+  assert.equal(
+    run.state,
+    'succeeded',
+    JSON.stringify([run.failure, run.items.filter((item) => item.state !== 'accepted')]),
+  );
+  assert.ok(resentIds.has(failed.documentId));
+  const { rows } = await sqlPoolOf(harness.database).query<{ type: string; to: string | null }>(
+    `SELECT type, to_status::text AS to FROM document_events WHERE document_id = $1 ORDER BY id`,
+    [failed.documentId],
+  );
+  const trail = rows.map((row) => `${row.type}:${row.to ?? ''}`);
+  const resentAt = trail.indexOf('certification_resend:contingency');
+  assert.ok(resentAt > 0, trail.join(' '));
+  assert.ok(
+    trail.slice(resentAt).some((event) => event.endsWith(':accepted')),
+    `accepted after the resend: ${trail.join(' ')}`,
+  );
+  await assert.rejects(
+    resend(failed.documentId),
+    codeOf('CERTIFICATION_DOCUMENT_NOT_RESENDABLE', { status: 'accepted' }),
+  );
+});
+
+test('the production activation asked for after the sworn declaration: the eCF directory lists the account, production active and the case approved together', async () => {
+  const tenant = await harness.tenantWithCertificate();
+  const pool = sqlPoolOf(harness.database);
+  const opened = await pool.query<{ id: string }>(
+    `INSERT INTO certification_cases (id, tenant_id) VALUES (gen_random_uuid(), $1) RETURNING id`,
+    [tenant.id],
+  );
+  const caseId = opened.rows[0]?.id;
+  // Every step up to the sworn declaration is done.
+  await pool.query(
+    `INSERT INTO certification_step_completions (case_id, step, source)
+     SELECT $1, unnest($2::"CertificationStep"[]), 'attestation'`,
+    [caseId, CERTIFICATION_STEPS.slice(0, CERTIFICATION_STEPS.indexOf('status_verification'))],
+  );
+  // The tax authority authorized the account: its eCF directory lists it.
+  const listed = await fetch(`${harness.simulator.baseUrl}/_sim/directory`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify([
+      { rnc: tenant.rnc, receptionUrl: 'https://receptor.example.com/eCF', environments: ['ecf'] },
+    ]),
+  });
+  assert.equal(listed.status, 204);
+
+  const asked = await requestProductionActivation({
+    database: harness.database,
+    tenant: { id: tenant.id, productionState: 'not_requested' },
+    enqueue: harness.enqueue,
+  });
+  assert.deepEqual(asked, { productionState: 'pending', checking: true });
+  // The sync job asked at once: production and the case, read in one statement, move together.
+  const read = async () =>
+    (
+      await pool.query<{ production: string; state: string; step: string }>(
+        `SELECT t.production_state::text AS production, c.state::text AS state, c.step::text AS step
+           FROM tenants t JOIN certification_cases c ON c.tenant_id = t.id WHERE c.id = $1`,
+        [caseId],
+      )
+    ).rows[0];
+  const activated = await waitFor(read, (row) => row?.production === 'active', 60_000);
+  assert.deepEqual(activated, { production: 'active', state: 'approved', step: 'finished' });
+  const view = await getCertificationCase({
+    database: harness.database,
+    tenant: { id: tenant.id, productionState: 'active' },
+    environment: 'CerteCF',
+  });
+  assert.ok(view.steps.every((step) => step.state === 'done'));
 });

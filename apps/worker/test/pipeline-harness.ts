@@ -69,6 +69,8 @@ export async function openPipelineHarness(options: THarnessOptions) {
     database,
     simulator,
     worker,
+    /** The keyring the tenants' certificates are stored with (for use-cases that sign outside jobs). */
+    keyring,
     enqueue: producer.enqueue,
     /** A tenant with an active generated certificate (buyer e-mail on in the given environments). */
     async tenantWithCertificate(buyerEmailEnvironments: Environment[] = [], rnc?: string) {

@@ -125,6 +125,66 @@ test('every ECF row: validated by fiscal-core, signed, accepted by the official 
   assert.deepEqual(failures, []);
 });
 
+test('the tax authority beer row (006 + 023 on one item, the specific amount on 006 only): validated without a warning, signed, every field as written', async () => {
+  // The model set has no additional tax; its first E31 with the beer row's cells, as the tax authority writes them.
+  const base = ecfRows.find((row) => row.values['TipoeCF'] === '31');
+  assert.ok(base);
+  const values: Record<string, string> = Object.fromEntries(
+    Object.entries(base.values).filter(
+      ([column]) => !column.includes('[') || column.startsWith('TelefonoEmisor['),
+    ),
+  );
+  Object.assign(values, {
+    FechaVencimientoSecuencia: '31-12-2026',
+    FechaEmision: '01-06-2025',
+    'FormaPago[1]': '1',
+    'MontoPago[1]': '4674.35',
+    MontoGravadoTotal: '3230.00',
+    MontoGravadoI1: '3230.00',
+    ITBIS1: '18',
+    TotalITBIS: '713.04',
+    TotalITBIS1: '713.04',
+    MontoImpuestoAdicional: '731.32',
+    'TipoImpuesto[1]': '006',
+    'TasaImpuestoAdicional[1]': '633.85',
+    'MontoImpuestoSelectivoConsumoEspecifico[1]': '540.04',
+    'TipoImpuesto[2]': '023',
+    'TasaImpuestoAdicional[2]': '10',
+    'MontoImpuestoSelectivoConsumoAdvalorem[2]': '191.28',
+    MontoTotal: '4674.35',
+    'NumeroLinea[1]': '1',
+    'IndicadorFacturacion[1]': '1',
+    'NombreItem[1]': 'PTE. CJ 24/12OZ',
+    'IndicadorBienoServicio[1]': '1',
+    'CantidadItem[1]': '2.00',
+    'UnidadMedida[1]': '6',
+    'CantidadReferencia[1]': '24',
+    'UnidadReferencia[1]': '5',
+    'Subcantidad[1][1]': '0.355',
+    'CodigoSubcantidad[1][1]': '24',
+    'GradosAlcohol[1]': '5.00',
+    'PrecioUnitarioReferencia[1]': '65.00',
+    'PrecioUnitarioItem[1]': '1615.00',
+    'TipoImpuesto[1][1]': '006',
+    'TipoImpuesto[1][2]': '023',
+    'MontoItem[1]': '3230.00',
+  });
+  const row: TWorkbookRow = { ...base, values };
+  const mapped = workbookRowToEcf(row);
+  assert.ok(mapped.ok, JSON.stringify(!mapped.ok && mapped.errors));
+  const now = new Date('2025-06-02T15:00:00Z');
+  const validated = await validateSubmission(JSON.stringify(mapped.document), {
+    now,
+    account: { rnc: issuerRnc, legalName: values['RazonSocialEmisor'] ?? '', deferredSendAuthorized: false },
+  });
+  assert.ok(validated.success, JSON.stringify(!validated.success && validated.errors));
+  assert.deepEqual(validated.data.warnings, []);
+  const signed = signEcfDocument(validated.data.document, certificate, now);
+  assert.ok(signed.success);
+  assert.ok(validators.validateXml(signed.data.xml).success);
+  assert.deepEqual(leavesOf(signed.data.xml), expectedLeaves(row));
+});
+
 test('an ECF row nests by the XSD of its type: indices, nested indices, header quirks', () => {
   const mapped = workbookRowToEcf({
     sheet: 'ECF',

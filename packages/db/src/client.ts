@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { CORRELATION_SETTING, currentCorrelationId } from './correlation.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 
 export type TDatabase = PrismaClient;
@@ -33,6 +34,7 @@ export function createDatabaseClient(options: {
   // emit 'error'; unheard, that event would crash the process. The pool drops that connection and the
   // next query opens another, so the failure surfaces, if at all, on the query that needs one.
   pool.on('error', () => undefined);
+  carryCorrelationIds(pool);
   // One end for the adapter's call and ours, so `$disconnect` resolves only once every connection is
   // closed (a second `pool.end()` throws; skipping it returned while connections were still closing).
   const endPool = pool.end.bind(pool);
@@ -54,6 +56,51 @@ export function createDatabaseClient(options: {
   };
   POOLS.set(client, pool);
   return client;
+}
+
+/** The `ecf.correlation_id` each pooled connection was last given ('' : none). */
+const APPLIED_CORRELATION = new WeakMap<pg.PoolClient, string>();
+const SET_CORRELATION = {
+  name: 'ecf_set_correlation_id',
+  text: `SELECT set_config('${CORRELATION_SETTING}', $1, false)`,
+};
+
+/**
+ * Every connection the pool hands out (`connect`, which `pool.query`, the Prisma adapter and
+ * `inPoolTransaction` all go through) carries the correlation id of the caller's request
+ * (correlation.ts), read when the caller asked for it: one `set_config` round trip when the
+ * connection last served another request, none when it is unchanged (a worker, which never runs
+ * inside a request, never pays it).
+ */
+function carryCorrelationIds(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  const connectCarrying = async (wanted: string): Promise<pg.PoolClient> => {
+    const client = await connect();
+    if ((APPLIED_CORRELATION.get(client) ?? '') === wanted) return client;
+    try {
+      await client.query({ ...SET_CORRELATION, values: [wanted] });
+    } catch (error) {
+      client.release(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+    APPLIED_CORRELATION.set(client, wanted);
+    return client;
+  };
+  pool.connect = ((
+    callback?: (
+      error: Error | undefined,
+      client?: pg.PoolClient,
+      done?: (release?: Error | boolean) => void,
+    ) => void,
+  ) => {
+    const ready = connectCarrying(currentCorrelationId() ?? '');
+    if (callback === undefined) return ready;
+    ready.then(
+      (client) => callback(undefined, client, (error?: Error | boolean) => client.release(error)),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+    );
+    return undefined;
+  }) as typeof pool.connect;
 }
 
 /**

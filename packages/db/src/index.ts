@@ -6,6 +6,12 @@
  */
 export { createDatabaseClient, sqlPoolOf, type TDatabase } from './client.ts';
 export {
+  CORRELATION_SETTING,
+  currentCorrelationId,
+  runWithCorrelationId,
+  runWithoutCorrelationId,
+} from './correlation.ts';
+export {
   checkConnectionBudget,
   ConnectionBudgetError,
   DATABASE_BUSY_RETRY_AFTER_SECONDS,

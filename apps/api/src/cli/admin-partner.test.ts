@@ -6,9 +6,10 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openTestDatabase } from '@ecf/db/testing';
-import { hashPartnerKey, lookUpTaxpayer } from '@ecf/services';
+import { hashPartnerKey, listOfficialSets, lookUpTaxpayer } from '@ecf/services';
 
 const run = promisify(execFile);
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -85,6 +86,17 @@ test('partner create, key create (printed once, SHA-256 stored), origin, update,
   );
   assert.equal(badOrigin.code, 1);
   assert.match(badOrigin.stderr, /INVALID_BROWSER_ORIGIN/);
+  // A wildcard matches many origins: refused, and nothing is stored.
+  for (const wildcard of ['https://*.example.com', 'https://erp_1.example.com']) {
+    const refused = await admin('partner', 'origin', 'add', '--partner', partner.id, '--origin', wildcard);
+    assert.equal(refused.code, 1, wildcard);
+    assert.match(refused.stderr, /INVALID_BROWSER_ORIGIN/);
+  }
+  const origins = await context.database.partnerBrowserOrigin.findMany({ where: { partnerId: partner.id } });
+  assert.deepEqual(
+    origins.map((row) => row.origin),
+    ['https://erp.example.com'],
+  );
   const updated = await admin(
     'partner',
     'update',
@@ -125,6 +137,52 @@ test('partner create, key create (printed once, SHA-256 stored), origin, update,
     'partner_admin',
   );
   assert.equal(missingUser.code, 1);
+});
+
+test('official-set load, list, retire: the workbook read and checked, retired out of the catalogue', async () => {
+  const workbook = fileURLToPath(
+    import.meta.resolve('@ecf/certification-sets/model/132641566-set-pruebas-ecf.xlsx'),
+  );
+  const notWorkbook = path.join(scratch, 'no-es-un-libro.xlsx');
+  await writeFile(notWorkbook, 'not a workbook');
+  const refused = await admin('official-set', 'load', '--ref', 'x', '--name', 'X', '--file', notWorkbook);
+  assert.equal(refused.code, 2, refused.stderr);
+  const problems = (
+    JSON.parse(refused.stderr) as { error: { problems: Array<{ option: string; code: string }> } }
+  ).error.problems;
+  assert.deepEqual(
+    problems.map((problem) => [problem.option, problem.code]),
+    [['--file', 'WORKBOOK_CORRUPT']],
+  );
+  const loaded = await admin(
+    'official-set',
+    'load',
+    '--ref',
+    'dgii-2026',
+    '--name',
+    'Set DGII 2026',
+    '--description',
+    'el modelo',
+    '--file',
+    workbook,
+  );
+  assert.equal(loaded.code, 0, loaded.stderr);
+  assert.deepEqual(
+    (({ ref, issuerRnc, rows, retiredAt }) => ({ ref, issuerRnc, rows, retiredAt }))(
+      JSON.parse(loaded.stdout) as Record<string, unknown>,
+    ),
+    { ref: 'dgii-2026', issuerRnc: '132641566', rows: 29, retiredAt: null },
+  );
+  const retired = await admin('official-set', 'retire', '--ref', 'dgii-2026');
+  assert.equal(retired.code, 0, retired.stderr);
+  assert.equal((JSON.parse(retired.stdout) as { openCases: number }).openCases, 0);
+  const list = await admin('official-set', 'list');
+  const sets = JSON.parse(list.stdout) as Array<{ ref: string; retiredAt: string | null }>;
+  assert.deepEqual(
+    sets.map((set) => [set.ref, set.retiredAt !== null]),
+    [['dgii-2026', true]],
+  );
+  assert.deepEqual(await listOfficialSets({ database: context.database }), { items: [], defaultRef: null });
 });
 
 test('registry import: the file loaded, the figures printed', async () => {

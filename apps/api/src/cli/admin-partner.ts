@@ -1,10 +1,13 @@
 // The admin CLI's Partner API commands (issue 20): Partners, their keys and browser origins, plan and
-// payment, portal users of a Partner, and the load of the tax authority's taxpayer registry.
+// payment, portal users of a Partner, the load of the tax authority's taxpayer registry, and the
+// catalogue of official certification sets (issue 26).
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { TDatabase } from '@ecf/db';
 import {
   addBrowserOrigin,
   addPartnerUser,
+  AppError,
   createPartner,
   createPartnerKey,
   findBrowserOrigins,
@@ -12,14 +15,17 @@ import {
   findPartners,
   getPartner,
   importTaxpayerRegistry,
+  listAllOfficialSets,
+  loadOfficialSet,
   lookUpTaxpayer,
   PARTNER_KEY_PROFILES,
   removeBrowserOrigin,
+  retireOfficialSet,
   revokePartnerKey,
   updatePartner,
   type TPartnerKeyProfile,
 } from '@ecf/services';
-import type { TCommandSpec, TOptionValues } from './admin-options.ts';
+import { CommandLineError, type TCommandSpec, type TOptionValues } from './admin-options.ts';
 
 const PARTNER = { type: 'string', required: true } as const;
 const PAID = ['paid', 'overdue', 'unpaid'] as const;
@@ -70,6 +76,16 @@ export const PARTNER_COMMANDS: Readonly<Record<string, TCommandSpec>> = {
       encoding: { type: 'string', choices: ['latin1', 'utf8'] },
     },
   },
+  'official-set load': {
+    options: {
+      ref: { type: 'string', required: true },
+      name: { type: 'string', required: true },
+      description: { type: 'string' },
+      file: { type: 'string', required: true },
+    },
+  },
+  'official-set list': { options: {} },
+  'official-set retire': { options: { ref: { type: 'string', required: true } } },
 };
 
 export const PARTNER_HELP = `  partner create --name <name> [--plan <plan>] [--paid-status paid|overdue|unpaid] [--billing-url <url>]
@@ -86,7 +102,17 @@ export const PARTNER_HELP = `  partner create --name <name> [--plan <plan>] [--p
              an existing portal user (user create) works for the Partner in the portal
   registry import --file <DGII_RNC.TXT> [--encoding latin1|utf8]
              load the tax authority's taxpayer file (pipe-separated, latin1 by default) as the new
-             registry: streamed with COPY, replaced atomically (docs/partner-api.md, "Taxpayer registry")`;
+             registry: streamed with COPY, replaced atomically (docs/partner-api.md, "Taxpayer registry")
+  official-set load --ref <ref> --name <name> [--description <text>] --file <Set de Pruebas e-CF.xlsx>
+             add a data-test workbook in the tax authority's format (sheets ECF and RFCE) to the
+             catalogue of GET /partner/v1/certification/official-sets, read and checked like an
+             uploaded set (every problem listed); the ref (letters, digits, . _ -) is what Partners
+             send as officialSetRef and is never reused; the newest set is the catalogue's default;
+             a run sends the rows for the account's RNC
+  official-set list          every set, retired ones included (retiredAt)
+  official-set retire --ref <ref>
+             take a set out of the catalogue: no new case or change of set may choose it; the cases
+             already on it keep it and run it (openCases counts them); it is never deleted`;
 
 const text = (values: TOptionValues, name: string) =>
   typeof values[name] === 'string' ? values[name] : undefined;
@@ -161,6 +187,20 @@ export async function runPartnerCommand(
         email: required(values, 'email'),
         role: required(values, 'role') as 'partner_admin' | 'partner_developer',
       });
+    case 'official-set load':
+      return loadOfficialSetCommand(database, values);
+    case 'official-set list':
+      return listAllOfficialSets({ database });
+    case 'official-set retire':
+      return retireOfficialSet({ database, ref: required(values, 'ref'), now: new Date() }).catch(
+        (error: unknown) => {
+          if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+          throw new CommandLineError(
+            [{ option: '--ref', code: 'not_found', message: `no official set ${required(values, 'ref')}` }],
+            'NOT_FOUND',
+          );
+        },
+      );
     case 'registry import':
       return importTaxpayerRegistry({
         database,
@@ -169,6 +209,58 @@ export async function runPartnerCommand(
       });
     default:
       return undefined;
+  }
+}
+
+/** `official-set load`: a refusal names its option; a workbook's problems are listed one per line. */
+async function loadOfficialSetCommand(database: TDatabase, values: TOptionValues) {
+  const file = required(values, 'file');
+  let content: Buffer;
+  try {
+    content = readFileSync(file);
+  } catch {
+    throw new CommandLineError([
+      { option: '--file', code: 'invalid_value', message: `cannot read the file ${file}` },
+    ]);
+  }
+  try {
+    return await loadOfficialSet({
+      database,
+      ref: required(values, 'ref'),
+      name: required(values, 'name'),
+      description: text(values, 'description'),
+      content,
+      now: new Date(),
+    });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const details = error.details ?? {};
+    if (error.code === 'INVALID_REQUEST' && typeof details['field'] === 'string')
+      throw new CommandLineError([
+        { option: `--${details['field']}`, code: 'invalid_value', message: error.message },
+      ]);
+    if (error.code === 'CERTIFICATION_SET_INVALID') {
+      const errors = (details['errors'] ?? []) as Array<{
+        sheet: string | null;
+        row: number | null;
+        column: string | null;
+        code: string;
+        message: string;
+      }>;
+      throw new CommandLineError(
+        errors.length === 0
+          ? [{ option: '--file', code: 'invalid_value', message: error.message }]
+          : errors.map((problem) => ({
+              option: '--file',
+              code: problem.code,
+              message: [problem.sheet, problem.row === null ? null : `row ${problem.row}`, problem.column]
+                .filter((part) => part !== null)
+                .concat(problem.message)
+                .join(': '),
+            })),
+      );
+    }
+    throw error;
   }
 }
 

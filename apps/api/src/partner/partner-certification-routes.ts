@@ -6,7 +6,6 @@
  * Every route is the direct route's use-case with Partner authentication, the account from the path,
  * closed contracts (400 `INVALID_PARTNER_PAYLOAD`) and CerteCF as the environment.
  */
-import { unzipSync } from 'fflate';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TEnqueue } from '@ecf/db';
 import type { TSigningCertificate, TXsdValidators } from '@ecf/fiscal-core';
@@ -21,6 +20,7 @@ import {
   getCertificationCase,
   getCertificationEvidence,
   getCertificationRun,
+  getCertificationRunFile,
   getTaxauthRegistration,
   listOfficialSets,
   recordCertificationAttestation,
@@ -85,6 +85,10 @@ function caseBodyOf(view: TCertificationCaseView) {
     step: view.step,
     testSetRef: view.testSetId,
     officialSetRef: view.officialSetRef,
+    ecfTypes: view.ecfTypes,
+    b2bSimulation: view.b2bSimulation,
+    notes: view.notes,
+    actorRef: view.actorRef,
     checklist: view.steps,
     nextAction: view.nextAction,
     production: view.production,
@@ -186,7 +190,7 @@ export function registerPartnerCertificationRoutes(
     };
   });
 
-  route(R.listOfficialSets, async () => ({ ok: true, ...listOfficialSets() }));
+  route(R.listOfficialSets, async () => ({ ok: true, ...(await listOfficialSets({ database })) }));
 
   route(R.createCertificationCase, async (request, reply) => {
     const account = accountOf(request);
@@ -196,6 +200,12 @@ export function registerPartnerCertificationRoutes(
       tenantId: account.tenant.id,
       testSetRef: body.testSetRef?.toLowerCase(),
       officialSetRef: body.officialSetRef,
+      declared: {
+        ecfTypes: body.ecfTypes,
+        b2bSimulation: body.b2bSimulation,
+        notes: body.notes,
+        actorRef: body.actorRef,
+      },
     });
     const view = await caseOf(account, created.case.id);
     return reply
@@ -316,35 +326,36 @@ export function registerPartnerCertificationRoutes(
       .send(Buffer.from(evidence.content, 'base64'));
   });
 
-  for (const [contract, selection, folder] of [
-    [R.getCertificationConsumerInvoices, 'consumer_invoices', 'xml/'],
-    [R.getCertificationConsumerSummaries, 'consumer_summaries', 'rfce/'],
+  for (const [contract, selection] of [
+    [R.getCertificationConsumerInvoices, 'consumer_invoices'],
+    [R.getCertificationConsumerSummaries, 'consumer_summaries'],
   ] as const) {
     route(contract, async (request, reply) => {
       const account = accountOf(request);
       const params = parsePartner(contract.params, request.params, 'path');
       const query = parsePartner(contract.query, request.query, 'query');
-      const evidence = await evidenceOf(account, params, selection);
-      const zip = Buffer.from(evidence.content, 'base64');
-      if (query.encf === undefined)
+      if (query.encf === undefined) {
+        const evidence = await evidenceOf(account, params, selection);
         return reply
           .type('application/zip')
           .header('content-disposition', `attachment; filename="${evidence.fileName}"`)
-          .send(zip);
-      const files = unzipSync(zip);
-      const name = Object.keys(files).find(
-        (file) => file.startsWith(folder) && file.endsWith(`${query.encf}.xml`),
-      );
-      const content = name === undefined ? undefined : files[name];
-      if (name === undefined || content === undefined)
-        throw new AppError(
-          'NOT_FOUND',
-          `No ${selection === 'consumer_invoices' ? 'consumer invoice' : 'summary'} ${query.encf} in this run.`,
-        );
+          .send(Buffer.from(evidence.content, 'base64'));
+      }
+      // One document: its XML read directly, no ZIP built.
+      const run = await runOf(account, params);
+      const file = await getCertificationRunFile({
+        database,
+        tenantId: account.tenant.id,
+        environment: 'CerteCF',
+        runId: run.runId,
+        selection,
+        encf: query.encf,
+        ...certificateSource,
+      });
       return reply
         .type('application/xml; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${name.slice(folder.length)}"`)
-        .send(Buffer.from(content));
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .send(Buffer.from(file.content));
     });
   }
 
@@ -404,9 +415,12 @@ export function registerPartnerCertificationRoutes(
       now: new Date(),
       idempotencyKey: key,
     });
-    return reply
-      .code(result.replayed ? 200 : 202)
-      .send({ ok: true, ...naming(account), commercialApprovals: result.commercialApprovals });
+    return reply.code(result.replayed ? 200 : 202).send({
+      ok: true,
+      ...naming(account),
+      environment: 'certecf',
+      commercialApprovals: result.commercialApprovals,
+    });
   });
 
   route(R.partnerGetCertificationApprovals, async (request) => {
@@ -416,6 +430,7 @@ export function registerPartnerCertificationRoutes(
     return {
       ok: true,
       ...naming(account),
+      environment: 'certecf',
       commercialApprovals: await getCertificationApprovals({
         database,
         tenantId: account.tenant.id,

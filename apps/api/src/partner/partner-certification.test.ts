@@ -9,20 +9,28 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import { readCertificationWorkbook, type TWorkbookRow } from '@ecf/certification-sets';
-import { seedApiKey } from '@ecf/db';
+import { loadXsdValidators } from '@ecf/config';
+import { seedApiKey, sqlPoolOf } from '@ecf/db';
 import { createTestCertificate, verifyXmlSignature } from '@ecf/fiscal-core';
 import {
+  advanceCertificationRun,
   checkCertificationEmbedToken,
   createCertificateKeyring,
+  loadOfficialSet,
+  retireOfficialSet,
   storeTenantCertificate,
 } from '@ecf/services';
-import { startTestApi, type TTestApi } from '../../test/test-api.ts';
+import { startTestApi, TEST_XSD_DIRECTORY, type TTestApi } from '../../test/test-api.ts';
 import { seedAccount, seedPartner } from '../../test/partner-support.ts';
 
 const MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
 const EMBED_SECRET = 'test-embed-secret-of-enough-length-0000';
 const WORKBOOK = readFileSync(
   new URL(import.meta.resolve('@ecf/certification-sets/model/132641566-set-pruebas-ecf.xlsx')),
+);
+/** The tax authority's model commercial approvals workbook: buyer RNC 131256432, eleven ACECF rows. */
+const APPROVALS_WORKBOOK = readFileSync(
+  new URL(import.meta.resolve('@ecf/certification-sets/model/131256432-set-aprobaciones-comerciales.xlsx')),
 );
 let api: TTestApi;
 
@@ -68,8 +76,8 @@ async function jsonSetFor(rnc: string) {
   return { ecf: read.workbook.ecf.map(rewrite), rfce: read.workbook.rfce.map(rewrite) };
 }
 
-async function accountWithCertificate(partnerId: string) {
-  const account = await seedAccount(api.database, partnerId);
+async function accountWithCertificate(partnerId: string, rnc?: string) {
+  const account = await seedAccount(api.database, partnerId, rnc === undefined ? {} : { rnc });
   const certificate = createTestCertificate({ rnc: account.rnc, commonName: 'Firmante' });
   await storeTenantCertificate({
     database: api.database,
@@ -130,6 +138,16 @@ test('test set → case → run with Idempotency-Key → run, evidence, attestat
   const caseId = created.json().case.caseId as string;
   assert.equal(created.json().case.checklist.length, 15);
   assert.equal(created.json().case.testSetRef, testSetRef);
+  // What the Partner declared is kept and shown with the case, never dropped.
+  assert.deepEqual(
+    {
+      notes: created.json().case.notes,
+      actorRef: created.json().case.actorRef,
+      ecfTypes: created.json().case.ecfTypes,
+      b2bSimulation: created.json().case.b2bSimulation,
+    },
+    { notes: 'Inicio', actorRef: 'ana@erp', ecfTypes: [], b2bSimulation: null },
+  );
   const again = await call('POST', `${base}/certification-cases`, keys.full, { testSetRef });
   assert.equal(again.statusCode, 200);
   assert.equal(again.json().case.caseId, caseId);
@@ -191,6 +209,45 @@ test('test set → case → run with Idempotency-Key → run, evidence, attestat
   );
   assert.equal(invoices.statusCode, 404, 'nothing accepted yet');
 
+  // One step of the run as the worker takes it issues the originals; one not signed yet is resent:
+  // it goes to signing now.
+  const { rows: generation } = await sqlPoolOf(api.database).query<{ value: number }>(
+    `SELECT advance_generation AS value FROM certification_runs WHERE id = $1`,
+    [runId],
+  );
+  const xsd = await loadXsdValidators(TEST_XSD_DIRECTORY);
+  try {
+    await advanceCertificationRun({
+      database: api.database,
+      runId,
+      generation: generation[0]?.value ?? -1,
+      enqueue: async () => {},
+      xsd,
+      now: () => new Date(),
+    });
+  } finally {
+    xsd.dispose();
+  }
+  const issued = (await call('GET', `${runs}/${runId}`, keys.onboarding))
+    .json()
+    .run.items.find((item: { documentId: string | null }) => item.documentId !== null);
+  assert.ok(issued, 'the run issued its originals');
+  const resent = await call(
+    'POST',
+    `${base}/certification-cases/${caseId}/documents/${issued.documentId}/resend`,
+    keys.full,
+  );
+  assert.equal(resent.statusCode, 202, resent.body);
+  assert.deepEqual(
+    { action: resent.json().action, status: resent.json().status, encf: resent.json().encf },
+    { action: 'signing', status: 'queued_for_signing', encf: issued.encf },
+  );
+  const { rows: signJobs } = await sqlPoolOf(api.database).query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM pgboss.job WHERE name = 'document.sign' AND data->>'documentId' = $1`,
+    [issued.documentId],
+  );
+  assert.equal(signJobs[0]?.count, 1);
+
   // Attestations in order; a step no person attests is INVALID_PARTNER_PAYLOAD.
   const attest = (step: string) =>
     call('POST', `${base}/certification-cases/${caseId}/attestations`, keys.onboarding, {
@@ -222,6 +279,107 @@ test('test set → case → run with Idempotency-Key → run, evidence, attestat
   assert.equal(closed.json().case.state, 'closed');
   const account2 = await call('GET', base, keys.onboarding);
   assert.equal(account2.json().fiscalAccount.certification.state, 'closed');
+});
+
+test('official sets loaded by the operator: the catalogue, a case on one with its declarations, its run, a change of set, a retired set', async () => {
+  const { partner, keys } = await seedPartner(api.database);
+  const account = await accountWithCertificate(partner.id);
+  const base = `/partner/v1/fiscal-accounts/${account.id}`;
+  const now = new Date();
+  await loadOfficialSet({ database: api.database, ref: 'dgii-a', name: 'Set A', content: WORKBOOK, now });
+  await loadOfficialSet({
+    database: api.database,
+    ref: 'dgii-b',
+    name: 'Set B',
+    description: 'otro',
+    content: WORKBOOK,
+    now,
+  });
+  const catalogue = await call('GET', '/partner/v1/certification/official-sets', keys.onboarding);
+  assert.equal(catalogue.statusCode, 200);
+  assert.deepEqual(
+    { items: catalogue.json().items, defaultRef: catalogue.json().defaultRef },
+    {
+      items: [
+        { ref: 'dgii-a', name: 'Set A', description: '' },
+        { ref: 'dgii-b', name: 'Set B', description: 'otro' },
+      ],
+      defaultRef: 'dgii-b',
+    },
+  );
+
+  // A type that is none: 400 naming the member; both sets at once: 400 naming officialSetRef.
+  const badType = await call('POST', `${base}/certification-cases`, keys.full, {
+    officialSetRef: 'dgii-a',
+    ecfTypes: ['31', 'E99'],
+  });
+  assert.equal(badType.statusCode, 400);
+  assert.equal(badType.json().error.details.path, 'ecfTypes.1');
+  const both = await call('POST', `${base}/certification-cases`, keys.full, {
+    officialSetRef: 'dgii-a',
+    testSetRef: randomUUID(),
+  });
+  assert.equal(both.statusCode, 400);
+  assert.equal(both.json().error.details.path, 'officialSetRef');
+  assert.equal(
+    (await call('POST', `${base}/certification-cases`, keys.full, { officialSetRef: 'nope' })).statusCode,
+    404,
+  );
+  const created = await call('POST', `${base}/certification-cases`, keys.full, {
+    officialSetRef: 'dgii-a',
+    ecfTypes: ['E31', '32'],
+    b2bSimulation: false,
+    notes: 'Con el set oficial',
+    actorRef: 'luis@erp',
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const view = created.json().case;
+  assert.deepEqual(
+    [view.officialSetRef, view.testSetRef, view.ecfTypes, view.b2bSimulation, view.notes, view.actorRef],
+    ['dgii-a', null, ['31', '32'], false, 'Con el set oficial', 'luis@erp'],
+  );
+  const read = await call('GET', `${base}/certification-cases/${view.caseId}`, keys.onboarding);
+  assert.deepEqual(read.json().case.ecfTypes, ['31', '32']);
+  const differs = await call('POST', `${base}/certification-cases`, keys.full, {
+    officialSetRef: 'dgii-a',
+    notes: 'otra nota',
+  });
+  assert.equal(differs.statusCode, 409);
+  assert.deepEqual(differs.json().error.details.members, ['notes']);
+
+  // Another set for the case (no run yet): the data tests restart on it.
+  const changed = await call('POST', `${base}/certification-cases/${view.caseId}/official-set`, keys.full, {
+    officialSetRef: 'dgii-b',
+  });
+  assert.equal(changed.statusCode, 200, changed.body);
+  assert.equal(changed.json().case.officialSetRef, 'dgii-b');
+  // The run sends the official set, its rows for this account's RNC.
+  const runs = `${base}/certification-cases/${view.caseId}/runs`;
+  const started = await call('POST', runs, keys.full, { part: 'data' }, { 'idempotency-key': 'official-1' });
+  assert.equal(started.statusCode, 202, started.body);
+  assert.equal(started.json().run.items.length, 25);
+  const kept = await call('GET', `${base}/certification-test-sets`, keys.onboarding);
+  assert.deepEqual(
+    kept
+      .json()
+      .items.map((set: { testSetRef: string; issuerRnc: string }) => [set.testSetRef, set.issuerRnc]),
+    [[started.json().run.setId, account.rnc]],
+  );
+  const evidence = await call('GET', `${runs}/${started.json().run.runId}/evidence`, keys.onboarding);
+  assert.equal(evidence.statusCode, 200);
+
+  // Retired: gone from the catalogue and from new choices; the case on it keeps it.
+  await retireOfficialSet({ database: api.database, ref: 'dgii-a', now });
+  const afterRetire = await call('GET', '/partner/v1/certification/official-sets', keys.onboarding);
+  assert.deepEqual(
+    afterRetire.json().items.map((item: { ref: string }) => item.ref),
+    ['dgii-b'],
+  );
+  const toRetired = await call('POST', `${base}/certification-cases/${view.caseId}/official-set`, keys.full, {
+    officialSetRef: 'dgii-a',
+  });
+  assert.equal(toRetired.statusCode, 404);
+  assert.equal(toRetired.json().error.details.officialSetRef, 'dgii-a');
 });
 
 test('the application data, signatures, the embed link, activation; the direct routes refuse a Partner account', async () => {
@@ -258,6 +416,11 @@ test('the application data, signatures, the embed link, activation; the direct r
   });
   assert.equal(notHttps.statusCode, 400);
   assert.equal(notHttps.json().error.code, 'INVALID_BROWSER_ORIGIN');
+  const wildcard = await call('POST', `${base}/certification-sessions`, keys.onboarding, {
+    browserOrigin: 'https://*.example.com',
+  });
+  assert.equal(wildcard.statusCode, 400, wildcard.body);
+  assert.equal(wildcard.json().error.code, 'INVALID_BROWSER_ORIGIN');
   const notRegistered = await call('POST', `${base}/certification-sessions`, keys.onboarding, {
     browserOrigin: 'https://other.example.com',
   });
@@ -275,10 +438,43 @@ test('the application data, signatures, the embed link, activation; the direct r
     { tenantId: account.tenant.id, origin: 'https://erp.example.com', expiresAt: 0 },
   );
 
+  // A case without a test set: a run that names none is 422 CERTIFICATION_OWN_SET_REQUIRED, nothing created.
+  const bare = await call('POST', `${base}/certification-cases`, keys.full, {});
+  assert.equal(bare.statusCode, 201, bare.body);
+  const bareRun = await call(
+    'POST',
+    `${base}/certification-cases/${bare.json().case.caseId}/runs`,
+    keys.full,
+    { part: 'data' },
+    { 'idempotency-key': 'bare-1' },
+  );
+  assert.equal(bareRun.statusCode, 422, bareRun.body);
+  assert.equal(bareRun.json().error.code, 'CERTIFICATION_OWN_SET_REQUIRED');
+  assert.equal(
+    (await call('GET', `${base}/certification-cases/${bare.json().case.caseId}/runs`, keys.full)).json().items
+      .length,
+    0,
+  );
+
   const activation = await call('POST', `${base}/production-activation-requests`, keys.onboarding);
   assert.equal(activation.statusCode, 409);
   assert.equal(activation.json().error.code, 'CERTIFICATION_NOT_APPROVED');
   assert.equal((await call('POST', `${base}/production-activation-requests`, keys.runtime)).statusCode, 403);
+  // A suspended production is the operator's decision: asking again conflicts and changes nothing.
+  await api.database.tenant.update({
+    where: { id: account.tenant.id },
+    data: { productionState: 'suspended' },
+  });
+  const whileSuspended = await call('POST', `${base}/production-activation-requests`, keys.onboarding);
+  assert.equal(whileSuspended.statusCode, 409, whileSuspended.body);
+  assert.equal(whileSuspended.json().error.code, 'PRODUCTION_STATE_CONFLICT');
+  assert.equal(whileSuspended.json().error.details.productionState, 'suspended');
+  const stored = await api.database.tenant.findUniqueOrThrow({ where: { id: account.tenant.id } });
+  assert.equal(stored.productionState, 'suspended');
+  await api.database.tenant.update({
+    where: { id: account.tenant.id },
+    data: { productionState: 'not_requested' },
+  });
 
   // The direct API: this account's certification is its Partner's.
   const { key } = await seedApiKey(api.database, {
@@ -294,4 +490,85 @@ test('the application data, signatures, the embed link, activation; the direct r
   });
   assert.equal(direct.statusCode, 409);
   assert.equal(direct.json().error.code, 'CERTIFICATION_MANAGED_BY_PARTNER');
+});
+
+test('commercial approval tests: 428 without Idempotency-Key, 409 before the data tests, 202 with the rows queued for the worker, replay 200, the key with another workbook 409 IDEMPOTENCY_CONFLICT, 409 while in progress, GET progress', async () => {
+  const { partner, keys } = await seedPartner(api.database);
+  const account = await accountWithCertificate(partner.id, '131256432');
+  const base = `/partner/v1/fiscal-accounts/${account.id}`;
+  const uploaded = await call('POST', `${base}/certification-test-sets`, keys.onboarding, {
+    set: await jsonSetFor(account.rnc),
+  });
+  assert.equal(uploaded.statusCode, 201, uploaded.body);
+  const created = await call('POST', `${base}/certification-cases`, keys.full, {
+    testSetRef: uploaded.json().testSet.testSetRef,
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const caseId = created.json().case.caseId as string;
+  const url = `${base}/certification-cases/${caseId}/commercial-approvals`;
+  const workbook = { workbookBase64: APPROVALS_WORKBOOK.toString('base64') };
+  const send = (body: unknown, key?: string) =>
+    call('POST', url, keys.onboarding, body, key === undefined ? {} : { 'idempotency-key': key });
+
+  const none = await call('GET', url, keys.onboarding);
+  assert.equal(none.statusCode, 200, none.body);
+  assert.equal(none.json().commercialApprovals, null);
+  assert.equal(none.json().environment, 'certecf');
+  const withoutKey = await send(workbook);
+  assert.equal(withoutKey.statusCode, 428);
+  assert.equal(withoutKey.json().error.code, 'IDEMPOTENCY_KEY_REQUIRED');
+  const pending = await send(workbook, 'approvals-early');
+  assert.equal(pending.statusCode, 409);
+  assert.equal(pending.json().error.code, 'CERTIFICATION_DATA_TESTS_PENDING');
+
+  // The tax authority accepted the data tests (the worker's tests run them against the simulator).
+  const pool = sqlPoolOf(api.database);
+  await pool.query(
+    `INSERT INTO certification_step_completions (case_id, step, source) VALUES ($1, 'data_tests_ecf', 'run')`,
+    [caseId],
+  );
+  const sent = await send(workbook, 'approvals-1');
+  assert.equal(sent.statusCode, 202, sent.body);
+  assert.equal(sent.json().environment, 'certecf');
+  assert.equal(sent.json().fiscalAccountId, account.id);
+  const approvals = sent.json().commercialApprovals;
+  assert.equal(approvals.state, 'queued');
+  assert.equal(approvals.totals.approvals, 11);
+  assert.equal(approvals.items.length, 11);
+  assert.ok(
+    approvals.items.every(
+      (item: { state: string; encf: string; issuerRnc: string }) =>
+        item.state === 'pending' && /^E\d{12}$/.test(item.encf) && /^\d{9}$/.test(item.issuerRnc),
+    ),
+    JSON.stringify(approvals.items),
+  );
+  // The worker's first step is queued with the send.
+  const jobs = await pool.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM pgboss.job WHERE name = 'certification.send-approvals' AND data->>'sendId' = $1`,
+    [approvals.sendId],
+  );
+  assert.equal(jobs.rows[0]?.count, 1);
+
+  const replay = await send(workbook, 'approvals-1');
+  assert.equal(replay.statusCode, 200, replay.body);
+  assert.equal(replay.json().commercialApprovals.sendId, approvals.sendId);
+  const otherWorkbook = await send({ workbookBase64: WORKBOOK.toString('base64') }, 'approvals-1');
+  assert.equal(otherWorkbook.statusCode, 409);
+  assert.equal(otherWorkbook.json().error.code, 'IDEMPOTENCY_CONFLICT');
+  const busy = await send(workbook, 'approvals-2');
+  assert.equal(busy.statusCode, 409);
+  assert.equal(busy.json().error.code, 'COMMERCIAL_APPROVALS_IN_PROGRESS');
+
+  const progress = await call('GET', url, keys.onboarding);
+  assert.equal(progress.statusCode, 200, progress.body);
+  assert.equal(progress.json().commercialApprovals.sendId, approvals.sendId);
+  assert.deepEqual(progress.json().commercialApprovals.items, approvals.items);
+  // The runtime profile has no certification permission; another case id is not found.
+  assert.equal((await call('GET', url, keys.runtime)).statusCode, 403);
+  const otherCase = await call(
+    'GET',
+    `${base}/certification-cases/${randomUUID()}/commercial-approvals`,
+    keys.onboarding,
+  );
+  assert.equal(otherCase.statusCode, 404);
 });

@@ -1,34 +1,76 @@
-// The Partner facades: documents (production and testecf), plans (402, 429) and production (423),
-// annulments, sequences, inbound; Partner webhooks and their events; certificate upload sessions.
+// The Partner facades: documents (production and testecf) with their PDF, plans (402, 429) and
+// production (423), annulments sent to the tax authority simulator, sequences, inbound; Partner
+// webhooks and their events; certificate upload sessions.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createTestCertificate } from '@ecf/fiscal-core';
 import {
+  createCertificateKeyring,
   createPartner,
   createPartnerKey,
   fanOutWebhookEvents,
   scanCertificateExpiry,
+  storeTenantCertificate,
   updatePartner,
 } from '@ecf/services';
-import type { TEnqueue } from '@ecf/db';
-import { startTestApi, type TTestApi } from '../../test/test-api.ts';
+import { seedApiKey, seedDocument, type TEnqueue } from '@ecf/db';
+import { createTestDatabase, type TTestDatabase } from '@ecf/db/testing';
+import { createTaxauthClients } from '@ecf/taxauth-client';
+import { startSimulator } from '@ecf/taxauth-sim';
+import { startTestApi, TEST_XSD_DIRECTORY, type TTestApi } from '../../test/test-api.ts';
 import { simplifiedE31 } from '../../test/submissions.ts';
+import { pdfText, seedPrintableDocument } from '../../test/printed-documents.ts';
+import { ZPartnerEnvironment } from '../partner-contract.ts';
 import { freshRnc, loadRegistryWith, seedAccount, seedPartner } from '../../test/partner-support.ts';
 
 const MASTER_KEY = Buffer.alloc(32, 9).toString('base64');
 let api: TTestApi;
+let simulatorDatabase: TTestDatabase;
+let simulator: Awaited<ReturnType<typeof startSimulator>>;
 before(async () => {
-  api = await startTestApi({
-    PSFE_PARTNER_API_ENABLED: 'true',
-    CERTIFICATE_MASTER_KEY: MASTER_KEY,
-    WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-    PARTNER_PLAN_QUOTAS: 'starter=1000,tiny=1',
+  simulatorDatabase = await createTestDatabase({ migrated: false });
+  simulator = await startSimulator({
+    databaseUrl: simulatorDatabase.url,
+    xsdDirectory: TEST_XSD_DIRECTORY,
+    logLevel: 'silent',
+    port: 0,
   });
+  api = await startTestApi(
+    {
+      PSFE_PARTNER_API_ENABLED: 'true',
+      CERTIFICATE_MASTER_KEY: MASTER_KEY,
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      PARTNER_PLAN_QUOTAS: 'starter=1000,tiny=1',
+    },
+    undefined,
+    {
+      taxauthClientFor: createTaxauthClients({
+        baseUrls: { ecf: simulator.baseUrl, fc: simulator.baseUrl, status: simulator.baseUrl },
+        timeoutMs: 3000,
+      }),
+    },
+  );
 });
 after(async () => {
-  await api.close();
+  await api?.close();
+  await simulator?.close();
+  await simulatorDatabase?.drop();
 });
+
+/** An account of the Partner with its certificate installed (the keyring of CERTIFICATE_MASTER_KEY). */
+async function accountWithCertificate(partnerId: string) {
+  const account = await seedAccount(api.database, partnerId);
+  const certificate = createTestCertificate({ rnc: account.rnc, commonName: 'Firmante' });
+  await storeTenantCertificate({
+    database: api.database,
+    keyring: createCertificateKeyring({ currentKey: MASTER_KEY }),
+    tenantId: account.tenant.id,
+    p12: certificate.p12,
+    password: certificate.password,
+  });
+  return account;
+}
 
 function call(
   method: string,
@@ -59,6 +101,7 @@ type TPayload = {
   fiscalAccountId: string;
   externalTenantId: string;
   schemaVersion: string;
+  correlationId: string | null;
   resource: { kind: string; id: string; state?: string };
   data: Record<string, unknown>;
 };
@@ -141,6 +184,19 @@ test('production emission: 423 until production is active, then 402 without a pa
   assert.equal(unpaid.statusCode, 402);
   assert.equal(unpaid.json().error.code, 'PAYMENT_REQUIRED');
   assert.equal(unpaid.json().error.details.billingUrl, 'https://billing.example.com/pay');
+  // A direct eCF key of the same account meets the same plan (the rule is the emission's, not the route's).
+  const { key: directKey } = await seedApiKey(api.database, { tenantId: account.id, environment: 'eCF' });
+  const emitDirect = (key: string) =>
+    api.app.inject({
+      method: 'POST',
+      url: '/eCF/documentos-ecf',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      payload: JSON.stringify(simplifiedE31()),
+    });
+  const unpaidDirect = await emitDirect(directKey);
+  assert.equal(unpaidDirect.statusCode, 402, unpaidDirect.body);
+  assert.equal(unpaidDirect.json().error.code, 'PAYMENT_REQUIRED');
+  assert.equal(unpaidDirect.json().error.details.billingUrl, 'https://billing.example.com/pay');
   await updatePartner({ database: api.database, partnerId: partner.id, input: { paidStatus: 'overdue' } });
   const grace = await emit();
   assert.equal(grace.statusCode, 202, grace.body);
@@ -164,7 +220,6 @@ test('production emission: 423 until production is active, then 402 without a pa
     where: { id: { in: [first.id, second.id] } },
     data: { productionState: 'active' },
   });
-  const { seedDocument } = await import('@ecf/db');
   await seedDocument(api.database, {
     tenantId: first.id,
     environment: 'eCF',
@@ -182,6 +237,14 @@ test('production emission: 423 until production is active, then 402 without a pa
     { quota: 1, used: 1 },
   );
   assert.ok(Number(over.headers['retry-after']) >= 1);
+  const { key: secondDirectKey } = await seedApiKey(api.database, {
+    tenantId: second.id,
+    environment: 'eCF',
+  });
+  const overDirect = await emitDirect(secondDirectKey);
+  assert.equal(overDirect.statusCode, 429, overDirect.body);
+  assert.equal(overDirect.json().error.code, 'PLAN_LIMIT_EXCEEDED');
+  assert.ok(Number(overDirect.headers['retry-after']) >= 1);
   // testecf is never limited by the plan.
   const test = await call('POST', `/partner/v1/fiscal-accounts/${second.id}/testecf/documents`, {
     key: smallKey,
@@ -190,20 +253,61 @@ test('production emission: 423 until production is active, then 402 without a pa
   assert.equal(test.statusCode, 202, test.body);
 });
 
-test('sequences, annulment prevalidation and the Idempotency-Key of a send; inbound list (423 before production)', async () => {
+test('sequences, annulment prevalidation and the Idempotency-Key of a send; 423 before production (ranges, annulments, inbound) on both routes', async () => {
   const { partner, keys } = await seedPartner(api.database);
   const account = await seedAccount(api.database, partner.id);
   const base = `/partner/v1/fiscal-accounts/${account.id}/production`;
   const year = new Date().getUTCFullYear() + 1;
-  const registered = await call('POST', `${base}/sequences`, {
-    key: keys.runtime,
-    body: {
-      type: 'E31',
-      from: 'E310000000001',
-      to: 'E310000000100',
-      sequenceExpirationDate: `${year}-12-31`,
-    },
+  const sequence = {
+    type: 'E31',
+    from: 'E310000000001',
+    to: 'E310000000100',
+    sequenceExpirationDate: `${year}-12-31`,
+  };
+  const range = { type: 'E31', from: 'E310000000050', to: 'E310000000060' };
+  // Not yet authorized in production: the tax authority has no production sequence of this
+  // account to register or annul (423, nothing stored or sent), whatever the route.
+  const { key: directKey } = await seedApiKey(api.database, {
+    tenantId: account.id,
+    environment: 'eCF',
+    scopes: ['tenant:admin'],
   });
+  const direct = (url: string, body: unknown) =>
+    api.app.inject({
+      method: 'POST',
+      url,
+      headers: {
+        'x-api-key': directKey,
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+      },
+      payload: JSON.stringify(body),
+    });
+  for (const refused of [
+    await call('POST', `${base}/sequences`, { key: keys.runtime, body: sequence }),
+    await call('POST', `${base}/annulments`, {
+      key: keys.runtime,
+      body: { ranges: [range] },
+      headers: { 'idempotency-key': randomUUID() },
+    }),
+    await direct('/eCF/secuencias', sequence),
+    await direct('/eCF/anulaciones-ecf', { ranges: [range] }),
+  ]) {
+    assert.equal(refused.statusCode, 423, refused.body);
+    assert.equal(refused.json().error.code, 'PRODUCTION_NOT_ACTIVE');
+  }
+  assert.equal(await api.database.annulment.count({ where: { tenantId: account.id } }), 0);
+  // Prevalidation has no fiscal effect: open before production, like a document preflight.
+  const early = await call('POST', `${base}/annulments/prevalidate`, {
+    key: keys.runtime,
+    body: { ranges: [range] },
+  });
+  assert.equal(early.statusCode, 200, early.body);
+  const suspended = { productionState: 'suspended' as const };
+  await api.database.tenant.update({ where: { id: account.id }, data: suspended });
+  assert.equal((await direct('/eCF/secuencias', sequence)).statusCode, 423);
+  await api.database.tenant.update({ where: { id: account.id }, data: { productionState: 'active' } });
+  const registered = await call('POST', `${base}/sequences`, { key: keys.runtime, body: sequence });
   assert.equal(registered.statusCode, 201, registered.body);
   assert.equal(registered.json().environment, 'production');
   const list = await call('GET', `${base}/sequences`, { key: keys.runtime });
@@ -224,6 +328,7 @@ test('sequences, annulment prevalidation and the Idempotency-Key of a send; inbo
     (await call('GET', `${base}/annulments/${randomUUID()}`, { key: keys.runtime })).statusCode,
     404,
   );
+  await api.database.tenant.update({ where: { id: account.id }, data: { productionState: 'pending' } });
   const inboundLocked = await call('GET', `${base}/inbound-documents`, { key: keys.runtime });
   assert.equal(inboundLocked.statusCode, 423);
   await api.database.tenant.update({ where: { id: account.id }, data: { productionState: 'active' } });
@@ -247,6 +352,167 @@ test('sequences, annulment prevalidation and the Idempotency-Key of a send; inbo
     body: { decision: 'accept', approvalDate: new Date().toISOString() },
   });
   assert.equal(approval.statusCode, 404);
+});
+
+test('production annulment sent to the tax authority (simulator): 202 accepted with its covered document, replay 200, the same key with another body 409 IDEMPOTENCY_CONFLICT (the direct API’s ANECF_IDEMPOTENCY_CONFLICT), state, list', async () => {
+  const { partner, keys } = await seedPartner(api.database);
+  const account = await accountWithCertificate(partner.id);
+  await api.database.tenant.update({ where: { id: account.id }, data: { productionState: 'active' } });
+  const base = `/partner/v1/fiscal-accounts/${account.id}/production`;
+  const range = { type: 'E31', from: 'E310000000200', to: 'E310000000249' };
+  const signed = await seedDocument(api.database, {
+    tenantId: account.id,
+    environment: 'eCF',
+    encf: 'E310000000210',
+    status: 'signed',
+  });
+  const key = randomUUID();
+  const send = (body: unknown, idempotencyKey: string) =>
+    call('POST', `${base}/annulments`, {
+      key: keys.runtime,
+      body,
+      headers: { 'idempotency-key': idempotencyKey },
+    });
+
+  const sent = await send({ ranges: [range], reason: 'Caja 3' }, key);
+  assert.equal(sent.statusCode, 202, sent.body);
+  const body = sent.json();
+  assert.equal(body.ok, true);
+  assert.equal(body.status, 'accepted');
+  assert.equal(body.environment, 'production');
+  assert.equal(body.fiscalAccountId, account.id);
+  assert.equal(body.reason, 'Caja 3');
+  assert.equal(body.totalEncf, 50);
+  assert.deepEqual(body.coveredDocuments.cancelled, [{ documentId: signed.id, encf: signed.encf }]);
+  const document = await call('GET', `${base}/documents/${signed.id}`, { key: keys.runtime });
+  assert.equal(document.json().document.status, 'cancelled', document.body);
+
+  const replay = await send({ ranges: [range], reason: 'Caja 3' }, key);
+  assert.equal(replay.statusCode, 200, replay.body);
+  assert.equal(replay.json().annulmentId, body.annulmentId);
+  assert.equal(replay.json().environment, 'production');
+  // The same key with another body: the Partner API's name of the conflict, the direct one in details.
+  const conflict = await send({ ranges: [range] }, key);
+  assert.equal(conflict.statusCode, 409, conflict.body);
+  assert.equal(conflict.json().error.code, 'IDEMPOTENCY_CONFLICT');
+  assert.equal(conflict.json().error.details.directCode, 'ANECF_IDEMPOTENCY_CONFLICT');
+  assert.equal(conflict.json().error.details.idempotencyKey, key);
+  const { key: directKey } = await seedApiKey(api.database, {
+    tenantId: account.id,
+    environment: 'eCF',
+    scopes: ['tenant:admin'],
+  });
+  const direct = await api.app.inject({
+    method: 'POST',
+    url: '/eCF/anulaciones-ecf',
+    headers: { 'x-api-key': directKey, 'content-type': 'application/json', 'idempotency-key': key },
+    payload: JSON.stringify({ ranges: [range] }),
+  });
+  assert.equal(direct.statusCode, 409, direct.body);
+  assert.equal(direct.json().error.code, 'ANECF_IDEMPOTENCY_CONFLICT', 'the same conflict on the direct API');
+  // An overlapping range under a new key: reserved by this annulment.
+  const overlapping = await send(
+    { ranges: [{ type: 'E31', from: 'E310000000249', to: 'E310000000260' }] },
+    randomUUID(),
+  );
+  assert.equal(overlapping.statusCode, 409);
+  assert.equal(overlapping.json().error.code, 'ANECF_RANGE_RESERVED');
+
+  const state = await call('GET', `${base}/annulments/${body.annulmentId}`, { key: keys.runtime });
+  assert.equal(state.statusCode, 200, state.body);
+  assert.equal(state.json().status, 'accepted');
+  assert.equal(state.json().environment, 'production');
+  const list = await call('GET', `${base}/annulments?status=accepted`, { key: keys.runtime });
+  assert.equal(list.statusCode, 200, list.body);
+  assert.deepEqual(
+    list
+      .json()
+      .items.map((item: { annulmentId: string; environment: string }) => [
+        item.annulmentId,
+        item.environment,
+      ]),
+    [[body.annulmentId, 'production']],
+  );
+  // Another Partner's key never reaches it.
+  const stranger = await seedPartner(api.database);
+  const hidden = await call('GET', `${base}/annulments/${body.annulmentId}`, { key: stranger.keys.full });
+  assert.equal(hidden.json().error.code, 'FISCAL_ACCOUNT_NOT_FOUND');
+});
+
+test('PDF of production and testecf documents: printing.pdfUrl is the Partner route, letter-size pages read from the signed XML, the same text as the direct route; 409 and Accept as the direct route', async () => {
+  const { partner, keys } = await seedPartner(api.database);
+  const account = await seedAccount(api.database, partner.id);
+  await api.database.tenant.update({ where: { id: account.id }, data: { productionState: 'active' } });
+  for (const [family, environment, other] of [
+    ['production', 'eCF', 'testecf'],
+    ['testecf', 'TesteCF', 'production'],
+  ] as const) {
+    const base = `/partner/v1/fiscal-accounts/${account.id}/${family}/documents`;
+    const printable = await seedPrintableDocument(api.database, account.id, {
+      status: 'accepted',
+      environment,
+    });
+    const id = printable.document.id;
+    const status = await call('GET', `${base}/${id}`, { key: keys.runtime });
+    assert.equal(status.statusCode, 200, status.body);
+    const pdfUrl = status.json().document.printing.pdfUrl;
+    assert.equal(pdfUrl, `${base}/${id}/pdf`);
+    const pdf = await call('GET', pdfUrl, { key: keys.runtime, headers: { accept: 'application/pdf' } });
+    assert.equal(pdf.statusCode, 200, pdf.body.slice(0, 300));
+    assert.equal(pdf.headers['content-type'], 'application/pdf');
+    assert.equal(
+      pdf.headers['content-disposition'],
+      `attachment; filename="${account.rnc}${printable.document.encf}.pdf"`,
+    );
+    assert.equal(pdf.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
+    const text = await pdfText(pdf.rawPayload);
+    assert.ok(text.includes(printable.document.encf), 'eNCF printed');
+    assert.ok(text.includes(printable.securityCode), 'security code printed');
+    assert.ok(text.includes(printable.signedAt), 'signature date printed');
+    assert.ok(text.includes('Factura de Crédito Fiscal Electrónica'));
+    assert.ok(
+      /MediaBox\s*\[\s*0\s+0\s+612(\.0+)?\s+792(\.0+)?\s*\]/.test(pdf.rawPayload.toString('latin1')),
+      'letter size',
+    );
+    // The direct route of the same account and environment prints the same.
+    const { key: directKey } = await seedApiKey(api.database, {
+      tenantId: account.id,
+      environment,
+      scopes: ['ecf:read'],
+    });
+    const direct = await api.app.inject({
+      method: 'GET',
+      url: `/${environment}/documentos-ecf/${id}/pdf`,
+      headers: { 'x-api-key': directKey },
+    });
+    assert.equal(direct.statusCode, 200, direct.body.slice(0, 300));
+    assert.equal(await pdfText(direct.rawPayload), text);
+    // Accept honoured (clarification 17); the other family does not have it.
+    const xmlOnly = await call('GET', pdfUrl, { key: keys.runtime, headers: { accept: 'application/xml' } });
+    assert.equal(xmlOnly.statusCode, 400, xmlOnly.body);
+    assert.equal(xmlOnly.json().error.code, 'NOT_ACCEPTABLE');
+    const elsewhere = await call(
+      'GET',
+      `/partner/v1/fiscal-accounts/${account.id}/${other}/documents/${id}/pdf`,
+      {
+        key: keys.runtime,
+      },
+    );
+    assert.equal(elsewhere.statusCode, 404);
+  }
+  // Signed, not yet answered: the direct route's 409, as JSON.
+  const waiting = await seedPrintableDocument(api.database, account.id, {
+    status: 'signed',
+    environment: 'eCF',
+  });
+  const early = await call(
+    'GET',
+    `/partner/v1/fiscal-accounts/${account.id}/production/documents/${waiting.document.id}/pdf`,
+    { key: keys.runtime },
+  );
+  assert.equal(early.statusCode, 409);
+  assert.match(String(early.headers['content-type']), /^application\/json/);
+  assert.equal(early.json().error.code, 'RI_AWAITING_TAXAUTH_RESPONSE');
 });
 
 test('webhooks: create (201 + secret; same URL 200 replayed, no secret), patch, test, deliveries, replay, rotate, retire', async () => {
@@ -288,13 +554,30 @@ test('webhooks: create (201 + secret; same URL 200 replayed, no secret), patch, 
     body: { status: 'paused' },
   });
   assert.equal(paused.json().endpoint.status, 'paused');
-  await call('PATCH', `/partner/v1/webhook-endpoints/${endpoint.id}`, {
+  // Every type of the contract's Partner list may be listed, webhook.test and the outage events included.
+  const subscribed = await call('PATCH', `/partner/v1/webhook-endpoints/${endpoint.id}`, {
     key,
-    body: { status: 'active', eventTypes: ['production.state_changed'] },
+    body: {
+      status: 'active',
+      eventTypes: [
+        'production.state_changed',
+        'webhook.test',
+        'taxauth.service_degraded',
+        'taxauth.service_restored',
+      ],
+    },
   });
+  assert.equal(subscribed.statusCode, 200, subscribed.body);
+  assert.deepEqual(subscribed.json().endpoint.eventTypes, [
+    'production.state_changed',
+    'taxauth.service_degraded',
+    'taxauth.service_restored',
+    'webhook.test',
+  ]);
   const tested = await call('POST', `/partner/v1/webhook-endpoints/${endpoint.id}/test`, {
     key,
     body: { fiscalAccountId: account.id, environment: 'testecf' },
+    headers: { 'x-correlation-id': 'erp-test-0001' },
   });
   assert.equal(tested.statusCode, 202, tested.body);
   const foreignTest = await call('POST', `/partner/v1/webhook-endpoints/${endpoint.id}/test`, {
@@ -313,7 +596,10 @@ test('webhooks: create (201 + secret; same URL 200 replayed, no secret), patch, 
   assert.equal(payload.schemaVersion, 'partner.webhook.v1');
   assert.equal(payload.fiscalAccountId, account.id);
   assert.equal(payload.externalTenantId, account.externalTenantId);
-  assert.equal(payload.environment, 'TesteCF');
+  // The Partner API's name of the environment, and the test request's correlation id.
+  assert.equal(payload.environment, 'testecf');
+  assert.equal(tested.headers['x-correlation-id'], 'erp-test-0001');
+  assert.equal(payload.correlationId, 'erp-test-0001');
   const one = await call('GET', `/partner/v1/webhook-deliveries/${delivery.deliveryId}`, { key });
   assert.equal(one.json().delivery.status, 'queued');
   const replay = await call('POST', `/partner/v1/webhook-deliveries/${delivery.deliveryId}/replay`, { key });
@@ -373,7 +659,6 @@ test("Partner events: the Partner's accounts' events reach its endpoints with th
   const endpointId = created.json().endpoint.id;
   await api.database.tenant.update({ where: { id: account.id }, data: { productionState: 'pending' } });
   await api.database.tenant.update({ where: { id: foreign.id }, data: { productionState: 'pending' } });
-  const { seedDocument } = await import('@ecf/db');
   await seedDocument(api.database, {
     tenantId: account.id,
     environment: 'TesteCF',
@@ -430,7 +715,11 @@ test("Partner events: the Partner's accounts' events reach its endpoints with th
   await fanOutWebhookEvents({ database: api.database, enqueue: recordingEnqueue(), now: () => new Date() });
   const after = (await api.database.webhookDelivery.findMany({ where: { endpointId } })).map(payloadOf);
   const validated = after.filter((payload) => payload.type === 'certificate.validated');
-  assert.deepEqual(validated.map((payload) => payload.environment).sort(), ['CerteCF', 'TesteCF', 'eCF']);
+  assert.deepEqual(validated.map((payload) => payload.environment).sort(), [
+    'certecf',
+    'production',
+    'testecf',
+  ]);
   assert.equal(validated[0]?.resource.kind, 'certificate');
   assert.equal(validated[0]?.resource.state, 'validated');
   assert.equal(after.filter((payload) => payload.type === 'certificate.expiring').length, 3);
@@ -470,6 +759,19 @@ test('certificate upload sessions: origins, five attempts with attemptsRemaining
     body: { browserOrigin: 'https://erp.example.com/upload' },
   });
   assert.equal(withPath.json().error.code, 'INVALID_BROWSER_ORIGIN');
+  // A wildcard is no exact origin (400, not 422), even one stored before the validator refused it.
+  await api.database.partnerBrowserOrigin.create({
+    data: { partnerId: partner.id, origin: 'https://*.erp.example.com' },
+  });
+  for (const browserOrigin of [
+    'https://*.erp.example.com',
+    'https://*.example.com',
+    'https://%2A.example.com',
+  ]) {
+    const wildcard = await call('POST', sessions, { key, body: { browserOrigin } });
+    assert.equal(wildcard.statusCode, 400, `${browserOrigin}: ${wildcard.body}`);
+    assert.equal(wildcard.json().error.code, 'INVALID_BROWSER_ORIGIN');
+  }
   const notRegistered = await call('POST', sessions, {
     key,
     body: { browserOrigin: 'https://other.example.com' },
@@ -617,4 +919,52 @@ test("rule 18 for every account: a direct account's preflight warns of a buyer n
     .json()
     .warnings.find((item: { code: string }) => item.code === 'BUYER_RNC_NOT_ACTIVE_IN_TAXAUTH');
   assert.equal(warning?.details.status, 'SUSPENDIDO', response.body);
+});
+
+test("Partner webhooks name the request that caused the change, in the Partner API's environment names", async () => {
+  const { partner, keys } = await seedPartner(api.database, { paid: false });
+  const account = await seedAccount(api.database, partner.id);
+  const created = await call('POST', '/partner/v1/webhook-endpoints', {
+    key: keys.webhooks,
+    body: { name: 'runtime', url: 'http://127.0.0.1:9/runtime', eventTypes: ['ecf.queued'] },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const endpointId = created.json().endpoint.id;
+  const issued = await call('POST', `/partner/v1/fiscal-accounts/${account.id}/testecf/documents`, {
+    key: keys.runtime,
+    body: { document: simplifiedE31() },
+    headers: { 'x-correlation-id': 'erp-req-42' },
+  });
+  assert.equal(issued.statusCode, 202, issued.body);
+  // A change no request made (the worker's, here a test's) names none.
+  await api.database.document.update({
+    where: { id: issued.json().documentId },
+    data: { status: 'signed' },
+  });
+  await fanOutWebhookEvents({ database: api.database, enqueue: recordingEnqueue(), now: () => new Date() });
+  const [queued, ...others] = (await api.database.webhookDelivery.findMany({ where: { endpointId } })).map(
+    payloadOf,
+  );
+  assert.equal(others.length, 0, 'only the subscribed type');
+  assert.ok(queued);
+  assert.equal(queued.type, 'ecf.queued');
+  assert.equal(queued.resource.id, issued.json().documentId);
+  assert.equal(queued.correlationId, 'erp-req-42');
+  const changed = await api.database.webhookEvent.findFirstOrThrow({
+    where: { documentId: issued.json().documentId, type: 'document.state_changed' },
+  });
+  assert.equal(changed.correlationId, null);
+  // The payload's environment is a value the Partner API takes: the test route accepts it back.
+  assert.equal(queued.environment, 'testecf');
+  assert.ok(ZPartnerEnvironment.safeParse(queued.environment).success);
+  const tested = await call('POST', `/partner/v1/webhook-endpoints/${endpointId}/test`, {
+    key: keys.webhooks,
+    body: { fiscalAccountId: account.id, environment: queued.environment },
+  });
+  assert.equal(tested.statusCode, 202, tested.body);
+  const test_ = payloadOf(
+    await api.database.webhookDelivery.findUniqueOrThrow({ where: { id: tested.json().deliveryId } }),
+  );
+  assert.equal(test_.environment, 'testecf');
+  assert.equal(test_.correlationId, tested.headers['x-correlation-id']);
 });

@@ -11,7 +11,6 @@ import type { TSigningCertificate, TXsdValidators } from '@ecf/fiscal-core';
 import type { TTaxauthClient } from '@ecf/taxauth-client';
 import {
   AppError,
-  assertPartnerMayEmit,
   assertProductionActive,
   findCertificationSummaries,
   findDocumentStatuses,
@@ -306,6 +305,8 @@ export function registerPartnerRoutes(app: FastifyInstance, options: TPartnerRou
         },
       });
     const body = parsePartner(R.sendProductionAnnulment.body, request.body, 'body');
+    // The Partner API names a reused Idempotency-Key with another body IDEMPOTENCY_CONFLICT on every
+    // route (runs, approval sends, annulments); details.directCode keeps the direct API's name.
     let result;
     try {
       result = await sendAnnulment({
@@ -322,10 +323,9 @@ export function registerPartnerRoutes(app: FastifyInstance, options: TPartnerRou
         ...certificateSource,
       });
     } catch (error) {
-      // The Partner API's name of the same conflict (spec: IDEMPOTENCY_CONFLICT).
       if (error instanceof AppError && error.code === 'ANECF_IDEMPOTENCY_CONFLICT')
         throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used with other parameters.', {
-          details: { ...error.details, idempotencyKey: key },
+          details: { ...error.details, idempotencyKey: key, directCode: error.code },
         });
       throw error;
     }
@@ -474,7 +474,6 @@ function registerDocumentFamily(app: FastifyInstance, options: TPartnerRoutesOpt
   };
 
   route(contracts.submit, async (request, reply) => {
-    const principal = partnerPrincipalOf(request);
     const account = accountOf(request);
     const query = parsePartner(contracts.submit.query, request.query, 'query');
     const wait = preferWaitOf(request.headers.prefer);
@@ -494,16 +493,14 @@ function registerDocumentFamily(app: FastifyInstance, options: TPartnerRoutesOpt
         result: { securityCode: null, qrUrl: null, printing: null, printingStatus: null, trackId: null },
       });
     }
-    if (family === 'production') {
-      // 423 first (no authorization, no emission whatever the plan), then the plan (402, 429).
-      assertProductionActive({ environment, productionState: account.productionState });
-      await assertPartnerMayEmit({ database, partner: principal.partner, plans: options.plans, now });
-    }
+    // In production the use-case answers 423 first (no authorization, no emission whatever the
+    // plan), then the plan of the account's Partner (402, 429): the same rule as the direct route.
     const issued = await issueDocument({
       ...context,
       rawBody: rawDocument,
       body: body.document,
       enqueue: options.enqueue,
+      plans: options.plans,
     });
     let document = issued.document;
     if (!isPrintable(document) && wait !== null) {

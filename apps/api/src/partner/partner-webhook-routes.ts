@@ -157,6 +157,7 @@ export function registerPartnerWebhookRoutes(
       environment:
         body.environment === 'production' ? 'eCF' : body.environment === 'testecf' ? 'TesteCF' : 'CerteCF',
       enqueue: options.enqueue,
+      correlationId: request.id,
     });
     return reply.code(202).send({ ok: true, ...result });
   });

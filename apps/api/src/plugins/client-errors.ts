@@ -144,7 +144,10 @@ function writeRawRefusal(
 }
 
 /** Router refusals (Fastify's `frameworkErrors`), as our codes. */
-const FRAMEWORK_REFUSALS: Record<string, { code: TErrorCode; reason: string; message: string }> = {
+const FRAMEWORK_REFUSALS: Record<
+  string,
+  { code: Extract<TErrorCode, 'INVALID_REQUEST'>; reason: string; message: string }
+> = {
   FST_ERR_BAD_URL: {
     code: 'INVALID_REQUEST',
     reason: 'invalid_url_encoding',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { runWithCorrelationId } from '@ecf/db';
 
 /** An incoming `x-correlation-id` is kept when it is a sane token; anything else is replaced. */
 const VALID_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,200}$/;
@@ -14,11 +15,18 @@ export function correlationIdFor(request: {
 
 /**
  * Every answer carries `x-correlation-id`, and every JSON object answer carries `correlationId`
- * in its body, so support can find a request's logs from whatever the client kept.
+ * in its body, so support can find a request's logs from whatever the client kept. The request's
+ * hooks and handler run with its id (`runWithCorrelationId`): the database connections they use
+ * carry it, so the webhook events their changes write name the request (migration 0019). The body
+ * is read between the two hooks, on the socket's events, hence the second entry.
  */
 export function registerCorrelationId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-correlation-id', request.id);
+    runWithCorrelationId(request.id, done);
+  });
+  app.addHook('preHandler', (request, _reply, done) => {
+    runWithCorrelationId(request.id, done);
   });
   app.addHook('preSerialization', async (request: FastifyRequest, _reply, payload) => {
     if (payload && typeof payload === 'object' && !Array.isArray(payload) && !Buffer.isBuffer(payload)) {

@@ -27,7 +27,10 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 }
 
 /** Fastify's own client errors, translated into our codes. */
-const FASTIFY_CODES: Record<string, TErrorCode> = {
+const FASTIFY_CODES: Record<
+  string,
+  Extract<TErrorCode, 'UNSUPPORTED_CONTENT_TYPE' | 'INVALID_REQUEST' | 'BODY_TOO_LARGE' | 'INVALID_JSON'>
+> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_CONTENT_TYPE',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_REQUEST',
   FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',

@@ -10,8 +10,14 @@ import { unzipSync } from 'fflate';
 import { readCertificationWorkbook, type TWorkbookRow } from '@ecf/certification-sets';
 import { seedApiKey, seedTenant, sqlPoolOf } from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core';
-import { createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
-import { startTestApi, type TTestApi } from '../../test/test-api.ts';
+import { loadXsdValidators } from '@ecf/config';
+import {
+  advanceCertificationRun,
+  createCertificateKeyring,
+  getCertificationRun,
+  storeTenantCertificate,
+} from '@ecf/services';
+import { startTestApi, TEST_XSD_DIRECTORY, type TTestApi } from '../../test/test-api.ts';
 
 const modelPath = (name: string) => new URL(import.meta.resolve(`@ecf/certification-sets/model/${name}`));
 const ECF_WORKBOOK = readFileSync(modelPath('132641566-set-pruebas-ecf.xlsx'));
@@ -79,6 +85,44 @@ function request(method: 'GET' | 'POST', url: string, key: string, body?: unknow
 
 const errorOf = (response: { json: () => unknown }) =>
   (response.json() as { error: { code: string; details: Record<string, unknown> } }).error;
+
+/** One `certification.advance` step of a run, as the worker runs it (its jobs are not run here). */
+async function advanceOnce(runId: string) {
+  const pool = sqlPoolOf(api.database);
+  const { rows } = await pool.query<{ generation: number; tenantId: string }>(
+    `SELECT advance_generation AS generation, tenant_id AS "tenantId" FROM certification_runs WHERE id = $1`,
+    [runId],
+  );
+  const xsd = await loadXsdValidators(TEST_XSD_DIRECTORY);
+  try {
+    const report = await advanceCertificationRun({
+      database: api.database,
+      runId,
+      generation: rows[0]?.generation ?? -1,
+      enqueue: async () => {},
+      xsd,
+      now: () => new Date(),
+    });
+    assert.ok(report.issued > 0, JSON.stringify(report));
+  } finally {
+    xsd.dispose();
+  }
+  return getCertificationRun({
+    database: api.database,
+    tenantId: rows[0]?.tenantId ?? '',
+    environment: 'CerteCF',
+    runId,
+  });
+}
+
+/** The `document.sign` jobs queued for a document. */
+async function signJobsOf(documentId: string): Promise<number> {
+  const { rows } = await sqlPoolOf(api.database).query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM pgboss.job WHERE name = 'document.sign' AND data->>'documentId' = $1`,
+    [documentId],
+  );
+  return rows[0]?.count ?? 0;
+}
 
 async function countRows(table: string, tenantId: string): Promise<number> {
   const { rows } = await sqlPoolOf(api.database).query<{ count: number }>(
@@ -412,6 +456,35 @@ describe('runs', () => {
       part: 'simulation',
     });
     assert.equal(fine.statusCode, 200);
+  });
+
+  test('reenviar: a receipt the run issued and nobody signed yet goes to signing now (202, a document.sign job)', async () => {
+    const account = await seedAccount();
+    const started = await request('POST', '/CerteCF/certificacion', account.certeKey, {
+      set: await jsonSetFor(account.tenant.rnc),
+    });
+    assert.equal(started.statusCode, 202, started.body);
+    const runId = started.json<{ runId: string }>().runId;
+    // One step of the run, as the worker takes it: the originals are issued (no worker signs them here).
+    const issued = await advanceOnce(runId);
+    const item = issued.items.find((entry) => entry.documentId !== null);
+    assert.ok(item?.documentId);
+    const resent = await request(
+      'POST',
+      `/CerteCF/certificacion/documentos/${item.documentId}/reenviar`,
+      account.certeKey,
+    );
+    assert.equal(resent.statusCode, 202, resent.body);
+    const { correlationId: _correlationId, ...body } = resent.json<Record<string, unknown>>();
+    assert.deepEqual(body, {
+      ok: true,
+      environment: 'CerteCF',
+      documentId: item.documentId,
+      encf: item.encf,
+      status: 'queued_for_signing',
+      action: 'signing',
+    });
+    assert.equal(await signJobsOf(item.documentId), 1);
   });
 
   test('reenviar: a document id that is not a UUID is 400, one that is not a certification receipt 404', async () => {

@@ -14,6 +14,7 @@ import {
   preflightDocument,
   printingOf,
   printingStatusOf,
+  type TPartnerPlans,
   type TSubmissionIssue,
 } from '@ecf/services';
 import { PREFER_WAIT_MAX_SECONDS, ROUTES, SUBMIT_RETRY_AFTER_SECONDS } from '../contract.ts';
@@ -28,6 +29,8 @@ export type TDocumentRoutesOptions = TAuthenticationContext & {
   enqueue: TEnqueue;
   waiter: ReturnType<typeof createDocumentWaiter>;
   cursorSecret: string;
+  /** Partner plans: an eCF emission of an account a Partner manages meets its plan here too (402, 429). */
+  plans: TPartnerPlans;
 };
 
 /**
@@ -192,6 +195,7 @@ export function registerDocumentRoutes(app: FastifyInstance, options: TDocumentR
         rawBody: request.rawBody,
         body: request.body,
         enqueue: options.enqueue,
+        plans: options.plans,
       });
       let document = issued.document;
       if (!isPrintable(document) && wait !== null) {

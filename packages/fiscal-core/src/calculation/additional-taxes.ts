@@ -55,7 +55,8 @@ export const BULK_UNIT_OF_MEASURE = '18';
 /** `CodigoSubcantidad` 24 (Litro, Tabla IV): the unit the alcohol formula wants the sub-quantity in. */
 export const LITRE_UNIT_OF_MEASURE = '24';
 
-type TIscProduct = 'alcohol' | 'cigarettes';
+/** What an ISC code (006-039) taxes: alcohol (006-018, 023-035) or cigarettes (019-022, 036-039). */
+export type TIscProduct = 'alcohol' | 'cigarettes';
 
 const ONE = decimal('1');
 const HUNDRED = decimal('100');
@@ -74,7 +75,8 @@ export function additionalTaxKindOf(code: string): TAdditionalTaxKind | null {
   return null;
 }
 
-function iscProductOf(code: string): TIscProduct | null {
+/** The product of an ISC code (`"023"` → alcohol), or null outside 006-039. */
+export function iscProductOf(code: string): TIscProduct | null {
   const value = Number(code);
   if ((value >= 6 && value <= 18) || (value >= 23 && value <= 35)) return 'alcohol';
   if ((value >= 19 && value <= 22) || (value >= 36 && value <= 39)) return 'cigarettes';

@@ -1,4 +1,5 @@
 import { add, compare, decimal, formatDecimal, parseDecimal, type TDecimal } from '../decimal/decimal.ts';
+import { additionalTaxKindOf, BULK_UNIT_OF_MEASURE, iscProductOf } from '../calculation/additional-taxes.ts';
 import { computeLineItbis, type TBillingIndicator } from '../calculation/totals.ts';
 import {
   dayNumber,
@@ -393,35 +394,78 @@ function checkPagination(kit: TRuleKit): void {
     );
 }
 
+/**
+ * Rule 7 (format notes 23-24, fields 105-108): when the invoice has ISC codes 006-039 on an item not
+ * sold in bulk (`UnidadMedida` 18), the specific ISC amount must be on it: at least one group of
+ * `Totales.ImpuestosAdicionales` carries `MontoImpuestoSelectivoConsumoEspecifico`. The note speaks
+ * of the invoice, not of each group: the tax authority's own workbooks write a beer line with code
+ * 006 (specific, with the amount) and 023 (ad valorem, with its own amount only). Without any, each
+ * group lacking it is an error (as the tax authority rejects the invoice); with one somewhere, a
+ * group whose items get their specific ISC from nowhere is only a warning. An ad valorem group
+ * (023-039) gets it from its items' own specific code of the same product (006-018 for alcohol,
+ * 019-022 for cigarettes) when each such item carries one that has a group, or from its own amount.
+ */
 function checkSpecificConsumptionTax(kit: TRuleKit): void {
-  // Rule 7: ISC codes 006-039 need the specific amount, unless every item carrying the code is sold in bulk (unit 18).
-  const items = elementsAt(kit.draft.root, ITEMS);
-  const nonBulkCodes = new Set<string>();
-  for (const item of items) {
-    const taxes = elementsAt(item, 'TablaImpuestoAdicional.ImpuestoAdicional');
-    for (const tax of taxes) {
-      const code = tax['TipoImpuesto'];
-      if (typeof code === 'string' && isSpecificConsumptionCode(code) && item['UnidadMedida'] !== '18')
-        nonBulkCodes.add(code);
-    }
-  }
-  elementsAt(kit.draft.root, `${TOTALS}.ImpuestosAdicionales.ImpuestoAdicional`).forEach((tax, index) => {
-    const code = tax['TipoImpuesto'];
-    if (typeof code !== 'string' || !nonBulkCodes.has(code)) return;
-    if (tax['MontoImpuestoSelectivoConsumoEspecifico'] === undefined) {
-      kit.error(
-        `${TOTALS}.ImpuestosAdicionales.ImpuestoAdicional[${index}].MontoImpuestoSelectivoConsumoEspecifico`,
-        ERROR_CODES.ISC_SPECIFIC_AMOUNT_REQUIRED,
-        `Additional tax ${code} requires MontoImpuestoSelectivoConsumoEspecifico (items are not sold in bulk)`,
+  const lines = elementsAt(kit.draft.root, ITEMS).map((item) => ({
+    bulk: item['UnidadMedida'] === BULK_UNIT_OF_MEASURE,
+    codes: elementsAt(item, 'TablaImpuestoAdicional.ImpuestoAdicional')
+      .map((tax) => tax['TipoImpuesto'])
+      .filter((code): code is string => typeof code === 'string'),
+  }));
+  const isSelective = (code: string): boolean => {
+    const kind = additionalTaxKindOf(code);
+    return kind === 'isc_specific' || kind === 'isc_ad_valorem';
+  };
+  if (!lines.some((line) => !line.bulk && line.codes.some(isSelective))) return;
+
+  const groupsPath = `${TOTALS}.ImpuestosAdicionales.ImpuestoAdicional`;
+  const groups = elementsAt(kit.draft.root, groupsPath);
+  const declaredCodes = new Set(groups.map((group) => group['TipoImpuesto']));
+  const carriesSpecific = (group: TMutableTree): boolean =>
+    group['MontoImpuestoSelectivoConsumoEspecifico'] !== undefined;
+  const lacking: Array<{ index: number; code: string }> = [];
+  groups.forEach((group, index) => {
+    const code = group['TipoImpuesto'];
+    if (typeof code !== 'string' || !isSelective(code) || carriesSpecific(group)) return;
+    const carriers = lines.filter((line) => !line.bulk && line.codes.includes(code));
+    if (carriers.length === 0) return;
+    const product = iscProductOf(code);
+    const ownSpecific = (line: (typeof lines)[number]): boolean =>
+      line.codes.some(
+        (other) =>
+          additionalTaxKindOf(other) === 'isc_specific' &&
+          iscProductOf(other) === product &&
+          declaredCodes.has(other),
+      );
+    if (additionalTaxKindOf(code) === 'isc_ad_valorem' && carriers.every(ownSpecific)) return;
+    lacking.push({ index, code });
+  });
+
+  const invoiceCarriesSpecific = groups.some(carriesSpecific);
+  for (const { index, code } of lacking) {
+    const path = `${groupsPath}[${index}].MontoImpuestoSelectivoConsumoEspecifico`;
+    if (invoiceCarriesSpecific)
+      kit.warn(
+        path,
+        WARNING_CODES.ISC_SPECIFIC_AMOUNT_MISSING,
+        `Additional tax ${code} has no specific ISC for its items (neither MontoImpuestoSelectivoConsumoEspecifico on this group nor a specific code of the same product on each item); another group carries one, so the tax authority's check passes, but this group's amounts cannot be recomputed`,
         { taxCode: code },
       );
-    }
-  });
-}
-
-function isSpecificConsumptionCode(code: string): boolean {
-  const value = Number(code);
-  return /^\d{3}$/.test(code) && value >= 6 && value <= 39;
+    else
+      kit.error(
+        path,
+        ERROR_CODES.ISC_SPECIFIC_AMOUNT_REQUIRED,
+        `Additional tax ${code} on an item not sold in bulk requires MontoImpuestoSelectivoConsumoEspecifico on the invoice, and no group carries it`,
+        { taxCode: code },
+      );
+  }
+  if (!invoiceCarriesSpecific && lacking.length === 0)
+    kit.error(
+      `${TOTALS}.ImpuestosAdicionales`,
+      ERROR_CODES.ISC_SPECIFIC_AMOUNT_REQUIRED,
+      'Items not sold in bulk carry ISC codes 006-039 but no group of Totales.ImpuestosAdicionales carries MontoImpuestoSelectivoConsumoEspecifico',
+      { taxCodes: [...new Set(lines.flatMap((line) => (line.bulk ? [] : line.codes.filter(isSelective))))] },
+    );
 }
 
 function checkWithholding(kit: TRuleKit): void {

@@ -88,7 +88,12 @@ export const ERROR_CODES = {
   EXCHANGE_RATE_INVALID: 'EXCHANGE_RATE_INVALID',
   /** Rule 6: `Paginacion` inconsistent with `TotalPaginas` or the detail lines. */
   PAGINATION_INVALID: 'PAGINATION_INVALID',
-  /** Rule 7: ISC codes 006-039 on a non-bulk item without `MontoImpuestoSelectivoConsumoEspecifico`. */
+  /**
+   * Rule 7: the invoice has ISC codes 006-039 on a non-bulk item and no `ImpuestoAdicional` of its
+   * `Totales` carries `MontoImpuestoSelectivoConsumoEspecifico` (notes 23-24 of the format: "si
+   * existen estos códigos y el campo no viene, se rechaza la factura"); reported on each group that
+   * lacks it. The requirement is per invoice, not per group (`ISC_SPECIFIC_AMOUNT_MISSING`).
+   */
   ISC_SPECIFIC_AMOUNT_REQUIRED: 'ISC_SPECIFIC_AMOUNT_REQUIRED',
   /** Rule 8: ITBIS withheld on a line above that line's ITBIS. */
   ITBIS_RETENTION_EXCEEDS_LINE_ITBIS: 'ITBIS_RETENTION_EXCEEDS_LINE_ITBIS',
@@ -106,6 +111,13 @@ export const ERROR_CODES = {
 export const WARNING_CODES = {
   /** Rule 3: a declared amount differs from the recomputed one beyond the tax authority's tolerance (`declared`, `expected`, `toleranceCents`). */
   SQUARING_ABOVE_TAXAUTH_TOLERANCE: 'SQUARING_ABOVE_TAXAUTH_TOLERANCE',
+  /**
+   * Rule 7: a group of ISC codes 006-039 whose non-bulk items get their specific ISC from nowhere
+   * (a 006-022 group without the specific amount; a 023-039 group without it whose items carry no
+   * specific code of the same product) while another group of the invoice carries one, so the
+   * tax authority's per-invoice check passes; its amounts cannot be recomputed (`taxCode`).
+   */
+  ISC_SPECIFIC_AMOUNT_MISSING: 'ISC_SPECIFIC_AMOUNT_MISSING',
   /** Rule 16: expires after 31-12 of the year after the issue date. */
   SEQUENCE_EXPIRATION_BEYOND_LEGAL_MAX: 'SEQUENCE_EXPIRATION_BEYOND_LEGAL_MAX',
   /** Rule 16: the sequence is already expired at the current (send) date. */

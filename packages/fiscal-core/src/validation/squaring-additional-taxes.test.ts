@@ -453,3 +453,151 @@ describe('Norma 10-07: telecommunications with ITBIS, CDT (002) and ISC (004) in
     });
   });
 });
+
+/**
+ * Rule 7 per invoice (format notes 23-24): the specific ISC amount must be on an invoice with ISC
+ * codes 006-039, not on every group. The tax authority's own certification workbooks write a beer
+ * line with two codes, 006 carrying the specific amount and 023 carrying only the ad valorem one;
+ * such a document is never refused.
+ */
+describe('rule 7 per invoice: the tax authority writes the specific amount once', () => {
+  /** The tax authority's beer row: 2 cases of 24 x 355 ml at 5 %, PVP 65.00; specific rate 633.85. */
+  const beerGroups = (specific: string | null): TJson[] => [
+    {
+      TipoImpuesto: '006',
+      TasaImpuestoAdicional: '633.85',
+      ...(specific === null ? {} : { MontoImpuestoSelectivoConsumoEspecifico: specific }),
+    },
+    { TipoImpuesto: '023', TasaImpuestoAdicional: '10', MontoImpuestoSelectivoConsumoAdvalorem: '191.28' },
+  ];
+  const cigaretteGroups: TJson[] = [
+    {
+      TipoImpuesto: '019',
+      TasaImpuestoAdicional: '53.51',
+      MontoImpuestoSelectivoConsumoEspecifico: '1605.30',
+    },
+    { TipoImpuesto: '036', TasaImpuestoAdicional: '20', MontoImpuestoSelectivoConsumoAdvalorem: '579.91' },
+  ];
+  const tip = { CantidadItem: '1', PrecioUnitarioItem: '1000.00', MontoItem: '1000.00' };
+
+  test('006 + 023 on one beer line, the specific amount on 006 only: no error, no warning, XSD-valid', async () => {
+    await assertSquares(await e31([item(BEER_CASES, ['006', '023'])], beerGroups('540.04')));
+  });
+
+  test('019 + 036 on one cigarette line, the specific amount on 019 only', async () => {
+    await assertSquares(await e31([item(CIGARETTE_CARTONS, ['019', '036'])], cigaretteGroups));
+  });
+
+  test('an ad valorem amount off still warns when the specific ISC comes from the line own 006', async () => {
+    const groups = beerGroups('540.04');
+    (groups[1] as TJson)['MontoImpuestoSelectivoConsumoAdvalorem'] = '150.00';
+    assert.deepEqual(await squaringWarnings(await e31([item(BEER_CASES, ['006', '023'])], groups)), {
+      [`${TAX_GROUP}[1].MontoImpuestoSelectivoConsumoAdvalorem`]: squaringDetails('150.00', '191.28'),
+    });
+  });
+
+  test('every family on one invoice: tip, beer 006 + 023, cigarettes 019 + 036, the example 038 group', async () => {
+    const packs = { ...CIGARETTE_CARTONS, CantidadItem: '1', CantidadReferencia: '20', MontoItem: '1500.00' };
+    const body = await e31(
+      [
+        item(tip, ['001']),
+        item(BEER_CASES, ['006', '023']),
+        item(CIGARETTE_CARTONS, ['019', '036']),
+        item({ ...packs, PrecioUnitarioItem: '1500.00' }, ['038']),
+      ],
+      [
+        { TipoImpuesto: '001', TasaImpuestoAdicional: '10', OtrosImpuestosAdicionales: '100.00' },
+        ...beerGroups('540.04'),
+        ...cigaretteGroups,
+        {
+          TipoImpuesto: '038',
+          TasaImpuestoAdicional: '20',
+          MontoImpuestoSelectivoConsumoEspecifico: '517.20',
+          MontoImpuestoSelectivoConsumoAdvalorem: '478.77',
+        },
+      ],
+    );
+    await assertSquares(body);
+  });
+
+  test('no group carries the specific amount: the tax authority rejects, so do we, on the group lacking it', async () => {
+    const result = await validate(await e31([item(BEER_CASES, ['006', '023'])], beerGroups(null)));
+    assert.deepEqual(issuesOf(result).errors, [
+      `ISC_SPECIFIC_AMOUNT_REQUIRED@${TAX_GROUP}[0].MontoImpuestoSelectivoConsumoEspecifico`,
+    ]);
+    const adValoremOnly = await validate(
+      await e31(
+        [item(BEER_CASES, ['023'])],
+        [
+          {
+            TipoImpuesto: '023',
+            TasaImpuestoAdicional: '10',
+            MontoImpuestoSelectivoConsumoAdvalorem: '191.37',
+          },
+        ],
+      ),
+    );
+    assert.deepEqual(issuesOf(adValoremOnly).errors, [
+      `ISC_SPECIFIC_AMOUNT_REQUIRED@${TAX_GROUP}[0].MontoImpuestoSelectivoConsumoEspecifico`,
+    ]);
+  });
+
+  test('items with ISC codes and no group at all: refused on ImpuestosAdicionales', async () => {
+    const body = await e31([item(BEER_CASES, ['006', '023'])], []);
+    setPath(body, 'ECF.Encabezado.Totales.ImpuestosAdicionales', undefined);
+    setPath(body, 'ECF.Encabezado.Totales.MontoImpuestoAdicional', undefined);
+    const result = await validate(body);
+    assert.deepEqual(issuesOf(result).errors, [
+      'ISC_SPECIFIC_AMOUNT_REQUIRED@ECF.Encabezado.Totales.ImpuestosAdicionales',
+    ]);
+  });
+
+  test('a group without a source of specific ISC while another group has one only warns', async () => {
+    const result = await validate(
+      await e31(
+        [item(BEER_CASES, ['023']), item(CIGARETTE_CARTONS, ['019', '036'])],
+        [
+          {
+            TipoImpuesto: '023',
+            TasaImpuestoAdicional: '10',
+            MontoImpuestoSelectivoConsumoAdvalorem: '191.37',
+          },
+          ...cigaretteGroups,
+        ],
+      ),
+    );
+    assert.ok(result.success, JSON.stringify(issuesOf(result)));
+    assert.deepEqual(
+      result.data.warnings.map((warning) => [warning.code, warning.path, warning.details]),
+      [
+        [
+          'ISC_SPECIFIC_AMOUNT_MISSING',
+          `${TAX_GROUP}[0].MontoImpuestoSelectivoConsumoEspecifico`,
+          { code: 'ISC_SPECIFIC_AMOUNT_MISSING', taxCode: '023' },
+        ],
+      ],
+    );
+  });
+
+  test('bulk beer (UnidadMedida 18) needs no specific amount anywhere', async () => {
+    const bulk = {
+      CantidadItem: '2.00',
+      UnidadMedida: '18',
+      PrecioUnitarioItem: '1615.00',
+      MontoItem: '3230.00',
+    };
+    await assertSquares(
+      await e31(
+        [item(bulk, ['006', '023'])],
+        [
+          { TipoImpuesto: '006', TasaImpuestoAdicional: '633.85' },
+          {
+            TipoImpuesto: '023',
+            TasaImpuestoAdicional: '10',
+            MontoImpuestoSelectivoConsumoAdvalorem: '419.90',
+          },
+        ],
+      ),
+    );
+  });
+});

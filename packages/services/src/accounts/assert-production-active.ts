@@ -1,4 +1,5 @@
-import type { Environment, ProductionState } from '@ecf/db';
+import type { Environment, ProductionState, TDatabase } from '@ecf/db';
+import { findTenant } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 
 /**
@@ -14,8 +15,8 @@ export function isEnvironmentOpen(input: {
 
 /**
  * Production (`eCF`) is open to an account only once its production authorization is active: 423
- * `PRODUCTION_NOT_ACTIVE` otherwise (emission and the issued list). The test environments are
- * always open ({@link isEnvironmentOpen}).
+ * `PRODUCTION_NOT_ACTIVE` otherwise (emission, the issued and received lists, sending an ANECF,
+ * registering a range). The test environments are always open ({@link isEnvironmentOpen}).
  */
 export function assertProductionActive(input: {
   environment: Environment;
@@ -24,8 +25,23 @@ export function assertProductionActive(input: {
   if (!isEnvironmentOpen(input)) {
     throw new AppError(
       'PRODUCTION_NOT_ACTIVE',
-      'eCF needs an active production authorization for this account (emission and the issued list).',
+      'eCF needs an active production authorization for this account (emission, lists, annulments and ranges).',
       { details: { productionState: input.productionState } },
     );
   }
+}
+
+/**
+ * {@link assertProductionActive} for a use-case that knows only the account's id: in `eCF` the
+ * production state is read from the account now (one look-up; none in the test environments).
+ */
+export async function assertAccountProductionActive(input: {
+  database: TDatabase;
+  tenantId: string;
+  environment: Environment;
+}): Promise<void> {
+  if (input.environment !== 'eCF') return;
+  const tenant = await findTenant(input.database, { id: input.tenantId });
+  if (tenant === null) throw new AppError('NOT_FOUND', `Tenant ${input.tenantId} not found.`);
+  assertProductionActive({ environment: input.environment, productionState: tenant.productionState });
 }

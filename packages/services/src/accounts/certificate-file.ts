@@ -6,7 +6,16 @@ import { loadCertificate, type TDistinguishedName, type TSigningCertificate } fr
 import { AppError, type TErrorCode } from '../shared/errors.ts';
 import type { TCertificateKeyring } from './certificate-keyring.ts';
 
-const LOAD_ISSUE_CODES: Readonly<Record<string, TErrorCode>> = {
+/** The codes a certificate that cannot be read is refused with (a literal type: the OpenAPI test reads it). */
+type TCertificateFileCode = Extract<
+  TErrorCode,
+  | 'CERTIFICATE_PASSWORD_INVALID'
+  | 'CERTIFICATE_FILE_INVALID'
+  | 'CERTIFICATE_PRIVATE_KEY_MISSING'
+  | 'CERTIFICATE_KEY_PAIR_NOT_FOUND'
+>;
+
+const LOAD_ISSUE_CODES: Readonly<Record<string, TCertificateFileCode>> = {
   CERTIFICATE_PASSWORD_INVALID: 'CERTIFICATE_PASSWORD_INVALID',
   CERTIFICATE_FILE_INVALID: 'CERTIFICATE_FILE_INVALID',
   CERTIFICATE_PRIVATE_KEY_MISSING: 'CERTIFICATE_PRIVATE_KEY_MISSING',

@@ -4,7 +4,7 @@
  */
 export { accountDataOf } from './account-data.ts';
 export type { TAccountDataSource } from './account-data.ts';
-export { assertProductionActive } from './assert-production-active.ts';
+export { assertAccountProductionActive, assertProductionActive } from './assert-production-active.ts';
 export { isEnvironmentOpen } from './assert-production-active.ts';
 export { accountSettingsOf, getAccountSettings, type TAccountSettings } from './get-account-settings.ts';
 export {

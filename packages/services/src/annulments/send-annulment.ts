@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Environment, TDatabase } from '@ecf/db';
 import { signXml, type TXsdValidators } from '@ecf/fiscal-core';
 import { annulmentOutcomeOf, type TAnnulmentOutcome, type TTaxauthClient } from '@ecf/taxauth-client';
-import { resolveDocumentCertificate, type TCertificateSource } from '../accounts/index.ts';
+import {
+  assertAccountProductionActive,
+  resolveDocumentCertificate,
+  type TCertificateSource,
+} from '../accounts/index.ts';
 import {
   findAnnulment,
   findAnnulmentByKey,
@@ -61,6 +65,10 @@ type TSendOptions = TCertificateSource & {
  *   (`replayed`, nothing sent again, except a `built` one that never left: sent now); with another
  *   request: 409 `ANECF_IDEMPOTENCY_CONFLICT`.
  * - 400 `ANECF_NOT_AVAILABLE_IN_CERTECF`, `ANECF_INVALID`, `ANECF_DOCUMENT_CONFLICT` (before reserving).
+ * - In `eCF`, 423 `PRODUCTION_NOT_ACTIVE` until the account's production authorization is active
+ *   (replays included, nothing built or sent): the tax authority annuls only authorized sequences
+ *   of an authorized electronic issuer (Formato Anulación de e-NCF, `RncEmisor` validations b and
+ *   c), and an account not yet authorized has no production sequence to annul (docs/annulments.md).
  * - The reservation (persistence/annulments.ts) is the annulment's side of the race with emission:
  *   409 `ANECF_RANGE_RESERVED` when another annulment holds a range; 409 `ANECF_DOCUMENT_CONFLICT`
  *   (`details.documentId`) when a document of the ranges was stored or claimed for sending first.
@@ -80,6 +88,7 @@ export async function sendAnnulment(options: TSendOptions): Promise<TSendAnnulme
       details: { reason: 'idempotency_key_too_long', maxLength: ANNULMENT_IDEMPOTENCY_KEY_MAX_LENGTH },
     });
   assertAnnulmentEnvironment(environment);
+  await assertAccountProductionActive({ database, tenantId: tenant.id, environment });
   const fingerprint = requestFingerprintOf(request);
   const scope = { tenantId: tenant.id, environment };
 

@@ -10,6 +10,7 @@ import {
   findApprovalItems,
   findApprovalSend,
   finishApprovalSend,
+  inCertificationTransaction,
   type TApprovalItemRow,
 } from '../persistence/index.ts';
 import { buildRowAcecf } from './certification-acecf.ts';
@@ -169,14 +170,26 @@ async function finish(
           row: rejected.sheetRow,
           answer: rejected.answer,
         };
-  const ended = await finishApprovalSend(options.database, { sendId: options.sendId, state, failure, now });
-  if (ended && state === 'succeeded') {
-    await moveCase({
-      database: options.database,
-      caseId,
+  // The send's end and the step it completes in one transaction, as a run's end and its case's move.
+  await inCertificationTransaction(options.database, async (sql) => {
+    const ended = await finishApprovalSend(options.database, {
+      sendId: options.sendId,
+      state,
+      failure,
       now,
-      complete: [{ step: 'data_tests_commercial_approval', source: 'approvals', reference: options.sendId }],
+      sql,
     });
-  }
+    if (ended && state === 'succeeded') {
+      await moveCase({
+        database: options.database,
+        caseId,
+        now,
+        sql,
+        complete: [
+          { step: 'data_tests_commercial_approval', source: 'approvals', reference: options.sendId },
+        ],
+      });
+    }
+  });
   return { sendId: options.sendId, outcome: state };
 }

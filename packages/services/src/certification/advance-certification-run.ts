@@ -10,6 +10,7 @@ import {
   findPendingItemDocuments,
   findTenant,
   finishCertificationRun,
+  inCertificationTransaction,
   type TCertificationItemView,
 } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
@@ -44,7 +45,7 @@ type TItemChange = {
  * One step of a run (`certification.advance`): claims the run's generation (a stale or duplicate
  * job stops here), reads the answers of its issued documents, ends the run when one was rejected
  * (`failed`: the case fails, the data tests must restart) or all were accepted (`succeeded`: the
- * part's step completes), and otherwise issues the documents whose turn came — an original at
+ * part's step completes) — the run's end and its case's move in one transaction — and otherwise issues the documents whose turn came — an original at
  * once, a note once its original was accepted — each through `issueDocument`: the item's stored
  * tree is the submission, so issuing again after a crash is a replay of the same document, never a
  * second one. Then hands the chain on.
@@ -215,20 +216,24 @@ async function endRun(
       detail: item?.detail ?? null,
     };
   }
-  const ended = await finishCertificationRun(database, { runId, state, failure, now });
-  if (ended) {
+  // One transaction: nobody ever sees the run over and its case not yet moved (a failed run with
+  // its case still in progress, a passed one with its step not done), and a crash between the two
+  // cannot leave the case behind for good.
+  await inCertificationTransaction(database, async (sql) => {
+    if (!(await finishCertificationRun(database, { runId, state, failure, now, sql }))) return;
     if (state === 'succeeded') {
       await moveCase({
         database,
         caseId,
         now,
+        sql,
         complete: [
           { step: part === 'data' ? 'data_tests_ecf' : 'simulation_ecf', source: 'run', reference: runId },
         ],
       });
     } else {
-      await moveCase({ database, caseId, now, fail: true });
+      await moveCase({ database, caseId, now, sql, fail: true });
     }
-  }
+  });
   return { runId, outcome: state, issued: 0, settled };
 }

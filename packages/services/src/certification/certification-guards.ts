@@ -2,7 +2,7 @@
  * Checks every certification use-case shares: CerteCF only, an active certificate, and the case
  * decision after a change.
  */
-import type { CertificationStep, Environment, TDatabase } from '@ecf/db';
+import type { CertificationStep, Environment, TDatabase, TSql } from '@ecf/db';
 import {
   changeCertificationCase,
   findActiveCertificateRow,
@@ -59,9 +59,12 @@ export async function moveCase(options: {
   resume?: boolean;
   fail?: boolean;
   testSetId?: string | null;
+  /** The caller's transaction: the move commits with the change that caused it. */
+  sql?: TSql;
 }): Promise<TCertificationCaseRow> {
   return changeCertificationCase(options.database, {
     caseId: options.caseId,
+    ...(options.sql ? { sql: options.sql } : {}),
     ...(options.complete ? { complete: options.complete } : {}),
     ...(options.revoke ? { revoke: options.revoke } : {}),
     now: options.now,

@@ -34,7 +34,9 @@ export type TCertificationSetSource =
   | { kind: 'json'; ecf: Record<string, unknown>[]; rfce: Record<string, unknown>[]; sha256: string }
   | { kind: 'taxauth_model' }
   /** A set uploaded before (Partner `testSetRef`, the case's set). */
-  | { kind: 'stored'; setId: string };
+  | { kind: 'stored'; setId: string }
+  /** A set of the official catalogue (Partner `officialSetRef`, the case's set). */
+  | { kind: 'official'; ref: string };
 
 export type TReadSetRequest = {
   source: TCertificationSetSource;
@@ -90,6 +92,8 @@ export function readCertificationSetRequest(
   options: {
     /** The set to run when the body names none (a Partner case's `testSetRef`). */
     storedSetId?: string | null;
+    /** The official set to run when the body names none and there is no `storedSetId` (a Partner case's `officialSetRef`). */
+    officialSetRef?: string | null;
   } = {},
 ): TReadSetRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -129,6 +133,13 @@ export function readCertificationSetRequest(
       source: { kind: 'stored', setId: options.storedSetId },
       part: request.part,
       fingerprint: fingerprintOf(`stored:${options.storedSetId}`, request.part),
+    };
+  }
+  if (sources.length === 0 && options.officialSetRef) {
+    return {
+      source: { kind: 'official', ref: options.officialSetRef },
+      part: request.part,
+      fingerprint: fingerprintOf(`official:${options.officialSetRef}`, request.part),
     };
   }
   if (sources.length === 0) {

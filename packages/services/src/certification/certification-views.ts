@@ -209,6 +209,11 @@ export type TCertificationCaseView = {
   version: number;
   testSetId: string | null;
   officialSetRef: string | null;
+  /** What the Partner declared when creating the case (empty, null when not given). */
+  ecfTypes: string[];
+  b2bSimulation: boolean | null;
+  notes: string | null;
+  actorRef: string | null;
   createdAt: string | null;
   approvedAt: string | null;
   steps: TCertificationStepView[];
@@ -276,6 +281,10 @@ export async function caseViewOf(options: {
     version: row?.version ?? 0,
     testSetId: row?.testSetId ?? null,
     officialSetRef: row?.officialSetRef ?? null,
+    ecfTypes: row?.ecfTypes ?? [],
+    b2bSimulation: row?.b2bSimulation ?? null,
+    notes: row?.notes ?? null,
+    actorRef: row?.actorRef ?? null,
     createdAt: iso(row?.createdAt ?? null),
     approvedAt: iso(row?.approvedAt ?? null),
     steps,

@@ -2,10 +2,12 @@
 // step) writes `certification.state_changed` in the same statement, a run that succeeds
 // `certification.run_completed`; a failed run announces itself through its case's `failed` state.
 // The fan-out turns each row into a direct body that parses; the Partner builder takes each row.
+// A run's end and its case's move are one transaction: never seen apart.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedTenant, sqlPoolOf, type WebhookEvent } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
+import { loadXsdValidators, OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
 import { insertTestEndpoint, recordingEnqueue } from '../../test/webhook-engine.ts';
 import {
   ensureOpenCertificationCase,
@@ -19,6 +21,7 @@ import {
   type TWebhookEventRecord,
 } from '../webhooks/payloads.ts';
 import { moveCase } from './certification-guards.ts';
+import { advanceCertificationRun } from './advance-certification-run.ts';
 
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 before(async () => {
@@ -154,4 +157,79 @@ test('a case moving step by step, a run that succeeds and one that fails: one ev
     [tenant.id],
   );
   assert.equal(rows[0]?.count, 0);
+});
+
+test('a failing run and its failed case are one change: while the case is locked, the run is not seen over either', async () => {
+  const tenant = await seedTenant(context.database);
+  const now = new Date();
+  const { case: opened } = await ensureOpenCertificationCase(context.database, { tenantId: tenant.id });
+  const run = await insertCertificationRun(context.database, {
+    tenantId: tenant.id,
+    caseId: opened.id,
+    setId: null,
+    part: 'data',
+    source: 'taxauth_model',
+    idempotencyKey: null,
+    requestFingerprint: null,
+    correlationId: null,
+    items: [
+      {
+        position: 1,
+        sheetRow: 2,
+        caseRef: null,
+        type: 31,
+        encf: 'E310000000001',
+        dependsOn: null,
+        document: {},
+        rfce: null,
+      },
+    ],
+    now,
+    enqueue: recordingEnqueue(),
+  });
+  const pool = sqlPoolOf(context.database);
+  // The row could not be issued: the next step ends the run `failed` and fails the case.
+  await pool.query(`UPDATE certification_run_items SET state = 'failed' WHERE run_id = $1`, [run.id]);
+  const xsd = await loadXsdValidators(OFFICIAL_XSD_DIRECTORY);
+  const holder = await pool.connect();
+  let advancing: ReturnType<typeof advanceCertificationRun> | undefined;
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT id FROM certification_cases WHERE id = $1 FOR UPDATE', [opened.id]);
+    advancing = advanceCertificationRun({
+      database: context.database,
+      runId: run.id,
+      generation: run.advanceGeneration,
+      enqueue: recordingEnqueue(),
+      xsd,
+      now: () => new Date(),
+    });
+    // The step reaches the case and waits for its lock.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const { rows } = await pool.query<{ waiting: number }>(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      if ((rows[0]?.waiting ?? 0) > 0) break;
+      assert.ok(Date.now() < deadline, 'the step never waited for the case');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const { rows } = await pool.query<{ state: string }>(
+      `SELECT state FROM certification_runs WHERE id = $1`,
+      [run.id],
+    );
+    assert.equal(rows[0]?.state, 'running', 'the run is not over before its case moved');
+  } finally {
+    await holder.query('COMMIT');
+    holder.release();
+  }
+  assert.equal((await advancing)?.outcome, 'failed');
+  xsd.dispose();
+  const { rows } = await pool.query<{ run: string; case: string }>(
+    `SELECT r.state AS run, c.state AS case FROM certification_runs r JOIN certification_cases c ON c.id = r.case_id
+      WHERE r.id = $1`,
+    [run.id],
+  );
+  assert.deepEqual(rows[0], { run: 'failed', case: 'failed' });
 });

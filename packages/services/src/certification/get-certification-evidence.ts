@@ -129,7 +129,7 @@ async function buildRunZip(
       );
     }
   }
-  let certificate: Parameters<typeof signXml>[1] | undefined;
+  const signer = signerOf(options, run.tenantId);
   for (const item of items) {
     if (item.documentId === null) continue;
     const evidence = await loadDocumentEvidence(database, {
@@ -138,12 +138,7 @@ async function buildRunZip(
     });
     if (evidence === null) continue;
     const { document, artifacts } = evidence;
-    const signed = artifacts.find((artifact) => artifact.kind === 'signed_xml');
-    const tree = signed === undefined ? undefined : readSignedEcfTree(signed.content.toString('utf8'));
-    const rnc = tree === undefined ? '' : (leafOf(tree.ECF, ['Encabezado', 'Emisor', 'RNCEmisor']) ?? '');
-    const base = `${rnc}${document.encf}`;
-    const isConsumerInvoice = document.type === 32 && Number(document.totalAmount) < RFCE_THRESHOLD;
-    const isAccepted = document.status === 'accepted' || document.status === 'accepted_conditional';
+    const { signed, base, isConsumerInvoice, isAccepted } = factsOf(evidence);
     if (
       signed !== undefined &&
       (selection === 'all' || (selection === 'consumer_invoices' && isConsumerInvoice && isAccepted))
@@ -160,16 +155,9 @@ async function buildRunZip(
           ),
         );
     }
-    if (
-      wants('consumer_summaries') &&
-      isConsumerInvoice &&
-      tree !== undefined &&
-      document.securityCode !== null
-    ) {
-      certificate ??= await certificateOf(options, run.tenantId);
-      const summary = buildRfceXml(tree, { securityCode: document.securityCode });
-      if (certificate !== undefined && summary.success)
-        add(`rfce/${base}.xml`, signXml(summary.data, certificate).xml, 'application/xml');
+    if (wants('consumer_summaries')) {
+      const summary = await summaryOf(evidence, signer);
+      if (summary !== undefined) add(`rfce/${base}.xml`, summary, 'application/xml');
     }
     if (wants('printed_pdfs') && isAccepted && signed !== undefined) {
       const pdf = await renderDocumentPdf({ database, document });
@@ -198,11 +186,97 @@ async function buildRunZip(
   return zipSync(zippable, { mtime: new Date('2000-01-01T00:00:00Z') });
 }
 
-async function certificateOf(
-  options: TCertificateSource & { database: TDatabase },
-  tenantId: string,
-): Promise<Parameters<typeof signXml>[1] | undefined> {
-  if (options.keyring === undefined && options.loadCertificate === undefined) return undefined;
-  const resolved = await resolveDocumentCertificate({ ...options, tenantId, step: 'certificationEvidence' });
-  return resolved.ok ? resolved.certificate : undefined;
+type TDocumentEvidence = NonNullable<Awaited<ReturnType<typeof loadDocumentEvidence>>>;
+
+/** What a run's files need to know of one receipt: its signed XML and tree, its file name, its kind. */
+function factsOf({ document, artifacts }: TDocumentEvidence) {
+  const signed = artifacts.find((artifact) => artifact.kind === 'signed_xml');
+  const tree = signed === undefined ? undefined : readSignedEcfTree(signed.content.toString('utf8'));
+  const rnc = tree === undefined ? '' : (leafOf(tree.ECF, ['Encabezado', 'Emisor', 'RNCEmisor']) ?? '');
+  return {
+    signed,
+    tree,
+    /** `{RNCEmisor}{eNCF}`: the name the tax authority's portal asks for. */
+    base: `${rnc}${document.encf}`,
+    isConsumerInvoice: document.type === 32 && Number(document.totalAmount) < RFCE_THRESHOLD,
+    isAccepted: document.status === 'accepted' || document.status === 'accepted_conditional',
+  };
+}
+
+type TSigner = () => Promise<Parameters<typeof signXml>[1] | undefined>;
+
+/** The account's certificate, resolved once for a whole ZIP (undefined without a certificate source). */
+function signerOf(options: TCertificateSource & { database: TDatabase }, tenantId: string): TSigner {
+  let resolving: Promise<Parameters<typeof signXml>[1] | undefined> | undefined;
+  return () => {
+    resolving ??= (async () => {
+      if (options.keyring === undefined && options.loadCertificate === undefined) return undefined;
+      const resolved = await resolveDocumentCertificate({
+        ...options,
+        tenantId,
+        step: 'certificationEvidence',
+      });
+      return resolved.ok ? resolved.certificate : undefined;
+    })();
+    return resolving;
+  };
+}
+
+/** The signed RFCE summary of a consumer invoice, rebuilt as it was sent; undefined for any other receipt. */
+async function summaryOf(evidence: TDocumentEvidence, signer: TSigner): Promise<string | undefined> {
+  const { tree, isConsumerInvoice } = factsOf(evidence);
+  const securityCode = evidence.document.securityCode;
+  if (!isConsumerInvoice || tree === undefined || securityCode === null) return undefined;
+  const certificate = await signer();
+  const summary = buildRfceXml(tree, { securityCode });
+  return certificate !== undefined && summary.success ? signXml(summary.data, certificate).xml : undefined;
+}
+
+export type TCertificationRunFile = { fileName: string; content: Uint8Array };
+
+/**
+ * One file of a run's consumer-invoice ZIPs (the Partner's `?encf=`): the signed E32 of an accepted
+ * consumer invoice below RD$250,000 (`consumer_invoices`), or the signed RFCE summary sent for one
+ * (`consumer_summaries`), named `{RNCEmisor}{eNCF}.xml` — read from that one receipt, no ZIP built.
+ * NOT_FOUND for another account's run or when the run has no such file for that eNCF.
+ */
+export async function getCertificationRunFile(
+  options: TCertificateSource & {
+    database: TDatabase;
+    tenantId: string;
+    environment: Environment;
+    runId: string;
+    selection: 'consumer_invoices' | 'consumer_summaries';
+    encf: string;
+  },
+): Promise<TCertificationRunFile> {
+  assertCertificationEnvironment(options.environment);
+  const run = await findCertificationRun(options.database, {
+    runId: options.runId,
+    tenantId: options.tenantId,
+  });
+  if (run === null) throw new AppError('NOT_FOUND', `No certification run ${options.runId} in this account.`);
+  const absent = () =>
+    new AppError(
+      'NOT_FOUND',
+      `No ${options.selection === 'consumer_invoices' ? 'consumer invoice' : 'summary'} ${options.encf} in this run.`,
+      { details: { runId: run.id, encf: options.encf } },
+    );
+  const item = (await findCertificationItems(options.database, run.id)).find(
+    (row) => row.encf === options.encf && row.documentId !== null,
+  );
+  if (item === undefined || item.documentId === null) throw absent();
+  const evidence = await loadDocumentEvidence(options.database, {
+    tenantId: run.tenantId,
+    documentId: item.documentId,
+  });
+  if (evidence === null) throw absent();
+  const { signed, base, isConsumerInvoice, isAccepted } = factsOf(evidence);
+  if (options.selection === 'consumer_invoices') {
+    if (signed === undefined || !isConsumerInvoice || !isAccepted) throw absent();
+    return { fileName: `${base}.xml`, content: signed.content };
+  }
+  const summary = await summaryOf(evidence, signerOf(options, run.tenantId));
+  if (summary === undefined) throw absent();
+  return { fileName: `${base}.xml`, content: Buffer.from(summary, 'utf8') };
 }

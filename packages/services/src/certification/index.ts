@@ -28,7 +28,9 @@ export { getCertificationApprovals } from './get-certification-approvals.ts';
 export { getCertificationCase } from './get-certification-case.ts';
 export {
   getCertificationEvidence,
+  getCertificationRunFile,
   type TCertificationEvidence,
+  type TCertificationRunFile,
   type TEvidenceSelection,
 } from './get-certification-evidence.ts';
 export { getCertificationRun } from './get-certification-run.ts';
@@ -63,7 +65,14 @@ export {
   closeCertificationCase,
   createCertificationCase,
 } from './manage-certification-case.ts';
-export { listOfficialSets, type TOfficialSet } from './official-sets.ts';
+export {
+  listAllOfficialSets,
+  listOfficialSets,
+  loadOfficialSet,
+  retireOfficialSet,
+  type TOfficialSet,
+  type TOfficialSetDetail,
+} from './official-sets.ts';
 export { getTaxauthRegistration, type TTaxauthRegistration } from './get-taxauth-registration.ts';
 export {
   CERTIFICATION_XML_KINDS,

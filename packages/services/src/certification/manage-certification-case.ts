@@ -20,14 +20,72 @@ import { moveCase } from './certification-guards.ts';
 import { stepsOfPart } from './certification-steps.ts';
 import { findOfficialSet } from './official-sets.ts';
 
-/** `POST …/certification-cases`: 201 a new case; the open case again (200) when it has the same set. */
+/** The e-CF types a case may declare (`ecfTypes`): every type the tax authority certifies. */
+export const CERTIFICATION_ECF_TYPES = ['31', '32', '33', '34', '41', '43', '44', '45', '46', '47'] as const;
+
+/** What a Partner declares when creating a case; kept on the case and shown with it. */
+export type TCaseDeclarations = {
+  /** e-CF types the account will issue, `31` or `E31`; kept as `31`, sorted, once each. */
+  ecfTypes?: readonly string[] | undefined;
+  b2bSimulation?: boolean | undefined;
+  notes?: string | undefined;
+  actorRef?: string | undefined;
+};
+
+/** `ecfTypes` as stored (`E31` → `31`, sorted, once each); 400 naming the member for a type that is none. */
+function ecfTypesOf(types: readonly string[]): string[] {
+  const normalized = types.map((type) => type.replace(/^E/i, ''));
+  const unknown = normalized.findIndex(
+    (type) => !(CERTIFICATION_ECF_TYPES as readonly string[]).includes(type),
+  );
+  if (unknown !== -1)
+    throw new AppError(
+      'INVALID_PARTNER_PAYLOAD',
+      `ecfTypes.${unknown}: ${types[unknown]} is not an e-CF type (${CERTIFICATION_ECF_TYPES.join(', ')}).`,
+      {
+        details: {
+          path: `ecfTypes.${unknown}`,
+          issues: [
+            {
+              path: `ecfTypes.${unknown}`,
+              code: 'invalid_value',
+              message: `one of ${CERTIFICATION_ECF_TYPES.join(', ')}`,
+            },
+          ],
+        },
+      },
+    );
+  return [...new Set(normalized)].sort();
+}
+
+/**
+ * `POST …/certification-cases`: 201 a new case with its set (`testSetRef`, an uploaded set, or
+ * `officialSetRef`, a set of the catalogue; one of them at most) and what the Partner declares
+ * (`ecfTypes`, `b2bSimulation`, `notes`, `actorRef`: stored and shown with the case). The open case
+ * again (200) when the request names its set and declares nothing it does not already hold; 409
+ * `CERTIFICATION_CASE_ALREADY_OPEN` otherwise (`details.members`: the declarations that differ).
+ */
 export async function createCertificationCase(options: {
   database: TDatabase;
   tenantId: string;
   testSetRef?: string | undefined;
   officialSetRef?: string | undefined;
+  declared?: TCaseDeclarations;
 }): Promise<{ case: TCertificationCaseRow; created: boolean }> {
   const { database, tenantId } = options;
+  if (options.testSetRef !== undefined && options.officialSetRef !== undefined)
+    throw new AppError(
+      'INVALID_PARTNER_PAYLOAD',
+      'officialSetRef: send testSetRef (an uploaded set) or officialSetRef (a set of the catalogue), not both.',
+      {
+        details: {
+          path: 'officialSetRef',
+          issues: [{ path: 'officialSetRef', code: 'custom', message: 'not together with testSetRef' }],
+        },
+      },
+    );
+  const declared = options.declared ?? {};
+  const ecfTypes = declared.ecfTypes === undefined ? undefined : ecfTypesOf(declared.ecfTypes);
   if (options.testSetRef !== undefined) {
     const set = await findCertificationSet(database, { tenantId, setId: options.testSetRef });
     if (set === null || set.kind !== 'ecf')
@@ -35,27 +93,55 @@ export async function createCertificationCase(options: {
         details: { testSetRef: options.testSetRef },
       });
   }
-  if (options.officialSetRef !== undefined && findOfficialSet(options.officialSetRef) === null) {
+  const open = await findOpenCertificationCase(database, tenantId);
+  // A set retired since the case chose it is still that case's set; a new choice must be in the catalogue.
+  if (
+    options.officialSetRef !== undefined &&
+    options.officialSetRef !== open?.officialSetRef &&
+    (await findOfficialSet(database, options.officialSetRef)) === null
+  ) {
     throw new AppError('NOT_FOUND', `No official set ${options.officialSetRef} in the catalogue.`, {
       details: { officialSetRef: options.officialSetRef },
     });
   }
-  const open = await findOpenCertificationCase(database, tenantId);
   if (open !== null) {
     const same =
       (options.testSetRef ?? null) === open.testSetId &&
       (options.officialSetRef ?? null) === open.officialSetRef;
-    if (same) return { case: open, created: false };
+    const members = [
+      ecfTypes !== undefined && ecfTypes.join(',') !== open.ecfTypes.join(',') ? 'ecfTypes' : null,
+      declared.b2bSimulation !== undefined && declared.b2bSimulation !== open.b2bSimulation
+        ? 'b2bSimulation'
+        : null,
+      declared.notes !== undefined && declared.notes !== open.notes ? 'notes' : null,
+      declared.actorRef !== undefined && declared.actorRef !== open.actorRef ? 'actorRef' : null,
+    ].filter((member): member is string => member !== null);
+    if (same && members.length === 0) return { case: open, created: false };
     throw new AppError(
       'CERTIFICATION_CASE_ALREADY_OPEN',
-      'The account has an open certification case with another set: close it first (certification-cases/{caseId}/close).',
-      { details: { caseId: open.id, testSetRef: open.testSetId, officialSetRef: open.officialSetRef } },
+      same
+        ? `The account's open case declares other ${members.join(', ')}: a case's declarations are set when it is created.`
+        : 'The account has an open certification case with another set: close it first (certification-cases/{caseId}/close).',
+      {
+        details: {
+          caseId: open.id,
+          testSetRef: open.testSetId,
+          officialSetRef: open.officialSetRef,
+          ...(same ? { members } : {}),
+        },
+      },
     );
   }
   return ensureOpenCertificationCase(database, {
     tenantId,
     testSetId: options.testSetRef ?? null,
     officialSetRef: options.officialSetRef ?? null,
+    declared: {
+      ...(ecfTypes === undefined ? {} : { ecfTypes }),
+      b2bSimulation: declared.b2bSimulation ?? null,
+      notes: declared.notes ?? null,
+      actorRef: declared.actorRef ?? null,
+    },
   });
 }
 
@@ -110,7 +196,8 @@ export async function closeCertificationCase(options: {
 
 /**
  * `POST …/certification-cases/{caseId}/official-set`: another official set for the case without
- * closing it; the data tests restart (their receipts replaced).
+ * closing it (404 for a set not in the catalogue, a retired one included); the data tests restart
+ * (their receipts replaced) and the case's runs send that set (its `testSetRef` becomes null).
  */
 export async function changeCertificationOfficialSet(options: {
   database: TDatabase;
@@ -126,7 +213,7 @@ export async function changeCertificationOfficialSet(options: {
     throw new AppError('CERTIFICATION_APPROVED', 'The certification is approved.', {
       details: { caseId: row.id },
     });
-  if (findOfficialSet(options.officialSetRef) === null)
+  if ((await findOfficialSet(options.database, options.officialSetRef)) === null)
     throw new AppError('NOT_FOUND', `No official set ${options.officialSetRef} in the catalogue.`, {
       details: { officialSetRef: options.officialSetRef },
     });
@@ -142,10 +229,12 @@ export async function changeCertificationOfficialSet(options: {
   return changeCertificationCase(options.database, {
     caseId: row.id,
     now: options.now,
+    // The case now runs the official set: an uploaded set it had is no longer its set.
     decide: (current) => ({
       step: current.step,
       state: current.state,
       officialSetRef: options.officialSetRef,
+      testSetId: null,
     }),
   });
 }

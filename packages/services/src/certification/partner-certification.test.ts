@@ -19,11 +19,20 @@ import { recordingEnqueue } from '../../test/webhook-engine.ts';
 import { createCertificateKeyring, storeTenantCertificate } from '../accounts/index.ts';
 import { AppError } from '../shared/errors.ts';
 import { checkCertificationEmbedToken, createCertificationEmbedToken } from './certification-embed.ts';
-import { closeCertificationCase, createCertificationCase } from './manage-certification-case.ts';
+import {
+  changeCertificationOfficialSet,
+  closeCertificationCase,
+  createCertificationCase,
+} from './manage-certification-case.ts';
 import { signCertificationXml } from './sign-certification-xml.ts';
 import { startCertificationRun } from './start-certification-run.ts';
 import { findCertificationTestSets, uploadCertificationTestSet } from './upload-certification-test-set.ts';
-import { listOfficialSets } from './official-sets.ts';
+import {
+  listAllOfficialSets,
+  listOfficialSets,
+  loadOfficialSet,
+  retireOfficialSet,
+} from './official-sets.ts';
 
 const WORKBOOK = readFileSync(
   new URL(import.meta.resolve('@ecf/certification-sets/model/132641566-set-pruebas-ecf.xlsx')),
@@ -170,7 +179,171 @@ test('a case closed makes room for another; another account never sees it', asyn
   assert.equal(closed.state, 'closed');
   const next = await createCertificationCase({ database: context.database, tenantId: tenant.id });
   assert.notEqual(next.case.id, created.case.id);
-  assert.deepEqual(listOfficialSets(), { items: [], defaultRef: null });
+  assert.deepEqual(await listOfficialSets({ database: context.database }), { items: [], defaultRef: null });
+});
+
+test('official sets: loaded from the workbook, listed, run for the account RNC, retired out of the catalogue but kept for their cases', async () => {
+  const { database } = context;
+  const now = new Date();
+  // The workbook is read and checked by the reader: a corrupt one, or the approvals workbook, is refused.
+  await assert.rejects(
+    loadOfficialSet({ database, ref: 'broken', name: 'Roto', content: Buffer.from('not a workbook'), now }),
+    codeOf('CERTIFICATION_SET_INVALID'),
+  );
+  await assert.rejects(
+    loadOfficialSet({ database, ref: 'bad ref!', name: 'x', content: WORKBOOK, now }),
+    (error: unknown) => codeOf('INVALID_REQUEST')(error) && (error as AppError).details?.['field'] === 'ref',
+  );
+  const loaded = await loadOfficialSet({
+    database,
+    ref: 'dgii-2026-a',
+    name: 'Set DGII 2026 A',
+    description: 'Modelo de la DGII',
+    content: WORKBOOK,
+    now,
+  });
+  assert.deepEqual(
+    { ref: loaded.ref, issuerRnc: loaded.issuerRnc, rows: loaded.rows, retiredAt: loaded.retiredAt },
+    { ref: 'dgii-2026-a', issuerRnc: '132641566', rows: 29, retiredAt: null },
+  );
+  await assert.rejects(
+    loadOfficialSet({ database, ref: 'dgii-2026-a', name: 'Otra vez', content: WORKBOOK, now }),
+    (error: unknown) =>
+      codeOf('INVALID_REQUEST')(error) && (error as AppError).details?.['reason'] === 'taken',
+  );
+  await loadOfficialSet({ database, ref: 'dgii-2026-b', name: 'Set DGII 2026 B', content: WORKBOOK, now });
+  assert.deepEqual(await listOfficialSets({ database }), {
+    items: [
+      { ref: 'dgii-2026-a', name: 'Set DGII 2026 A', description: 'Modelo de la DGII' },
+      { ref: 'dgii-2026-b', name: 'Set DGII 2026 B', description: '' },
+    ],
+    defaultRef: 'dgii-2026-b',
+  });
+
+  // A case on an official set, of an account of another RNC; its declarations are kept.
+  const tenant = await seedTenant(context.database);
+  const base = { database, tenant, environment: 'CerteCF' as const, xsd, now };
+  await assert.rejects(
+    createCertificationCase({ database, tenantId: tenant.id, officialSetRef: 'unknown' }),
+    codeOf('NOT_FOUND'),
+  );
+  await assert.rejects(
+    createCertificationCase({
+      database,
+      tenantId: tenant.id,
+      officialSetRef: 'dgii-2026-a',
+      declared: { ecfTypes: ['31', 'E99'] },
+    }),
+    (error: unknown) =>
+      codeOf('INVALID_PARTNER_PAYLOAD')(error) && (error as AppError).details?.['path'] === 'ecfTypes.1',
+  );
+  const created = await createCertificationCase({
+    database,
+    tenantId: tenant.id,
+    officialSetRef: 'dgii-2026-a',
+    declared: { ecfTypes: ['E32', '31', '31'], b2bSimulation: true, notes: 'Inicio', actorRef: 'ana@erp' },
+  });
+  assert.deepEqual(
+    {
+      officialSetRef: created.case.officialSetRef,
+      testSetId: created.case.testSetId,
+      ecfTypes: created.case.ecfTypes,
+      b2bSimulation: created.case.b2bSimulation,
+      notes: created.case.notes,
+      actorRef: created.case.actorRef,
+    },
+    {
+      officialSetRef: 'dgii-2026-a',
+      testSetId: null,
+      ecfTypes: ['31', '32'],
+      b2bSimulation: true,
+      notes: 'Inicio',
+      actorRef: 'ana@erp',
+    },
+  );
+  // The same request is the open case again; other declarations are not silently dropped.
+  const same = await createCertificationCase({
+    database,
+    tenantId: tenant.id,
+    officialSetRef: 'dgii-2026-a',
+    declared: { notes: 'Inicio' },
+  });
+  assert.equal(same.case.id, created.case.id);
+  await assert.rejects(
+    createCertificationCase({
+      database,
+      tenantId: tenant.id,
+      officialSetRef: 'dgii-2026-a',
+      declared: { b2bSimulation: false },
+    }),
+    (error: unknown) =>
+      codeOf('CERTIFICATION_CASE_ALREADY_OPEN')(error) &&
+      JSON.stringify((error as AppError).details?.['members']) === '["b2bSimulation"]',
+  );
+
+  // The run sends the official set's rows for this account's RNC.
+  const generated = createTestCertificate({ rnc: tenant.rnc, commonName: 'Firmante' });
+  await storeTenantCertificate({
+    database,
+    keyring: createCertificateKeyring({ currentKey: randomBytes(32).toString('base64') }),
+    tenantId: tenant.id,
+    p12: generated.p12,
+    password: generated.password,
+  });
+  const started = await startCertificationRun({
+    ...base,
+    body: { part: 'data' },
+    enqueue: recordingEnqueue(),
+    caseId: created.case.id,
+    idempotencyKey: 'official-run-1',
+  });
+  assert.equal(started.run.items.length, 25);
+  assert.equal(started.run.source, 'workbook');
+  assert.ok(started.run.setId !== null, 'the set kept for the account');
+  const kept = await findCertificationTestSets({ database, tenantId: tenant.id });
+  assert.deepEqual(
+    kept.map((set) => ({ testSetRef: set.testSetRef, issuerRnc: set.issuerRnc })),
+    [{ testSetRef: started.run.setId, issuerRnc: tenant.rnc }],
+  );
+
+  // Retired: out of the catalogue and of new choices; the case on it keeps it.
+  const retired = await retireOfficialSet({ database, ref: 'dgii-2026-a', now });
+  assert.equal(retired.openCases, 1);
+  assert.ok(retired.retiredAt !== null);
+  assert.deepEqual(await listOfficialSets({ database }), {
+    items: [{ ref: 'dgii-2026-b', name: 'Set DGII 2026 B', description: '' }],
+    defaultRef: 'dgii-2026-b',
+  });
+  assert.deepEqual(
+    (await listAllOfficialSets({ database })).map((set) => [set.ref, set.retiredAt !== null]),
+    [
+      ['dgii-2026-a', true],
+      ['dgii-2026-b', false],
+    ],
+  );
+  await assert.rejects(retireOfficialSet({ database, ref: 'nope', now }), codeOf('NOT_FOUND'));
+  const other = await seedTenant(context.database);
+  await assert.rejects(
+    createCertificationCase({ database, tenantId: other.id, officialSetRef: 'dgii-2026-a' }),
+    codeOf('NOT_FOUND'),
+  );
+  const reread = await createCertificationCase({
+    database,
+    tenantId: tenant.id,
+    officialSetRef: 'dgii-2026-a',
+  });
+  assert.equal(reread.case.id, created.case.id, 'the case on a retired set is still its open case');
+  // Moving to another set waits for the run; a retired set is not a choice.
+  await assert.rejects(
+    changeCertificationOfficialSet({
+      database,
+      tenantId: tenant.id,
+      caseId: created.case.id,
+      officialSetRef: 'dgii-2026-b',
+      now,
+    }),
+    codeOf('CERTIFICATION_RUN_IN_PROGRESS'),
+  );
 });
 
 test('the embed token: the account and origin it names, forged or altered is not found, expired is 410', () => {

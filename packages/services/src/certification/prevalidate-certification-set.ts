@@ -8,7 +8,7 @@ import { resolveRunSet } from './resolve-run-set.ts';
 
 export type TCertificationPrevalidation = {
   part: 'data' | 'simulation';
-  source: 'workbook' | 'json' | 'taxauth_model' | 'stored';
+  source: 'workbook' | 'json' | 'taxauth_model' | 'stored' | 'official';
   issuerRnc: string;
   rows: { ecf: number; rfce: number };
   types: Record<string, number>;

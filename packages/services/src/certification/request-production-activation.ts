@@ -12,6 +12,10 @@ import { missingStepsBefore } from './certification-steps.ts';
  * done, production is `pending` and the sync job looks for the account in the tax authority's eCF
  * directory at once (an approved case is activated on the spot). 409
  * `CERTIFICATION_NOT_APPROVED` before the sworn declaration (with `details.missingSteps`).
+ * An active production answers as it is (nothing to do). A `suspended` production is 409
+ * `PRODUCTION_STATE_CONFLICT` (`details.productionState`): the suspension is the operator's
+ * decision, and asking again must neither lift it nor queue a look-up that would (the sync only
+ * moves `not_requested` and `pending`); nothing changes and nothing is queued.
  */
 export async function requestProductionActivation(options: {
   database: TDatabase;
@@ -20,6 +24,12 @@ export async function requestProductionActivation(options: {
 }): Promise<{ productionState: ProductionState; checking: boolean }> {
   const { database, tenant } = options;
   if (tenant.productionState === 'active') return { productionState: 'active', checking: false };
+  if (tenant.productionState === 'suspended')
+    throw new AppError(
+      'PRODUCTION_STATE_CONFLICT',
+      'Production is suspended for this account: activation cannot be requested until the operator lifts the suspension.',
+      { details: { productionState: tenant.productionState } },
+    );
   const open = await findOpenCertificationCase(database, tenant.id);
   const completed = new Set(
     open === null ? [] : (await findStepCompletions(database, open.id)).map((row) => row.step),

@@ -7,12 +7,14 @@ import {
 } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 import type { TReadSetRequest } from './certification-request.ts';
+import { officialSetFor } from './official-sets.ts';
 import { modelSimulationSet, readPackagedModelSet, readUploadedSet } from './plan-certification-run.ts';
 
 /**
  * The part a run belongs to and the set it sends: the part asked for, or the one the case is at
  * (the simulation once the commercial approvals were accepted); an uploaded set read for the
- * account's RNC, or the tax authority's model renumbered for the simulation. 409
+ * account's RNC, an official set's rows for the account's RNC (a Partner case's `officialSetRef`),
+ * or the tax authority's model renumbered for the simulation. 409
  * `CERTIFICATION_OWN_SET_REQUIRED` for the model before the approvals were accepted or for the data
  * tests; 409 `CERTIFICATION_SIMULATION_NOT_READY` for a simulation before them.
  */
@@ -56,6 +58,16 @@ export async function resolveRunSet(options: {
       { details: { part, step: options.openCase?.step ?? 'registered' } },
     );
   }
+  if (request.source.kind === 'official') {
+    return {
+      part,
+      workbook: await officialSetFor({
+        database: options.database,
+        ref: request.source.ref,
+        rnc: options.tenant.rnc,
+      }),
+    };
+  }
   if (request.source.kind === 'stored') {
     const set = await findCertificationSet(options.database, {
       tenantId: options.tenant.id,
@@ -77,7 +89,10 @@ export async function resolveRunSet(options: {
   };
 }
 
-/** The model of the simulation: the data set of the case, else the packaged model for this RNC. */
+/**
+ * The model of the simulation: the data set of the case (its uploaded set, else its official set
+ * for this RNC), else the packaged model for this RNC.
+ */
 async function modelSetOf(options: {
   database: TDatabase;
   tenant: { id: string; rnc: string };
@@ -89,6 +104,9 @@ async function modelSetOf(options: {
     if (set !== null && isStoredEcfRows(set.rows))
       return { kind: 'ecf_set', issuerRnc: set.rnc, ecf: set.rows.ecf, rfce: set.rows.rfce };
   }
+  const officialRef = options.openCase?.officialSetRef ?? null;
+  if (setId === null && officialRef !== null)
+    return officialSetFor({ database: options.database, ref: officialRef, rnc: options.tenant.rnc });
   const packaged = await readPackagedModelSet();
   return { ...packaged, issuerRnc: options.tenant.rnc };
 }

@@ -1,5 +1,9 @@
 import type { Environment, TDatabase } from '@ecf/db';
-import { findOpenCertificationCase, replaceCertificationPart } from '../persistence/index.ts';
+import {
+  findOpenCertificationCase,
+  inCertificationTransaction,
+  replaceCertificationPart,
+} from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 import { readRestartRequest } from './certification-request.ts';
 import { assertCertificationEnvironment, moveCase } from './certification-guards.ts';
@@ -53,17 +57,23 @@ export async function restartCertificationPart(options: {
       },
     );
   }
-  const replaced = await replaceCertificationPart(options.database, {
-    caseId: open.id,
-    part,
-    now: options.now,
-  });
-  const moved = await moveCase({
-    database: options.database,
-    caseId: open.id,
-    now: options.now,
-    revoke: stepsOfPart(part),
-    resume: true,
+  // The part replaced and the case reopened in one transaction (as a run's end and its case's move).
+  const { replaced, moved } = await inCertificationTransaction(options.database, async (sql) => {
+    const replaced = await replaceCertificationPart(options.database, {
+      caseId: open.id,
+      part,
+      now: options.now,
+      sql,
+    });
+    const moved = await moveCase({
+      database: options.database,
+      caseId: open.id,
+      now: options.now,
+      revoke: stepsOfPart(part),
+      resume: true,
+      sql,
+    });
+    return { replaced, moved };
   });
   return { part, caseId: open.id, ...replaced, state: moved.state, step: moved.step };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { TEnqueue } from '@ecf/db';
 import type { TSubmissionContext } from '../emission/index.ts';
 import {
@@ -11,6 +12,7 @@ import {
   findTakenEncfs,
   insertCertificationRun,
   isIdempotencyKeyTaken,
+  readOfficialSetContent,
   storeCertificationSet,
   type TCertificationRunRow,
 } from '../persistence/index.ts';
@@ -29,7 +31,8 @@ export type TStartCertificationRunResult = { run: TCertificationRunView; replaye
  * documents are issued by the job, through the same pipeline as every e-CF. Refused before anything
  * is created: 409 `CERTIFICATE_NOT_ACTIVE`, `CERTIFICATION_RUN_IN_PROGRESS`,
  * `CERTIFICATION_OWN_SET_REQUIRED`, `CERTIFICATION_SET_ALREADY_USED` (an eNCF of the set was sent
- * already: used up for good), `CERTIFICATION_APPROVED`; 422 with every problem of the set.
+ * already: used up for good), `CERTIFICATION_APPROVED`; 422 with every problem of the set, and 422
+ * `CERTIFICATION_OWN_SET_REQUIRED` for a Partner case without a test set whose body names none.
  * `idempotencyKey` (Partner runs): the same key and body replays the run, another body is 409
  * `IDEMPOTENCY_CONFLICT`.
  */
@@ -51,7 +54,23 @@ export async function startCertificationRun(
       : await findCertificationCase(database, { tenantId: tenant.id, caseId: options.caseId });
   if (options.caseId !== undefined && (named === null || named.state === 'closed'))
     throw new AppError('NOT_FOUND', `No open certification case ${options.caseId} in this account.`);
-  const request = readCertificationSetRequest(options.body, { storedSetId: named?.testSetId ?? null });
+  if (
+    named !== null &&
+    named.testSetId === null &&
+    named.officialSetRef === null &&
+    !namesASet(options.body)
+  ) {
+    // A well-formed request the case cannot serve: its data tests need the account's own set.
+    throw new AppError(
+      'CERTIFICATION_OWN_SET_REQUIRED',
+      'This case has no test set: upload the workbook the tax authority issued for this account (certification-test-sets) and create the case with its testSetRef, or run the simulation with taxauthModel.',
+      { status: 422, details: { caseId: named.id, testSetRef: null } },
+    );
+  }
+  const request = readCertificationSetRequest(options.body, {
+    storedSetId: named?.testSetId ?? null,
+    officialSetRef: named?.officialSetRef ?? null,
+  });
   if (options.idempotencyKey !== undefined) {
     const replay = await replayOf(options, options.idempotencyKey, request.fingerprint);
     if (replay !== null) return replay;
@@ -96,6 +115,8 @@ export async function startCertificationRun(
   }
   const now = options.now;
   const source = request.source;
+  // An official set is kept for the account as the workbook it is, with its rows for this RNC.
+  const official = source.kind === 'official' ? await readOfficialSetContent(database, source.ref) : null;
   const set =
     source.kind === 'taxauth_model'
       ? null
@@ -104,13 +125,20 @@ export async function startCertificationRun(
         : await storeCertificationSet(database, {
             tenantId: tenant.id,
             kind: 'ecf',
-            source: source.kind,
+            source: source.kind === 'official' ? 'workbook' : source.kind,
             rnc: resolved.workbook.issuerRnc,
-            sha256: source.sha256,
+            sha256:
+              source.kind === 'official'
+                ? createHash('sha256')
+                    .update(official ?? '')
+                    .digest('hex')
+                : source.sha256,
             content:
-              source.kind === 'workbook'
-                ? source.content
-                : Buffer.from(JSON.stringify({ ecf: source.ecf, rfce: source.rfce })),
+              source.kind === 'official'
+                ? (official ?? Buffer.alloc(0))
+                : source.kind === 'workbook'
+                  ? source.content
+                  : Buffer.from(JSON.stringify({ ecf: source.ecf, rfce: source.rfce })),
             rows: { ecf: resolved.workbook.ecf, rfce: resolved.workbook.rfce },
             rowCount: resolved.workbook.ecf.length + resolved.workbook.rfce.length,
             now,
@@ -122,7 +150,12 @@ export async function startCertificationRun(
       caseId: openCase.id,
       setId: set?.id ?? null,
       part: resolved.part,
-      source: source.kind === 'stored' ? (set?.source ?? 'workbook') : source.kind,
+      source:
+        source.kind === 'stored'
+          ? (set?.source ?? 'workbook')
+          : source.kind === 'official'
+            ? 'workbook'
+            : source.kind,
       idempotencyKey: options.idempotencyKey ?? null,
       requestFingerprint: options.idempotencyKey === undefined ? null : request.fingerprint,
       correlationId: options.correlationId ?? null,
@@ -154,9 +187,19 @@ export async function startCertificationRun(
     now,
     complete: [{ step: 'registered', source: 'set', reference: set?.id ?? run.id }],
     resume: true,
-    ...(resolved.part === 'data' && set !== null ? { testSetId: set.id } : {}),
+    // The set becomes the case's; an official set stays the case's as its officialSetRef.
+    ...(resolved.part === 'data' && set !== null && source.kind !== 'official' ? { testSetId: set.id } : {}),
   });
   return { run: runViewOf(run, await findCertificationItems(database, run.id)), replayed: false };
+}
+
+/** Whether a request body names a set of its own (a workbook, JSON rows or the tax authority model). */
+function namesASet(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const record = body as Record<string, unknown>;
+  return (
+    record['workbookBase64'] !== undefined || record['set'] !== undefined || record['taxauthModel'] === true
+  );
 }
 
 async function replayOf(

@@ -7,6 +7,7 @@ import {
   findReceptionsInCerteCF,
   findStalledChains,
   findStepCompletions,
+  inCertificationTransaction,
   resumeChain,
   type TCaseToSync,
 } from '../persistence/index.ts';
@@ -83,21 +84,26 @@ export async function syncCertificationCases(
         'reception',
         receptions.commercialApproval,
       );
-    if (await isAuthorized(options, row, completed, complete)) {
-      completeUpTo('finished', 'registered', 'directory', null);
-      if (
-        await changeProductionState(database, {
+    const authorized = await isAuthorized(options, row, completed, complete);
+    if (authorized) completeUpTo('finished', 'registered', 'directory', null);
+    if (complete.length === 0 && !authorized) continue;
+    // The case approved and production active in one transaction: never one without the other.
+    const activated = await inCertificationTransaction(database, async (sql) => {
+      if (complete.length > 0)
+        await moveCase({ database, caseId: row.caseId, now: options.now(), complete, sql });
+      return (
+        authorized &&
+        (await changeProductionState(database, {
           tenantId: row.tenantId,
           from: ['not_requested', 'pending'],
           to: 'active',
-        })
-      )
-        report.activated.push(row.tenantId);
-    }
-    if (complete.length > 0) {
-      await moveCase({ database, caseId: row.caseId, now: options.now(), complete });
+          sql,
+        }))
+      );
+    });
+    if (activated) report.activated.push(row.tenantId);
+    if (complete.length > 0)
       report.completed.push({ caseId: row.caseId, steps: complete.map((entry) => entry.step) });
-    }
   }
   return report;
 }

@@ -25,7 +25,11 @@ export async function uploadCertificationTestSet(
 ): Promise<TCertificationTestSet> {
   assertCertificationEnvironment(options.environment);
   const request = readCertificationSetRequest(options.body);
-  if (request.source.kind === 'taxauth_model' || request.source.kind === 'stored') {
+  if (
+    request.source.kind === 'taxauth_model' ||
+    request.source.kind === 'stored' ||
+    request.source.kind === 'official'
+  ) {
     throw new AppError(
       'INVALID_CERTIFICATION_REQUEST',
       'A test set is the workbook the tax authority issued for this account: send workbookBase64 or set.',

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Document, Environment, Prisma, TDatabase, TEnqueue } from '@ecf/db';
 import { computeSubmissionFingerprint } from '@ecf/fiscal-core';
 import { assertProductionActive } from '../accounts/index.ts';
+// The file, not partners/index.ts: that index reaches certification, whose runs issue through here.
+import { assertAccountMayEmit, type TPartnerPlans } from '../partners/assert-partner-may-emit.ts';
 import {
   documentStateOf,
   findStoredSubmission,
@@ -38,7 +40,11 @@ export type TIssueOutcome = {
  *   insert; the other rolls back and resolves as a replay.
  * - A failed validation is 422 `VALIDATION_FAILED` with `errors` and `warnings`; nothing is stored
  *   (unless the body is a replay of a stored document: the replay is answered).
- * - In `eCF` the account's production authorization must be active (423 `PRODUCTION_NOT_ACTIVE`).
+ * - In `eCF` the account's production authorization must be active (423 `PRODUCTION_NOT_ACTIVE`),
+ *   then, for an account a Partner manages, the Partner's plan must be paid (402
+ *   `PAYMENT_REQUIRED`) and its monthly quota not used up (429 `PLAN_LIMIT_EXCEEDED`): here, so
+ *   every route (direct key, Partner API, portal) meets the same rule (`assertAccountMayEmit`).
+ *   Both come before validation, as the Partner API always answered them.
  * - An eNCF inside a range an annulment reserved or annulled is 409 `ENCF_ANNULLED` (the insert's
  *   trigger decides under the range's advisory lock: the emission ⇄ annulment race has one winner).
  */
@@ -48,10 +54,19 @@ export async function issueDocument(
     body: unknown;
     /** Enqueues the `document.sign` job in the document's transaction. */
     enqueue: TEnqueue;
+    /** The plans' quotas and grace: required for an `eCF` emission of a Partner's account. */
+    plans?: TPartnerPlans | undefined;
   },
 ): Promise<TIssueOutcome> {
   const { database, tenant, environment } = options;
   assertProductionActive({ environment, productionState: tenant.productionState });
+  await assertAccountMayEmit({
+    database,
+    tenantId: tenant.id,
+    environment,
+    plans: options.plans,
+    now: options.now,
+  });
 
   const validation = await validateDocumentSubmission(options);
   if (!validation.success) {

@@ -1,11 +1,41 @@
-import type { TDatabase } from '@ecf/db';
-import { sumPartnerUsage } from '../persistence/index.ts';
+import type { Environment, TDatabase } from '@ecf/db';
+import { findPartnerRowOfTenant, sumPartnerUsage } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 import type { TPartnerPrincipal } from './authenticate-partner-request.ts';
 import { dominicanMonthOf } from './partner-rules.ts';
 
 /** Plan configuration: monthly quota of accepted e-CF by plan, and the grace period of an overdue payment. */
 export type TPartnerPlans = { quotas: Record<string, number>; graceDays: number };
+
+/** What the plan rule reads of a Partner. */
+export type TPartnerBilling = Pick<
+  TPartnerPrincipal['partner'],
+  'id' | 'plan' | 'paidStatus' | 'overdueSince' | 'billingUrl'
+>;
+
+/**
+ * The plan rule of an emission, whatever route it came by (direct `X-API-KEY`, Partner API,
+ * portal): in `eCF`, an account a Partner manages emits only under the Partner's paid plan and
+ * quota ({@link assertPartnerMayEmit}: 402 `PAYMENT_REQUIRED`, 429 `PLAN_LIMIT_EXCEEDED`). The
+ * Partner is read from the account (`tenants.partner_id`), so a direct key of a Partner's account
+ * meets the same rule as the Partner's own key. A direct account (no Partner) and the test
+ * environments have no plan check. `plans` is the deployment's plan configuration; an eCF emission
+ * of a Partner's account without it is a programming error (500), never an unchecked emission.
+ */
+export async function assertAccountMayEmit(options: {
+  database: TDatabase;
+  tenantId: string;
+  environment: Environment;
+  plans: TPartnerPlans | undefined;
+  now: Date;
+}): Promise<void> {
+  if (options.environment !== 'eCF') return;
+  const partner = await findPartnerRowOfTenant(options.database, options.tenantId);
+  if (partner === null) return;
+  if (options.plans === undefined)
+    throw new Error('An eCF emission of a Partner-managed account needs the plan configuration (plans).');
+  await assertPartnerMayEmit({ database: options.database, partner, plans: options.plans, now: options.now });
+}
 
 /**
  * Before an eCF (production) emission of a Partner's account: the plan must be paid (an overdue
@@ -16,7 +46,7 @@ export type TPartnerPlans = { quotas: Record<string, number>; graceDays: number 
  */
 export async function assertPartnerMayEmit(options: {
   database: TDatabase;
-  partner: TPartnerPrincipal['partner'];
+  partner: TPartnerBilling;
   plans: TPartnerPlans;
   now: Date;
 }): Promise<void> {

@@ -57,7 +57,12 @@ export {
   updateFiscalAccountProfile,
   type TFiscalAccountProfilePatch,
 } from './update-fiscal-account-profile.ts';
-export { assertPartnerMayEmit, type TPartnerPlans } from './assert-partner-may-emit.ts';
+export {
+  assertAccountMayEmit,
+  assertPartnerMayEmit,
+  type TPartnerBilling,
+  type TPartnerPlans,
+} from './assert-partner-may-emit.ts';
 export { getBillingUsage } from './get-billing-usage.ts';
 export type { TBrowserOriginRow, TPartnerKeyRow } from '../persistence/index.ts';
 export {

@@ -26,9 +26,19 @@ export function partnerPayloadError(path: string, code: string, message: string)
   });
 }
 
+/** A DNS label as CSP's host-source admits it: letters, digits and inner hyphens, 1 to 63 characters. */
+const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
 /**
- * An exact HTTPS origin (`https://host[:port]`, lower-case host, no path, query, fragment or
- * credentials, default port dropped) or 400 `INVALID_BROWSER_ORIGIN`.
+ * An exact HTTPS origin, `https://host[:port]`, or 400 `INVALID_BROWSER_ORIGIN`: written as the
+ * browser serializes it (lower-case host, no default port, no trailing slash, path, query,
+ * fragment or credentials); the host a DNS name of letters, digits and inner hyphens (labels of 1
+ * to 63, at most 253 characters, no trailing dot; an internationalized name in its `xn--` form)
+ * or an IPv4 address; the port 1 to 65535. The origin goes into a CSP `frame-ancestors` and a CORS
+ * `Access-Control-Allow-Origin` as it is, so nothing that would match more than one origin passes:
+ * no wildcard (`https://*.example.com`, also percent-encoded), no `_`, no IPv6 literal (CSP's
+ * host-source cannot name one). The one validator of every entry (admin CLI, portal, Partner API).
  */
 export function exactBrowserOrigin(text: string): string {
   let url: URL;
@@ -37,23 +47,34 @@ export function exactBrowserOrigin(text: string): string {
   } catch {
     throw invalidOrigin(text);
   }
+  const host = url.hostname;
   if (
     url.protocol !== 'https:' ||
     url.username !== '' ||
     url.password !== '' ||
-    url.hostname === '' ||
+    host === '' ||
     url.origin === 'null' ||
+    url.port === '0' ||
     // The text must be the origin itself: no path (not even "/"), query or fragment.
-    text !== url.origin
+    text !== url.origin ||
+    !(IPV4.test(host) || isDnsHostName(host))
   )
     throw invalidOrigin(text);
   return url.origin;
 }
 
+function isDnsHostName(host: string): boolean {
+  if (host.length > 253) return false;
+  const labels = host.split('.');
+  // A name with only digits in its last label is an IPv4 address or nothing (WHATWG URL).
+  if (/^\d+$/.test(labels.at(-1) ?? '')) return false;
+  return labels.every((label) => HOST_LABEL.test(label));
+}
+
 function invalidOrigin(text: string): AppError {
   return new AppError(
     'INVALID_BROWSER_ORIGIN',
-    'browserOrigin must be an exact HTTPS origin: https://host or https://host:port, without path, query or fragment.',
+    'browserOrigin must be an exact HTTPS origin: https://host or https://host:port (a DNS name or IPv4 address, no wildcard), without path, query or fragment.',
     { details: { path: 'browserOrigin', browserOrigin: text.slice(0, 300) } },
   );
 }

@@ -25,6 +25,11 @@ export type TCertificationCaseRow = {
   step: CertificationStep;
   testSetId: string | null;
   officialSetRef: string | null;
+  /** What the Partner declared at creation (null, `ecfTypes` empty, when not given). */
+  ecfTypes: string[];
+  b2bSimulation: boolean | null;
+  notes: string | null;
+  actorRef: string | null;
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -64,7 +69,8 @@ export type TCertificationSetRow = {
 };
 
 const CASE_COLUMNS = `id, tenant_id AS "tenantId", state, step, test_set_id AS "testSetId",
-  official_set_ref AS "officialSetRef", version, created_at AS "createdAt", updated_at AS "updatedAt",
+  official_set_ref AS "officialSetRef", COALESCE(ecf_types, '{}') AS "ecfTypes",
+  b2b_simulation AS "b2bSimulation", notes, actor_ref AS "actorRef", version, created_at AS "createdAt", updated_at AS "updatedAt",
   approved_at AS "approvedAt", closed_at AS "closedAt"`;
 
 const SET_COLUMNS = `id, tenant_id AS "tenantId", kind, source, rnc, sha256, rows, row_count AS "rowCount",
@@ -101,15 +107,36 @@ export async function findCertificationCase(
  */
 export async function ensureOpenCertificationCase(
   database: TDatabase,
-  input: { tenantId: string; testSetId?: string | null; officialSetRef?: string | null },
+  input: {
+    tenantId: string;
+    testSetId?: string | null;
+    officialSetRef?: string | null;
+    /** The Partner's declarations (`ecfTypes`, `b2bSimulation`, `notes`, `actorRef`). */
+    declared?: {
+      ecfTypes?: readonly string[];
+      b2bSimulation?: boolean | null;
+      notes?: string | null;
+      actorRef?: string | null;
+    };
+  },
 ): Promise<{ case: TCertificationCaseRow; created: boolean }> {
   const pool = sqlPoolOf(database);
+  const declared = input.declared ?? {};
   const inserted = await pool.query<TCertificationCaseRow>(
-    `INSERT INTO certification_cases (id, tenant_id, test_set_id, official_set_ref)
-     VALUES (gen_random_uuid(), $1, $2, $3)
+    `INSERT INTO certification_cases
+       (id, tenant_id, test_set_id, official_set_ref, ecf_types, b2b_simulation, notes, actor_ref)
+     VALUES (gen_random_uuid(), $1, $2, $3, $4::text[], $5, $6, $7)
      ON CONFLICT (tenant_id) WHERE state <> 'closed' DO NOTHING
      RETURNING ${CASE_COLUMNS}`,
-    [input.tenantId, input.testSetId ?? null, input.officialSetRef ?? null],
+    [
+      input.tenantId,
+      input.testSetId ?? null,
+      input.officialSetRef ?? null,
+      [...(declared.ecfTypes ?? [])],
+      declared.b2bSimulation ?? null,
+      declared.notes ?? null,
+      declared.actorRef ?? null,
+    ],
   );
   const created = inserted.rows[0];
   if (created !== undefined) return { case: created, created: true };
@@ -157,9 +184,11 @@ export async function changeCertificationCase(
       testSetId?: string | null;
       officialSetRef?: string | null;
     };
+    /** The caller's transaction (the change then commits with the caller's other writes). */
+    sql?: TSql;
   },
 ): Promise<TCertificationCaseRow> {
-  return inPoolTransaction(sqlPoolOf(database), async (sql) => {
+  const work = async (sql: TSql): Promise<TCertificationCaseRow> => {
     const locked = await sql.query<TCertificationCaseRow>(
       `SELECT ${CASE_COLUMNS} FROM certification_cases WHERE id = $1 FOR UPDATE`,
       [input.caseId],
@@ -216,7 +245,19 @@ export async function changeCertificationCase(
       ],
     );
     return updated.rows[0] as TCertificationCaseRow;
-  });
+  };
+  return input.sql ? work(input.sql) : inPoolTransaction(sqlPoolOf(database), work);
+}
+
+/**
+ * Runs `work` in one transaction: a certification change whose parts (a run's end and its case's
+ * move, production's state and the case's approval) must be seen together or not at all.
+ */
+export async function inCertificationTransaction<T>(
+  database: TDatabase,
+  work: (sql: TSql) => Promise<T>,
+): Promise<T> {
+  return inPoolTransaction(sqlPoolOf(database), work);
 }
 
 /** Appends an attestation (the table is append-only). */
@@ -378,9 +419,9 @@ export async function findHighestSequencePerType(
  */
 export async function changeProductionState(
   database: TDatabase,
-  input: { tenantId: string; from: readonly ProductionState[]; to: ProductionState },
+  input: { tenantId: string; from: readonly ProductionState[]; to: ProductionState; sql?: TSql },
 ): Promise<boolean> {
-  const result = await sqlPoolOf(database).query(
+  const result = await (input.sql ?? sqlPoolOf(database)).query(
     `UPDATE tenants SET production_state = $3::"ProductionState", updated_at = now()
       WHERE id = $1 AND production_state = ANY($2::"ProductionState"[])`,
     [input.tenantId, input.from, input.to],

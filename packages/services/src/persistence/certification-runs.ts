@@ -474,14 +474,14 @@ export async function finishCertificationRun(
 /**
  * A restart of a part (`reiniciar`): the part's running run stops, and every run of the part in the
  * case, with the documents they issued and the commercial approvals sends of a `data` restart, is
- * marked replaced (kept, never deleted). One transaction. Returns the stopped run and how many
+ * marked replaced (kept, never deleted). One transaction (the caller's `sql` when given). Returns the stopped run and how many
  * documents were marked.
  */
 export async function replaceCertificationPart(
   database: TDatabase,
-  input: { caseId: string; part: CertificationPart; now: Date },
+  input: { caseId: string; part: CertificationPart; now: Date; sql?: TSql },
 ): Promise<{ stoppedRunId: string | null; replacedDocuments: number; stoppedApprovalSendId: string | null }> {
-  return inPoolTransaction(sqlPoolOf(database), async (sql) => {
+  const work = async (sql: TSql) => {
     const running = await sql.query<{ id: string }>(
       `SELECT id FROM certification_runs WHERE case_id = $1 AND part = $2 AND state IN ('queued', 'running') FOR UPDATE`,
       [input.caseId, input.part],
@@ -527,7 +527,8 @@ export async function replaceCertificationPart(
       );
     }
     return { stoppedRunId, replacedDocuments: documents.rowCount ?? 0, stoppedApprovalSendId };
-  });
+  };
+  return input.sql ? work(input.sql) : inPoolTransaction(sqlPoolOf(database), work);
 }
 
 /** Stores the evidence ZIP of a final run once (write-once artifact); returns the artifact id kept. */
@@ -756,9 +757,15 @@ export async function changeApprovalItem(
 /** Ends an approvals send from queued/running; its pending items become `stopped`. */
 export async function finishApprovalSend(
   database: TDatabase,
-  input: { sendId: string; state: 'succeeded' | 'failed' | 'stopped'; failure: unknown; now: Date },
+  input: {
+    sendId: string;
+    state: 'succeeded' | 'failed' | 'stopped';
+    failure: unknown;
+    now: Date;
+    sql?: TSql;
+  },
 ): Promise<boolean> {
-  return inPoolTransaction(sqlPoolOf(database), async (sql) => {
+  const work = async (sql: TSql): Promise<boolean> => {
     const ended = await sql.query(
       `UPDATE certification_approval_sends SET state = $2::"CertificationRunState", failure = $3::jsonb, finished_at = $4, updated_at = $4
         WHERE id = $1 AND state IN ('queued', 'running')`,
@@ -770,5 +777,6 @@ export async function finishApprovalSend(
       [input.sendId, input.now],
     );
     return true;
-  });
+  };
+  return input.sql ? work(input.sql) : inPoolTransaction(sqlPoolOf(database), work);
 }

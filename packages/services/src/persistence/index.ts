@@ -306,6 +306,7 @@ export {
   findReceptionsInCerteCF,
   findStepCompletions,
   findTakenEncfs,
+  inCertificationTransaction,
   insertCertificationAttestation,
   readCertificationSetContent,
   storeCertificationSet,
@@ -315,6 +316,14 @@ export {
   type TCertificationSetRow,
   type TStepCompletionRow,
 } from './certification-cases.ts';
+export {
+  findOfficialSetRow,
+  findOfficialSetRows,
+  insertOfficialSet,
+  readOfficialSetContent,
+  retireOfficialSetRow,
+  type TOfficialSetRow,
+} from './certification-official-sets.ts';
 export {
   changeApprovalItem,
   changeCertificationItems,
@@ -357,6 +366,7 @@ export {
   findPartnerBrowserOriginRows,
   findPartnerKeyRows,
   findPartnerRow,
+  findPartnerRowOfTenant,
   findPartnerRows,
   findPartnerUsageRows,
   findPartnerUserRow,

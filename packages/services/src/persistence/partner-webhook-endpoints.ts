@@ -232,6 +232,8 @@ export async function insertPartnerWebhookTest(
     deliveryId: string;
     at: Date;
     body: Buffer;
+    /** The test request's (the outbox row's). */
+    correlationId: string | null;
     enqueue: TEnqueue;
   },
 ): Promise<{ kind: 'not_found' } | { kind: 'retired' } | { kind: 'queued' }> {
@@ -247,6 +249,7 @@ export async function insertPartnerWebhookTest(
       environment: input.environment,
       createdAt: input.at,
       body: input.body,
+      correlationId: input.correlationId,
     });
     if (endpoint.status === 'active')
       await input.enqueue([webhookDeliveryJob(input.deliveryId)], { executor: jobExecutorOfSql(sql) });

@@ -60,6 +60,18 @@ export async function findPartnerRow(database: TDatabase, partnerId: string): Pr
   return rows[0] ?? null;
 }
 
+/** The Partner that manages an account (its `tenants.partner_id`); null for a direct account. */
+export async function findPartnerRowOfTenant(
+  database: TDatabase,
+  tenantId: string,
+): Promise<TPartnerRow | null> {
+  const { rows } = await sqlPoolOf(database).query<TPartnerRow>(
+    `SELECT ${PARTNER_COLUMNS} FROM partners WHERE id = (SELECT partner_id FROM tenants WHERE id = $1::uuid)`,
+    [tenantId],
+  );
+  return rows[0] ?? null;
+}
+
 /** Every Partner, oldest first. */
 export async function findPartnerRows(database: TDatabase): Promise<TPartnerRow[]> {
   const { rows } = await sqlPoolOf(database).query<TPartnerRow>(

@@ -7,9 +7,12 @@ import {
   batchOrEach,
   coalescerPerKey,
   createCoalescer,
+  currentCorrelationId,
   inPoolTransaction,
   jobExecutorOfSql,
   prepared,
+  runWithCorrelationId,
+  runWithoutCorrelationId,
   sqlPoolOf,
   type Document,
   type DocumentStatus,
@@ -83,9 +86,33 @@ function columnsOf(document: TSubmittedDocument): unknown[] {
   ];
 }
 
+/** A submission as the coalescer holds it: with the correlation id of the request that sent it. */
+type TQueuedSubmission = TSubmittedDocument & { correlationId: string | null };
+
+/**
+ * The `ecf.queued` outbox rows (written by the documents trigger with the connection's correlation
+ * id, the batch's first request's) get each their own request's (migration 0019).
+ */
+const SET_QUEUED_EVENT_CORRELATION = `
+  UPDATE webhook_events e SET correlation_id = v.correlation_id
+    FROM unnest($1::uuid[], $2::text[]) AS v(document_id, correlation_id)
+   WHERE e.document_id = v.document_id AND e.correlation_id IS DISTINCT FROM v.correlation_id`;
+
 async function insertSubmissions(
   pool: TSqlPool,
-  documents: TSubmittedDocument[],
+  documents: TQueuedSubmission[],
+): Promise<TDocumentStateRow[]> {
+  // The batch runs in whichever request's context flushed it: it names its first request, and the
+  // others' outbox rows are corrected in the same transaction (only when the batch mixes requests).
+  const first = documents[0]?.correlationId ?? null;
+  const transaction = () => insertSubmissionsOnce(pool, documents, first);
+  return first === null ? runWithoutCorrelationId(transaction) : runWithCorrelationId(first, transaction);
+}
+
+async function insertSubmissionsOnce(
+  pool: TSqlPool,
+  documents: TQueuedSubmission[],
+  first: string | null,
 ): Promise<TDocumentStateRow[]> {
   return inPoolTransaction(pool, async (sql) => {
     // Column-wise arrays for unnest: one statement text whatever the batch size (prepared once).
@@ -96,6 +123,14 @@ async function insertSubmissions(
     const inserted = documents.map((document) => byId.get(document.id));
     if (inserted.some((row) => row === undefined))
       throw new Error('insertSubmittedDocument: the document insert did not return every row');
+    const others = documents.filter((document) => document.correlationId !== first);
+    if (others.length > 0)
+      await sql.query(
+        prepared(SET_QUEUED_EVENT_CORRELATION, [
+          others.map((document) => document.id),
+          others.map((document) => document.correlationId),
+        ]),
+      );
     const executor = jobExecutorOfSql(sql);
     const byEnqueuer = new Map<TEnqueue, Array<{ name: 'document.sign'; payload: { documentId: string } }>>();
     for (const document of documents) {
@@ -119,7 +154,7 @@ async function insertSubmissions(
 const insertCoalesced = coalescerPerKey((pool: TSqlPool) =>
   createCoalescer(
     batchOrEach(
-      (documents: TSubmittedDocument[]) => insertSubmissions(pool, documents),
+      (documents: TQueuedSubmission[]) => insertSubmissions(pool, documents),
       // The same eNCF twice in one batch would fail it for everyone: tenant, environment, eNCF.
       (document) => [document.tenantId, document.environment, document.encf].join(':'),
     ),
@@ -135,7 +170,8 @@ export async function insertSubmittedDocument(
   database: TDatabase,
   document: TSubmittedDocument,
 ): Promise<TDocumentStateRow> {
-  return insertCoalesced(sqlPoolOf(database))(document);
+  // The caller's request, read now: the batch may be written in another request's context.
+  return insertCoalesced(sqlPoolOf(database))({ ...document, correlationId: currentCorrelationId() ?? null });
 }
 
 /** PostgreSQL's unique_violation: here the (tenant, environment, eNCF) key of `documents`. */

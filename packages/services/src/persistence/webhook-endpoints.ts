@@ -556,6 +556,8 @@ export async function insertAuditedWebhookTest(
     eventId: string;
     deliveryId: string;
     at: Date;
+    /** The test request's (the outbox row's). */
+    correlationId: string | null;
     bodyOf: (endpoint: TWebhookEndpointRow) => Buffer;
     enqueue: TEnqueue;
   },
@@ -573,6 +575,7 @@ export async function insertAuditedWebhookTest(
       environment: endpoint.environment,
       createdAt: input.at,
       body: input.bodyOf(endpoint),
+      correlationId: input.correlationId,
     });
     // A paused endpoint's test waits; its resume enqueues the job.
     if (endpoint.status === 'active')

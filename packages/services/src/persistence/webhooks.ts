@@ -35,6 +35,8 @@ export type TWebhookEventRow = {
   episodeId: string | null;
   data: Record<string, unknown>;
   createdAt: Date;
+  /** The request whose change wrote the row (migration 0019), null for a job's or an outage's. */
+  correlationId: string | null;
 };
 
 /** What the fan-out needs of a candidate endpoint. */
@@ -75,6 +77,7 @@ type TEventDbRow = {
   episode_id: string | null;
   data: Record<string, unknown>;
   created_at: Date;
+  correlation_id: string | null;
 };
 
 /**
@@ -101,7 +104,8 @@ export async function fanOutPendingWebhookEvents(
   return inSqlTransaction(database, async (sql) => {
     const pending = await sql.query<TEventDbRow>(
       prepared(
-        `SELECT id, sequence::text AS sequence, type, tenant_id, environment, document_id, episode_id, data, created_at
+        `SELECT id, sequence::text AS sequence, type, tenant_id, environment, document_id, episode_id, data, created_at,
+                correlation_id
          FROM webhook_events WHERE fanned_out_at IS NULL
          ORDER BY sequence LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [input.limit],
@@ -118,6 +122,7 @@ export async function fanOutPendingWebhookEvents(
       episodeId: row.episode_id,
       data: row.data,
       createdAt: row.created_at,
+      correlationId: row.correlation_id,
     }));
     const environments = [...new Set(events.map((event) => event.environment))];
     const candidates = await sql.query<{
@@ -507,12 +512,21 @@ export async function insertWebhookTestEvent(
     environment: Environment;
     createdAt: Date;
     body: Buffer;
+    /** The test request's correlation id (its body's `correlationId`). */
+    correlationId: string | null;
   },
 ): Promise<void> {
   await sql.query(
-    `INSERT INTO webhook_events (id, type, tenant_id, environment, data, created_at, fanned_out_at)
-     VALUES ($1, 'webhook.test', $2, $3::"Environment", jsonb_build_object('endpointId', $4::text), $5, $5)`,
-    [input.eventId, input.tenantId, input.environment, input.endpointId, input.createdAt],
+    `INSERT INTO webhook_events (id, type, tenant_id, environment, data, created_at, fanned_out_at, correlation_id)
+     VALUES ($1, 'webhook.test', $2, $3::"Environment", jsonb_build_object('endpointId', $4::text), $5, $5, $6)`,
+    [
+      input.eventId,
+      input.tenantId,
+      input.environment,
+      input.endpointId,
+      input.createdAt,
+      input.correlationId,
+    ],
   );
   await sql.query(
     `INSERT INTO webhook_deliveries

@@ -5,6 +5,7 @@ import {
   insertSequenceRange,
   isExclusionViolation,
 } from '../persistence/index.ts';
+import { assertAccountProductionActive } from '../accounts/index.ts';
 import { AppError } from '../shared/errors.ts';
 import { forgetNoRegisteredRanges } from './find-registered-range.ts';
 import { sequenceRangeViewOf, type TSequenceRange } from './sequence-range-view.ts';
@@ -23,6 +24,9 @@ function invalid(reason: string, path: string, message: string): AppError {
  * `SEQUENCE_RANGE_INVALID` for a range that is not one type (`type_mismatch`), reversed
  * (`reversed`), an unknown type or a bad eNCF or date; 409 `SEQUENCE_RANGE_OVERLAP` for a range
  * sharing numbers with another of the same type (the exclusion constraint decides, races included).
+ * In `eCF`, 423 `PRODUCTION_NOT_ACTIVE` until the account's production authorization is active
+ * (checked first, as emission does): the tax authority authorizes production sequences
+ * only to an authorized electronic issuer, so there is no production range to register before.
  */
 export async function registerSequenceRange(options: {
   database: TDatabase;
@@ -37,6 +41,7 @@ export async function registerSequenceRange(options: {
   now?: Date;
 }): Promise<TSequenceRange> {
   const { database, tenantId, environment, type } = options;
+  await assertAccountProductionActive({ database, tenantId, environment });
   if (!ECF_TYPES.has(type)) throw invalid('type_invalid', 'type', `${type} is not an e-CF type.`);
   const from = ENCF.exec(options.from);
   if (from === null) throw invalid('encf_invalid', 'from', 'An eNCF is E, a two-digit type and ten digits.');

@@ -52,9 +52,11 @@ export const DIRECT_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
 export const PARTNER_ONLY_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = ['document.received'];
 
 /**
- * The types a Partner endpoint can subscribe to today (what omitting `eventTypes` means now).
- * Outage episodes are not delivered to Partner endpoints: a Partner payload names one fiscal
- * account, an episode none.
+ * The types a Partner endpoint can subscribe to today (what omitting `eventTypes` means now): the
+ * contract's Partner event list. An outage episode reaches a Partner once per affected account
+ * (migration 0019 writes a row per account). `webhook.test` may be listed (the contract names it a
+ * Partner type) but changes nothing: a test goes to the endpoint it targets, listed or not, and
+ * never fans out.
  */
 export const PARTNER_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
   'ecf.queued',
@@ -69,6 +71,15 @@ export const PARTNER_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
   'production.state_changed',
   'certification.state_changed',
   'certification.run_completed',
+  'taxauth.service_degraded',
+  'taxauth.service_restored',
+  'webhook.test',
+];
+
+/** The outage episode events (environment-wide for direct endpoints, per account for Partners). */
+export const OUTAGE_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
+  'taxauth.service_degraded',
+  'taxauth.service_restored',
 ];
 
 /** True for a type an endpoint may list in `eventTypes`. */

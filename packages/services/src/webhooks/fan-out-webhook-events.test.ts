@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { seedDocument, seedTenant, sqlPoolOf } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
 import { changeDocument } from '../persistence/change-document.ts';
-import { openEpisode } from '../persistence/episodes.ts';
+import { closeEpisode, openEpisode } from '../persistence/episodes.ts';
 import { insertTestEndpoint, recordingEnqueue } from '../../test/webhook-engine.ts';
 import { DIRECT_WEBHOOK_EVENT_TYPES, expandWebhookEventTypes } from './event-types.ts';
 import { fanOutWebhookEvents, webhookEndpointsFor } from './fan-out-webhook-events.ts';
-import { ZDirectWebhookPayload } from './payloads.ts';
+import { ZDirectWebhookPayload, ZPartnerWebhookPayload } from './payloads.ts';
 
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 before(async () => {
@@ -178,4 +178,151 @@ test('an event fanned out twice (a crash between runs) still gets one delivery p
     1,
   );
   assert.equal(enqueue.jobs.length, 1);
+});
+
+test('outage episodes reach Partner endpoints once per affected account and environment; the restore goes to the same accounts', async () => {
+  const partner = await context.database.partner.create({ data: { name: 'Outage Partner SRL' } });
+  const quiet = await context.database.partner.create({ data: { name: 'No endpoint SRL' } });
+  const account = async (rnc: string, owner: string, externalTenantId: string) => {
+    const tenant = await seedTenant(context.database, { rnc });
+    await context.database.tenant.update({
+      where: { id: tenant.id },
+      data: { partnerId: owner, externalTenantId },
+    });
+    return tenant;
+  };
+  const certify = (tenantId: string) =>
+    context.database.tenantCertificate.create({
+      data: {
+        tenantId,
+        subject: 'CN=Cliente',
+        serialNumber: randomUUID(),
+        validFrom: new Date('2026-01-01T00:00:00Z'),
+        validTo: new Date('2027-01-01T00:00:00Z'),
+        keyId: 'k',
+        encryptedP12: Buffer.from('p12'),
+        encryptedPassword: Buffer.from('pw'),
+      },
+    });
+  // Affected: can send in the environment (an active certificate; in eCF, production active too).
+  const live = await account('102000011', partner.id, 'erp-live');
+  const testing = await account('102000012', partner.id, 'erp-testing');
+  const bare = await account('102000013', partner.id, 'erp-bare');
+  const unwatched = await account('102000014', quiet.id, 'erp-unwatched');
+  await context.database.tenant.update({ where: { id: live.id }, data: { productionState: 'active' } });
+  const testingCertificate = await certify(testing.id);
+  await certify(live.id);
+  await certify(unwatched.id);
+  const endpoint = await context.database.webhookEndpoint.create({
+    data: {
+      id: randomUUID(),
+      system: 'partner',
+      partnerId: partner.id,
+      environment: null,
+      name: 'outages',
+      url: 'https://partner.example.com/outages',
+      eventTypes: ['taxauth.service_degraded', 'taxauth.service_restored'],
+      secretKeyId: 'k',
+      encryptedSecret: Buffer.from('x'),
+    },
+  });
+  // A Partner-managed account may also have a portal endpoint: it gets the environment-wide row only.
+  const portal = await insertTestEndpoint(context.database, {
+    tenantId: live.id,
+    environment: 'CerteCF',
+    eventTypes: ['taxauth.service_degraded', 'taxauth.service_restored'],
+  });
+  const pool = sqlPoolOf(context.database);
+  const enqueue = recordingEnqueue();
+  await fanOutWebhookEvents({ database: context.database, enqueue, now });
+
+  const opened = new Date('2026-11-25T09:00:00.000Z');
+  await openEpisode(pool, {
+    environment: 'CerteCF',
+    service: 'recepcion',
+    code: 'TAXAUTH_UNAVAILABLE',
+    at: opened,
+  });
+  await openEpisode(pool, { environment: 'eCF', service: 'recepcion', code: 'TAXAUTH_TIMEOUT', at: opened });
+  // Between the two: who is affected changes; the restore still goes to the accounts the degradation went to.
+  await context.database.tenantCertificate.update({
+    where: { id: testingCertificate.id },
+    data: { active: false, revokedAt: new Date() },
+  });
+  await certify(bare.id);
+  await fanOutWebhookEvents({ database: context.database, enqueue, now });
+  for (const environment of ['CerteCF', 'eCF'] as const)
+    await closeEpisode(pool, {
+      environment,
+      service: 'recepcion',
+      at: new Date('2026-11-25T09:30:00.000Z'),
+      requestedAt: new Date('2026-11-25T09:30:00.000Z'),
+    });
+  await fanOutWebhookEvents({ database: context.database, enqueue, now });
+
+  const deliveries = await context.database.webhookDelivery.findMany({
+    where: { endpointId: endpoint.id },
+    include: { event: true },
+    orderBy: { event: { sequence: 'asc' } },
+  });
+  const payloads = deliveries.map((delivery) =>
+    ZPartnerWebhookPayload.parse(JSON.parse(Buffer.from(delivery.body).toString('utf8'))),
+  );
+  assert.deepEqual(
+    payloads.map((payload) => [payload.type, payload.environment, payload.externalTenantId]).sort(),
+    [
+      ['taxauth.service_degraded', 'certecf', 'erp-live'],
+      ['taxauth.service_degraded', 'certecf', 'erp-testing'],
+      ['taxauth.service_degraded', 'production', 'erp-live'],
+      ['taxauth.service_restored', 'certecf', 'erp-live'],
+      ['taxauth.service_restored', 'certecf', 'erp-testing'],
+      ['taxauth.service_restored', 'production', 'erp-live'],
+    ].sort(),
+  );
+  const episodes = await context.database.taxauthEpisode.findMany({ where: { degradedSince: opened } });
+  const episodeOf = (environment: string) => episodes.find((episode) => episode.environment === environment)!;
+  for (const [index, payload] of payloads.entries()) {
+    const account = payload.externalTenantId === 'erp-live' ? live : testing;
+    const environment = payload.environment === 'production' ? 'eCF' : 'CerteCF';
+    assert.equal(payload.fiscalAccountId, account.id);
+    assert.equal(deliveries[index]!.tenantId, account.id);
+    // An outage is no request's doing.
+    assert.equal(payload.correlationId, null);
+    const restored = payload.type === 'taxauth.service_restored';
+    assert.deepEqual(payload.resource, {
+      kind: 'taxauth_service',
+      id: episodeOf(environment).id,
+      state: restored ? 'restored' : 'degraded',
+    });
+    assert.equal(payload.data['taxauthEnvironment'], environment);
+    assert.equal(payload.data['code'], environment === 'eCF' ? 'TAXAUTH_TIMEOUT' : 'TAXAUTH_UNAVAILABLE');
+    assert.equal(payload.data['degradedSince'], restored ? opened.toISOString() : undefined);
+  }
+  // stateVersion orders each account's episode: the restore comes after its degradation.
+  const versionOf = (type: string, account: string, environment: string) =>
+    payloads.find(
+      (payload) =>
+        payload.type === type && payload.externalTenantId === account && payload.environment === environment,
+    )!.stateVersion;
+  assert.ok(
+    versionOf('taxauth.service_restored', 'erp-live', 'certecf') >
+      versionOf('taxauth.service_degraded', 'erp-live', 'certecf'),
+  );
+  // The portal endpoint of a Partner's account: once per episode (the environment-wide row), not per account row.
+  const portalDeliveries = await context.database.webhookDelivery.findMany({
+    where: { endpointId: portal.id },
+    include: { event: true },
+  });
+  assert.deepEqual(portalDeliveries.map((delivery) => delivery.eventType).sort(), [
+    'taxauth.service_degraded',
+    'taxauth.service_restored',
+  ]);
+  assert.ok(portalDeliveries.every((delivery) => delivery.event.tenantId === null));
+  // A Partner without endpoints: no rows for its accounts at all.
+  assert.equal(
+    await context.database.webhookEvent.count({
+      where: { tenantId: unwatched.id, type: { startsWith: 'taxauth.' } },
+    }),
+    0,
+  );
 });

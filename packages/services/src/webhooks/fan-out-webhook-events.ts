@@ -5,6 +5,7 @@ import {
   type TWebhookEventRow,
   type TWebhookFanOutEndpoint,
 } from '../persistence/webhooks.ts';
+import { OUTAGE_WEBHOOK_EVENT_TYPES } from './event-types.ts';
 import { buildDirectWebhookPayload, buildPartnerWebhookPayload, webhookBodyOf } from './payloads.ts';
 
 /** Outbox rows per transaction of the fan-out. */
@@ -14,14 +15,17 @@ const FAN_OUT_BATCH = 200;
  * Which endpoints receive `event` (Versioning 4 included): direct endpoints of the event's tenant
  * (every tenant's, for an environment-wide event such as an outage episode) in its environment,
  * ACTIVE or PAUSED (a paused endpoint's deliveries wait), whose stored `eventTypes` list the type.
- * `webhook.test` never fans out (it is addressed to one endpoint). Partner endpoints: see
- * {@link partnerWebhookEndpointsFor}.
+ * `webhook.test` never fans out (it is addressed to one endpoint), and an outage row that names an
+ * account is the Partners' copy (the environment-wide row is the direct endpoints'). Partner
+ * endpoints: see {@link partnerWebhookEndpointsFor}.
  */
 export function webhookEndpointsFor(
   event: Pick<TWebhookEventRow, 'type' | 'tenantId' | 'environment'>,
   endpoints: readonly TWebhookFanOutEndpoint[],
 ): TWebhookFanOutEndpoint[] {
   if (event.type === 'webhook.test') return [];
+  if (event.tenantId !== null && (OUTAGE_WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type))
+    return [];
   return endpoints.filter(
     (endpoint) =>
       endpoint.system === 'direct' &&
@@ -37,8 +41,9 @@ export function webhookEndpointsFor(
 /**
  * Which Partner endpoints receive `event`: those of the Partner that manages the event's account
  * (`account`), ACTIVE or PAUSED, whose stored `eventTypes` list the type, whatever the environment
- * (the payload says which). Environment-wide events (an outage episode: no account) and events of
- * accounts no Partner manages go to no Partner endpoint.
+ * (the payload says which). Environment-wide rows (an outage episode's direct row: no account) and
+ * events of accounts no Partner manages go to no Partner endpoint; an outage reaches Partners
+ * through its per-account rows (migration 0019).
  */
 export function partnerWebhookEndpointsFor(
   event: Pick<TWebhookEventRow, 'type' | 'tenantId'>,

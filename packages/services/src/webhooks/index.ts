@@ -17,6 +17,7 @@ export {
   buildDirectWebhookPayload,
   buildPartnerWebhookPayload,
   buildWebhookTestBody,
+  partnerPdfUrlOf,
   webhookBodyOf,
   ZDirectWebhookPayload,
   ZPartnerWebhookPayload,

@@ -10,6 +10,7 @@ import {
   ZPartnerWebhookPayload,
   type TWebhookEventRecord,
 } from './payloads.ts';
+import { PARTNER_WEBHOOK_EVENT_TYPES } from './event-types.ts';
 
 const tenantId = '6a1f6f5e-36a4-4a63-9a3f-0d3c1f1e2a10';
 const documentId = 'a3d8e0c2-5b1f-4c1e-8f55-2d6a7c9b0e11';
@@ -133,8 +134,11 @@ test('direct payload of the outage events and of webhook.test: no document', () 
 });
 
 test('partner payload: schemaVersion, stateVersion from the outbox sequence, resource with printing and lastError', () => {
-  const account = { fiscalAccountId: tenantId, externalTenantId: 'erp-42', correlationId: 'req-1' };
-  const signed = buildPartnerWebhookPayload(documentEvent('document.state_changed', '41', 'signed'), account);
+  const account = { fiscalAccountId: tenantId, externalTenantId: 'erp-42' };
+  const signed = buildPartnerWebhookPayload(
+    { ...documentEvent('document.state_changed', '41', 'signed'), correlationId: 'req-1' },
+    account,
+  );
   const sent = buildPartnerWebhookPayload(
     {
       ...documentEvent('document.state_changed', '57', 'sent'),
@@ -146,7 +150,11 @@ test('partner payload: schemaVersion, stateVersion from the outbox sequence, res
     account,
   );
   assert.equal(signed.schemaVersion, 'partner.webhook.v1');
+  // The outbox row's correlation id (the request that caused the change); none: null.
   assert.equal(signed.correlationId, 'req-1');
+  assert.equal(sent.correlationId, null);
+  // The Partner API's name of the environment, as its routes and answers spell it.
+  assert.equal(signed.environment, 'production');
   assert.ok(sent.stateVersion > signed.stateVersion);
   assert.deepEqual(sent.resource, {
     kind: 'document',
@@ -156,7 +164,8 @@ test('partner payload: schemaVersion, stateVersion from the outbox sequence, res
     status: 'sent',
     trackId: 'trk',
     printing: {
-      pdfUrl: `/eCF/documentos-ecf/${documentId}/pdf`,
+      // The Partner route (the direct one needs an X-API-KEY a Partner does not hold).
+      pdfUrl: `/partner/v1/fiscal-accounts/${tenantId}/production/documents/${documentId}/pdf`,
       securityCode: null,
       qrUrl: null,
       signatureDate: null,
@@ -281,5 +290,156 @@ test('annulment.state_changed, partner: resource {kind annulment, id, state}, st
     ZPartnerWebhookPayload.safeParse({ ...payload, resource: { ...payload.resource, state: 'built' } })
       .success,
     false,
+  );
+});
+
+/** An outbox row of `type` in `environment` with the data its trigger writes (every member filled). */
+function sampleEvent(type: string, environment: 'TesteCF' | 'CerteCF' | 'eCF'): TWebhookEventRecord {
+  const inbound = {
+    id: annulmentId,
+    kind: 'ecf',
+    status: 'received',
+    encf: 'E310000000077',
+    ecfType: 31,
+    issuerRnc: '131880738',
+    issuerName: 'Proveedor SRL',
+    buyerRnc: '101672919',
+    issueDate: '2026-11-20',
+    totalAmount: '1180.00',
+    receivedAt: '2026-11-25T09:00:00+00:00',
+  };
+  const byType: Record<string, Record<string, unknown>> = {
+    'ecf.queued': documentEvent(type, '1', 'queued_for_signing').data,
+    'document.state_changed': documentEvent(type, '1', 'accepted', {
+      document: { id: documentId, type: 31, encf: 'E310000000001', status: 'accepted', trackId: 'trk' },
+      securityCode: 'Xk3P9q',
+      signatureDate: '2026-11-25T09:59:00.123+00:00',
+      qrUrl: `https://ecf.dgii.gov.do/${environment.toLowerCase()}/ConsultaTimbre?RncEmisor=131880738&ENCF=E310000000001`,
+    }).data,
+    'taxauth.service_degraded': {
+      episodeId,
+      code: 'TAXAUTH_UNAVAILABLE',
+      service: 'recepcion',
+      degradedSince: '2026-11-25T09:00:00+00:00',
+      restoredAt: null,
+    },
+    'taxauth.service_restored': {
+      episodeId,
+      code: 'TAXAUTH_UNAVAILABLE',
+      service: 'recepcion',
+      degradedSince: '2026-11-25T09:00:00+00:00',
+      restoredAt: '2026-11-25T09:30:00+00:00',
+    },
+    'annulment.state_changed': annulmentEvent('1', 'accepted').data,
+    'document.received': { inbound },
+    'document.commercial_approval_received': {
+      inbound: { ...inbound, kind: 'commercial_approval' },
+      approval: {
+        decision: 'accepted',
+        reason: null,
+        approvedAt: '25-11-2026 09:00:00',
+        correspondence: null,
+      },
+      document: { id: documentId, type: 31, encf: 'E310000000001', status: 'accepted', trackId: 'trk' },
+    },
+    'document.commercial_approval_due': { inbound, deadline: '2026-12-15', daysRemaining: 2 },
+    'certificate.validated': {
+      certificate: {
+        id: episodeId,
+        holderId: '131880738',
+        subject: 'CN=Cliente',
+        serialNumber: '4f2a',
+        validFrom: '2026-01-01T00:00:00+00:00',
+        validTo: '2026-12-31T00:00:00+00:00',
+      },
+    },
+    'production.state_changed': { production: { state: 'active', fromState: 'pending' } },
+    'certification.state_changed': {
+      case: {
+        id: episodeId,
+        state: 'in_progress',
+        step: 'data_tests_ecf',
+        fromState: null,
+        fromStep: null,
+        version: 1,
+        testSetId: null,
+        approvedAt: null,
+      },
+    },
+    'certification.run_completed': {
+      run: {
+        id: episodeId,
+        caseId: annulmentId,
+        part: 'data',
+        state: 'succeeded',
+        source: 'workbook',
+        startedAt: '2026-11-25T09:00:00+00:00',
+        finishedAt: '2026-11-25T09:10:00+00:00',
+      },
+      totals: { documents: 2, accepted: 2 },
+    },
+    'webhook.test': {},
+  };
+  byType['certificate.expiring'] = byType['certificate.validated']!;
+  byType['certificate.expired'] = byType['certificate.validated']!;
+  const data = byType[type];
+  assert.ok(data, `no sample outbox row for ${type}: add one`);
+  return {
+    id: crypto.randomUUID(),
+    sequence: '5',
+    type,
+    tenantId,
+    environment,
+    documentId: type.startsWith('ecf.') || type.startsWith('document.state') ? documentId : null,
+    episodeId: type.startsWith('taxauth.') ? episodeId : null,
+    createdAt: new Date('2026-11-25T10:00:00.000Z'),
+    data,
+    correlationId: 'req-7f3a9c',
+  };
+}
+
+/** Every string of a payload, with its path. */
+function stringsOf(value: unknown, path = ''): Array<[string, string]> {
+  if (typeof value === 'string') return [[path, value]];
+  if (Array.isArray(value)) return value.flatMap((item, index) => stringsOf(item, `${path}[${index}]`));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([key, item]) =>
+      stringsOf(item, path === '' ? key : `${path}.${key}`),
+    );
+  return [];
+}
+
+test('every Partner event type in every environment: the Partner API environment name, every link a Partner route or the tax authority, the correlation id', () => {
+  const account = { fiscalAccountId: tenantId, externalTenantId: 'erp-42' };
+  const partnerNames = { TesteCF: 'testecf', CerteCF: 'certecf', eCF: 'production' } as const;
+  let pdfUrls = 0;
+  for (const type of PARTNER_WEBHOOK_EVENT_TYPES)
+    for (const environment of ['TesteCF', 'CerteCF', 'eCF'] as const) {
+      const payload = buildPartnerWebhookPayload(sampleEvent(type, environment), account, documentId);
+      assert.equal(payload.environment, partnerNames[environment], `${type} in ${environment}`);
+      assert.equal(payload.correlationId, 'req-7f3a9c');
+      for (const [path, text] of stringsOf(payload)) {
+        if (text.startsWith('/')) {
+          // A path of our service: the Partner API's, of this account (a Partner holds no X-API-KEY).
+          assert.ok(
+            text.startsWith(`/partner/v1/fiscal-accounts/${tenantId}/${partnerNames[environment]}/`),
+            `${type} ${environment} ${path}: ${text}`,
+          );
+          pdfUrls += 1;
+        } else if (/^[a-z]+:\/\//i.test(text)) {
+          // An absolute link: only the tax authority's public pages (the timbre's QR).
+          assert.equal(new URL(text).hostname, 'ecf.dgii.gov.do', `${type} ${environment} ${path}: ${text}`);
+        }
+      }
+    }
+  // The accepted document's PDF in TesteCF and eCF (CerteCF hands no PDF to buyers: null).
+  assert.equal(pdfUrls, 2);
+  // The direct payload keeps the direct route and the tax authority's environment names.
+  const direct = buildDirectWebhookPayload(sampleEvent('document.state_changed', 'TesteCF'), tenantId);
+  assert.equal(direct.environment, 'TesteCF');
+  assert.equal(direct.correlationId, 'req-7f3a9c');
+  assert.equal(
+    (direct.data.payload['printing'] as { pdfUrl: string }).pdfUrl,
+    `/TesteCF/documentos-ecf/${documentId}/pdf`,
   );
 });

@@ -5,11 +5,15 @@
  * that fails the fan-out loudly rather than reaching a receiver.
  *
  * - direct (portal webhooks): `id`, `type`, `createdAt`, `tenantId`, `environment`,
- *   `document {id, type, encf, status, trackId}` (null for environment-wide events),
- *   `data {severity, message, payload}`.
+ *   `correlationId`, `document {id, type, encf, status, trackId}` (null for environment-wide
+ *   events), `data {severity, message, payload}`.
  * - partner (`schemaVersion: partner.webhook.v1`): `id`, `type`, `createdAt`, `externalTenantId`,
- *   `fiscalAccountId`, `environment`, `stateVersion` (the outbox sequence: strictly increasing per
- *   resource and environment), `correlationId`, `resource`, `data`.
+ *   `fiscalAccountId`, `environment` (the Partner API's name: `production`, `testecf`, `certecf`),
+ *   `stateVersion` (the outbox sequence: strictly increasing per resource and environment),
+ *   `correlationId`, `resource`, `data`. Every link in it is a Partner route (`printing.pdfUrl`).
+ *
+ * `correlationId` (both): the request whose change wrote the outbox row (migration 0019), null when
+ * no request caused it (a job, an outage).
  *
  * `annulment.state_changed` (both systems) is about an ANECF, not a document: `document` is null
  * (direct) and `resource` is `{ kind: 'annulment', id, state }` (Partner).
@@ -17,9 +21,13 @@
 import { z } from 'zod';
 import type { DocumentStatus, Environment } from '@ecf/db';
 import { printingOf, printingStatusOf } from '../documents/printing-status.ts';
+import { PARTNER_ENVIRONMENT_OF } from '../partners/partner-rules.ts';
 import { WEBHOOK_EVENT_TYPES } from './event-types.ts';
 
 const ZEnvironment = z.enum(['TesteCF', 'CerteCF', 'eCF']);
+/** The Partner API's names of the environments (its routes and answers use the same). */
+const ZPartnerEnvironment = z.enum(['production', 'testecf', 'certecf']);
+const ZCorrelationId = z.string().min(1).max(200).nullable();
 const ZDocumentStatus = z.enum([
   'queued_for_signing',
   'signed',
@@ -41,6 +49,8 @@ export const ZDirectWebhookPayload = z.strictObject({
   createdAt: z.iso.datetime({ offset: true }),
   tenantId: z.uuid(),
   environment: ZEnvironment,
+  /** The request that caused the change; null for a job's or an outage's. */
+  correlationId: ZCorrelationId,
   document: z
     .strictObject({
       id: z.uuid(),
@@ -140,10 +150,12 @@ export const ZPartnerWebhookPayload = z.strictObject({
   createdAt: z.iso.datetime({ offset: true }),
   externalTenantId: z.string().min(1).max(200),
   fiscalAccountId: z.uuid(),
-  environment: ZEnvironment,
+  /** The Partner API's name (`production` is eCF, `testecf` TesteCF, `certecf` CerteCF). */
+  environment: ZPartnerEnvironment,
   /** Orders events of the same resource and environment (strictly increasing). */
   stateVersion: z.number().int().positive(),
-  correlationId: z.string().max(200).nullable(),
+  /** The request that caused the change; null for a job's or an outage's. */
+  correlationId: ZCorrelationId,
   resource: z.discriminatedUnion('kind', [
     ZPartnerDocumentResource,
     ZPartnerServiceResource,
@@ -171,6 +183,8 @@ export type TWebhookEventRecord = {
   episodeId: string | null;
   data: Record<string, unknown>;
   createdAt: Date;
+  /** `webhook_events.correlation_id`: the request that caused the change (absent: none). */
+  correlationId?: string | null;
 };
 
 type TDocumentSnapshot = {
@@ -462,6 +476,7 @@ export function buildDirectWebhookPayload(
     createdAt: event.createdAt.toISOString(),
     tenantId,
     environment: event.environment,
+    correlationId: event.correlationId ?? null,
   };
   let rest: Pick<TDirectWebhookPayload, 'document' | 'data'>;
   switch (event.type) {
@@ -607,12 +622,23 @@ export function buildDirectWebhookPayload(
 }
 
 /**
+ * The path of a document's PDF on the Partner API (`pdfUrl` of its payloads and answers; the direct
+ * route `/{environment}/documentos-ecf/{id}/pdf` needs an `X-API-KEY` a Partner does not hold).
+ * Null in CerteCF, where no PDF is handed to buyers.
+ */
+export function partnerPdfUrlOf(fiscalAccountId: string, environment: Environment, documentId: string) {
+  if (environment === 'CerteCF') return null;
+  return `/partner/v1/fiscal-accounts/${fiscalAccountId}/${PARTNER_ENVIRONMENT_OF[environment]}/documents/${documentId}/pdf`;
+}
+
+/**
  * The Partner payload of `event` for a fiscal account (`fiscalAccountId`, `externalTenantId` as the
- * Partner registered it). `correlationId` is the request's that caused the change, when known.
+ * Partner registered it): the Partner API's environment names and routes, and the correlation id
+ * of the request that caused the change (the outbox row's).
  */
 export function buildPartnerWebhookPayload(
   event: TWebhookEventRecord,
-  account: { fiscalAccountId: string; externalTenantId: string; correlationId?: string | null },
+  account: { fiscalAccountId: string; externalTenantId: string },
   endpointId?: string,
 ): TPartnerWebhookPayload {
   const base = {
@@ -622,9 +648,9 @@ export function buildPartnerWebhookPayload(
     createdAt: event.createdAt.toISOString(),
     externalTenantId: account.externalTenantId,
     fiscalAccountId: account.fiscalAccountId,
-    environment: event.environment,
+    environment: PARTNER_ENVIRONMENT_OF[event.environment],
     stateVersion: Number(event.sequence),
-    correlationId: account.correlationId ?? null,
+    correlationId: event.correlationId ?? null,
   };
   switch (event.type) {
     case 'ecf.queued':
@@ -635,7 +661,16 @@ export function buildPartnerWebhookPayload(
         resource: {
           kind: 'document',
           ...parts.document,
-          printing: parts.printing,
+          printing:
+            parts.printing === null
+              ? null
+              : {
+                  ...parts.printing,
+                  pdfUrl:
+                    parts.printing.pdfUrl === null
+                      ? null
+                      : partnerPdfUrlOf(account.fiscalAccountId, event.environment, parts.document.id),
+                },
           printingStatus: parts.printingStatus,
           lastError: parts.lastError,
         },
@@ -755,6 +790,8 @@ export function buildWebhookTestBody(options: {
   createdAt: Date;
   tenantId: string;
   environment: Environment;
+  /** The test request's. */
+  correlationId?: string | null;
 }): Buffer {
   return webhookBodyOf(
     buildDirectWebhookPayload(
@@ -768,6 +805,7 @@ export function buildWebhookTestBody(options: {
         episodeId: null,
         data: {},
         createdAt: options.createdAt,
+        correlationId: options.correlationId ?? null,
       },
       options.tenantId,
     ),

@@ -9,6 +9,7 @@ import { buildPartnerWebhookPayload, webhookBodyOf } from './payloads.ts';
  * `POST /webhook-endpoints/{endpointId}/test` (`{fiscalAccountId, environment}`): queues a
  * `webhook.test` delivery for this endpoint only, with the Partner payload of that account and
  * environment; nothing goes to the tax authority. The caller checked the account is the Partner's.
+ * `correlationId`: the test request's (the payload's and the outbox row's).
  */
 export async function sendPartnerTestWebhook(options: {
   database: TDatabase;
@@ -17,6 +18,7 @@ export async function sendPartnerTestWebhook(options: {
   account: { fiscalAccountId: string; externalTenantId: string };
   environment: Environment;
   enqueue: TEnqueue;
+  correlationId?: string | null;
   now?: () => Date;
 }): Promise<{ eventId: string; deliveryId: string }> {
   if (!isUuid(options.endpointId)) throw new AppError('NOT_FOUND', 'Webhook endpoint not found.');
@@ -35,6 +37,7 @@ export async function sendPartnerTestWebhook(options: {
         episodeId: null,
         data: {},
         createdAt: at,
+        correlationId: options.correlationId ?? null,
       },
       options.account,
       options.endpointId,
@@ -49,6 +52,7 @@ export async function sendPartnerTestWebhook(options: {
     deliveryId,
     at,
     body,
+    correlationId: options.correlationId ?? null,
     enqueue: options.enqueue,
   });
   if (result.kind === 'not_found') throw new AppError('NOT_FOUND', 'Webhook endpoint not found.');

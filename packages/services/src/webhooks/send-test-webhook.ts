@@ -20,6 +20,8 @@ export async function sendTestWebhook(options: {
   endpointId: string;
   enqueue: TEnqueue;
   actor?: TPortalActor;
+  /** The test request's, when the transport has one (the payload's `correlationId`). */
+  correlationId?: string | null;
   now?: () => Date;
 }): Promise<{ eventId: string; deliveryId: string }> {
   if (options.actor !== undefined) assertCapability(options.actor, 'webhooks.manage');
@@ -34,12 +36,14 @@ export async function sendTestWebhook(options: {
       eventId,
       deliveryId: randomUUID(),
       at,
+      correlationId: options.correlationId ?? null,
       bodyOf: (endpoint) =>
         buildWebhookTestBody({
           eventId,
           createdAt: at,
           tenantId: endpoint.tenantId,
           environment: endpoint.environment,
+          correlationId: options.correlationId ?? null,
         }),
       enqueue: options.enqueue,
     },

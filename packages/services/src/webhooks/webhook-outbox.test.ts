@@ -1,11 +1,21 @@
 // The outbox (migration 0012's triggers): every change that deserves an event writes it in the
 // same transaction, whoever makes the change; a rolled-back change leaves no event.
+import { randomUUID } from 'node:crypto';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { inSqlTransaction, seedDocument, seedTenant, sqlPoolOf } from '@ecf/db';
+import {
+  createDatabaseClient,
+  inSqlTransaction,
+  runWithCorrelationId,
+  seedDocument,
+  seedTenant,
+  sqlPoolOf,
+  type TEnqueue,
+} from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
 import { changeDocument } from '../persistence/change-document.ts';
 import { closeEpisode, openEpisode } from '../persistence/episodes.ts';
+import { insertSubmittedDocument } from '../persistence/submissions.ts';
 import { insertTestEndpoint } from '../../test/webhook-engine.ts';
 import { DIRECT_WEBHOOK_EVENT_TYPES } from './event-types.ts';
 
@@ -196,4 +206,72 @@ test('an outage episode records one degraded event when it opens and one restore
   assert.equal(restored.code, 'TAXAUTH_UNAVAILABLE');
   assert.equal(new Date(restored.degradedSince!).toISOString(), opened.toISOString());
   assert.equal(new Date(restored.restoredAt!).toISOString(), later.toISOString());
+});
+
+test('an outbox row names the request whose change wrote it (Prisma, plain SQL, group commit); none outside a request, even on a reused connection', async () => {
+  const tenant = await seedTenant(context.database, { rnc: '101000009' });
+  await insertTestEndpoint(context.database, {
+    tenantId: tenant.id,
+    eventTypes: [...DIRECT_WEBHOOK_EVENT_TYPES],
+  });
+  // One connection: each use below reuses the one before it (a request's setting must not leak).
+  const database = createDatabaseClient({ databaseUrl: context.url, maxConnections: 1 });
+  try {
+    const pool = sqlPoolOf(database);
+    const correlationOf = async (documentId: string) =>
+      (await events(documentId)).map((event) => [event.type, event.correlationId]);
+    // A Prisma insert, then plain SQL (autocommit and a transaction) inside requests, then a job's change.
+    const document = await runWithCorrelationId('req-prisma', () =>
+      seedDocument(database, { tenantId: tenant.id, encf: 'E310000000009' }),
+    );
+    await runWithCorrelationId('req-sql', () =>
+      changeDocument(pool, {
+        documentId: document.id,
+        from: ['queued_for_signing'],
+        set: { status: 'signed' },
+      }),
+    );
+    await runWithCorrelationId('req-tx', () =>
+      inSqlTransaction(database, (sql) =>
+        changeDocument(sql, { documentId: document.id, from: ['signed'], set: { status: 'sent' } }),
+      ),
+    );
+    await changeDocument(pool, { documentId: document.id, from: ['sent'], set: { status: 'accepted' } });
+    assert.deepEqual(await correlationOf(document.id), [
+      ['ecf.queued', 'req-prisma'],
+      ['document.state_changed', 'req-sql'],
+      ['document.state_changed', 'req-tx'],
+      ['document.state_changed', null],
+    ]);
+
+    // Emissions of three requests stored by one group commit: each row names its own request.
+    const submission = (encf: string) => ({
+      id: randomUUID(),
+      tenantId: tenant.id,
+      environment: 'TesteCF' as const,
+      type: 31,
+      encf,
+      format: 'simplified',
+      issueDate: '2026-11-25',
+      totalAmount: '100.00',
+      buyerRnc: null,
+      payloadText: '{}',
+      fingerprint: { algorithm: 'v1', value: randomUUID() },
+      eventDataText: '{}',
+      enqueue: (async () => undefined) as TEnqueue,
+    });
+    const batch = [submission('E310000000010'), submission('E310000000011'), submission('E310000000012')];
+    await Promise.all([
+      runWithCorrelationId('req-one', () => insertSubmittedDocument(database, batch[0]!)),
+      runWithCorrelationId('req-two', () => insertSubmittedDocument(database, batch[1]!)),
+      insertSubmittedDocument(database, batch[2]!),
+    ]);
+    assert.deepEqual(await Promise.all(batch.map(async (item) => (await correlationOf(item.id))[0])), [
+      ['ecf.queued', 'req-one'],
+      ['ecf.queued', 'req-two'],
+      ['ecf.queued', null],
+    ]);
+  } finally {
+    await database.$disconnect();
+  }
 });

@@ -156,7 +156,7 @@ const ZWarning = z.object({ path: z.string(), code: z.string(), message: z.strin
 
 export const ZPrevalidateOutput = z.object({
   part: ZPart,
-  source: z.enum(['workbook', 'json', 'taxauth_model', 'stored']),
+  source: z.enum(['workbook', 'json', 'taxauth_model', 'stored', 'official']),
   issuerRnc: z.string(),
   rows: z.object({ ecf: z.number().int(), rfce: z.number().int() }),
   types: z.record(z.string(), z.number().int()),

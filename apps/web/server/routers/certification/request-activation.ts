@@ -5,7 +5,8 @@ import { ZRequestActivationInput, ZRequestActivationOutput } from './certificati
 /**
  * Asks for production now (it is normally automatic once the tax authority lists the account in its
  * directory): production becomes pending and the sync looks at once. CONFLICT
- * CERTIFICATION_NOT_APPROVED (with `details.missingSteps`) before the sworn declaration.
+ * CERTIFICATION_NOT_APPROVED (with `details.missingSteps`) before the sworn declaration; CONFLICT
+ * PRODUCTION_STATE_CONFLICT while the operator keeps production suspended.
  */
 export const requestActivation = tenantProcedure('certification.manage')
   .input(ZRequestActivationInput)

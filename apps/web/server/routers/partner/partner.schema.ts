@@ -23,6 +23,9 @@ export const PARTNER_WEBHOOK_EVENT_TYPES_OFFERED = [
   'document.state_changed',
   'ecf.queued',
   'production.state_changed',
+  'taxauth.service_degraded',
+  'taxauth.service_restored',
+  'webhook.test',
 ] as const;
 
 export const ZPartnerAccount = z.object({

@@ -46,6 +46,9 @@ test("a Partner's people work on their own Partner only; the key is shown once; 
   // Origins: exact HTTPS only.
   const badOrigin = await trpcFailureOf(admin.partner.addOrigin({ origin: 'http://erp.example.com' }));
   assert.equal(badOrigin.code, 'BAD_REQUEST');
+  const wildcard = await trpcFailureOf(admin.partner.addOrigin({ origin: 'https://*.example.com' }));
+  assert.equal(wildcard.code, 'BAD_REQUEST');
+  assert.equal((wildcard.cause as { code?: string } | undefined)?.code, 'INVALID_BROWSER_ORIGIN');
   await admin.partner.addOrigin({ origin: 'https://erp.example.com' });
   assert.deepEqual(
     (await admin.partner.origins()).origins.map((row) => row.origin),
