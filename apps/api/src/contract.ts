@@ -1904,7 +1904,7 @@ export const ROUTES = {
         'CERTIFICATE_NOT_ACTIVE, CERTIFICATION_OWN_SET_REQUIRED, CERTIFICATION_SET_ALREADY_USED (details.encfs: already sent, used up for good), CERTIFICATION_RUN_IN_PROGRESS (details.runId), CERTIFICATION_SIMULATION_NOT_READY, CERTIFICATION_APPROVED, CERTIFICATION_ENVIRONMENT_REQUIRED, CERTIFICATION_MANAGED_BY_PARTNER; no receipt is created',
       ),
       422: error(
-        'CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH (as prevalidar); CERTIFICATION_OWN_SET_REQUIRED (the open case has no test set: upload the set the tax authority issued)',
+        'CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH (as prevalidar). A body that names no set is 400 (details.reason set_missing): the direct route never runs a stored set on its own',
       ),
     },
   },

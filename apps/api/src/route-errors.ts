@@ -179,7 +179,6 @@ export const ROUTE_ERRORS: Record<TDocumentedRouteName, readonly TDeclaredError[
     'CERTIFICATION_SET_ISSUER_MISMATCH',
   ],
   startCertificationRun: [
-    ['CERTIFICATION_OWN_SET_REQUIRED', 422],
     'INVALID_CERTIFICATION_REQUEST',
     'CERTIFICATE_NOT_ACTIVE',
     'CERTIFICATION_OWN_SET_REQUIRED',

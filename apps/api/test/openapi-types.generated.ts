@@ -8679,7 +8679,7 @@ export interface operations {
           };
         };
       };
-      /** @description CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH (as prevalidar); CERTIFICATION_OWN_SET_REQUIRED (the open case has no test set: upload the set the tax authority issued) */
+      /** @description CERTIFICATION_SET_INVALID, CERTIFICATION_SET_ISSUER_MISMATCH (as prevalidar). A body that names no set is 400 (details.reason set_missing): the direct route never runs a stored set on its own */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8690,10 +8690,7 @@ export interface operations {
             ok: false;
             error: {
               /** @enum {string} */
-              code:
-                | 'CERTIFICATION_OWN_SET_REQUIRED'
-                | 'CERTIFICATION_SET_INVALID'
-                | 'CERTIFICATION_SET_ISSUER_MISMATCH';
+              code: 'CERTIFICATION_SET_INVALID' | 'CERTIFICATION_SET_ISSUER_MISMATCH';
               message: string;
               details: {
                 [key: string]: unknown;

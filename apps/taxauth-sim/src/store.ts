@@ -26,6 +26,7 @@ export const FAULT_KINDS = [
   'accept_conditional',
   'lose_answer',
   'partial_annulment',
+  'query_lag',
 ] as const;
 export type TFaultKind = (typeof FAULT_KINDS)[number];
 

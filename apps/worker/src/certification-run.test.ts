@@ -3,7 +3,8 @@
  * row by row (notes after their originals), accepted; the run's files (consumer invoices and their
  * summaries, one by one and zipped; the printed PDFs read back); a rejection fails the run and its
  * case and stops it; a restart replaces the part's receipts and takes them out of the issued list;
- * stuck receipts resent; the production activation asked for and granted.
+ * stuck receipts resent; a consumer summary resent after its answer was lost meets the tax
+ * authority's duplicate answer and is still accepted; the production activation asked for and granted.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,7 +45,12 @@ let harness: TPipelineHarness;
 let xsd: TXsdValidators;
 
 before(async () => {
-  harness = await openPipelineHarness({ processingDelayMs: 0, xsd: true });
+  // An attempt whose answer was lost is asked about 1 s after it, not 45 s (the resent summary below).
+  harness = await openPipelineHarness({
+    processingDelayMs: 0,
+    xsd: true,
+    worker: { transmitInFlightMs: 1000 },
+  });
   xsd = await loadXsdValidators(TEST_XSD_DIRECTORY);
 });
 after(async () => {
@@ -478,6 +484,73 @@ test('stuck receipts resent: those waiting with a TrackID are asked now, those w
     resend(failed.documentId),
     codeOf('CERTIFICATION_DOCUMENT_NOT_RESENDABLE', { status: 'accepted' }),
   );
+});
+
+test("a consumer summary resent after its answer was lost: the tax authority's duplicate answer (its first copy accepted) does not fail the receipt; the run passes", async () => {
+  const tenant = await harness.tenantWithCertificate();
+  const set = await modelSetFor(tenant.rnc);
+  // The first RFCE the tax authority receives is accepted, but its answer never comes back.
+  await injectFault({ environment: 'certecf', service: 'recepcionfc', fault: 'lose_answer', count: 1 });
+  const started = await startCertificationRun({
+    database: harness.database,
+    tenant,
+    environment: 'CerteCF',
+    xsd,
+    now: new Date(),
+    body: { set },
+    enqueue: harness.enqueue,
+  });
+  const waiting = await waitFor(
+    () => runOf(tenant.id, started.run.runId),
+    (run) => run.items.some((item) => item.type === '32' && item.documentStatus === 'contingency'),
+    60_000,
+  );
+  const lost = waiting.items.find((item) => item.type === '32' && item.documentStatus === 'contingency');
+  assert.ok(lost?.documentId, JSON.stringify(waiting.items.map((item) => [item.encf, item.documentStatus])));
+  // Resent now: asked first, Consulta Estado does not see the first copy yet, so the summary goes
+  // again and the tax authority answers that the eNCF was already used.
+  await injectFault({ environment: 'certecf', service: 'consultaestado', fault: 'query_lag', count: 1 });
+  const resent = await resendCertificationDocument({
+    database: harness.database,
+    tenantId: tenant.id,
+    environment: 'CerteCF',
+    documentId: lost.documentId,
+    enqueue: harness.enqueue,
+    now: new Date(),
+  });
+  assert.deepEqual([resent.action, resent.status], ['resent', 'contingency']);
+
+  const run = await waitFor(() => runOf(tenant.id, started.run.runId), isOver, 120_000);
+  assert.equal(
+    run.state,
+    'succeeded',
+    JSON.stringify([run.failure, run.items.filter((item) => item.state !== 'accepted')]),
+  );
+  const pool = sqlPoolOf(harness.database);
+  const { rows: outcomes } = await pool.query<{ data: { attempt: number; outcome: string } }>(
+    `SELECT data FROM document_events WHERE document_id = $1 AND type = 'transmission_outcome' ORDER BY id`,
+    [lost.documentId],
+  );
+  assert.deepEqual(
+    outcomes.map((row) => [row.data.attempt, row.data.outcome]),
+    [
+      [1, 'unknown'],
+      [1, 'not_received'],
+      [2, 'accepted'],
+    ],
+  );
+  // The second copy was refused as a duplicate; the acceptance of the first is the verdict.
+  const { rows: answers } = await pool.query<{ content: Buffer }>(
+    `SELECT content FROM artifacts WHERE document_id = $1 AND kind = 'taxauth_response' ORDER BY created_at DESC LIMIT 1`,
+    [lost.documentId],
+  );
+  const answer = JSON.parse(answers[0]?.content.toString('utf8') ?? '{}') as {
+    rfce?: { estado?: string; mensajes?: Array<{ valor?: string }> };
+    consultaEstado?: { estado?: string };
+  };
+  assert.equal(answer.rfce?.estado, 'Rechazado');
+  assert.match(JSON.stringify(answer.rfce?.mensajes), new RegExp(`${lost.encf} ya fue utilizado`));
+  assert.equal(answer.consultaEstado?.estado, 'Aceptado');
 });
 
 test('the production activation asked for after the sworn declaration: the eCF directory lists the account, production active and the case approved together', async () => {

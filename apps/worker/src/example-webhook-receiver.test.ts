@@ -52,8 +52,17 @@ async function receiver(secrets: string[]) {
     install: (next: string[]) => {
       installed = next;
     },
-    /** Effects run after the answer: wait for them to settle. */
-    settled: () => new Promise((resolve) => setTimeout(resolve, 50)),
+    /**
+     * Effects run after the answer: wait until every event stored has been applied (bounded; the
+     * assertions that follow say what is missing). A refused request stores nothing before it answers.
+     */
+    settled: async () => {
+      const deadline = Date.now() + 5_000;
+      while ([...inbox.events.values()].some((stored) => stored.appliedAt === null)) {
+        if (Date.now() > deadline) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
   };
 }
 

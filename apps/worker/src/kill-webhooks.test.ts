@@ -217,8 +217,8 @@ test(
         return now.events === EVENTS && now.succeeded === EVENTS && receiver.inFlight() === 0;
       }, 120_000);
       restartToDeliveredMs = Date.now() - restartedAt;
-      // The receiver applies after answering: let the last effects run.
-      await sleep(200);
+      // The receiver applies after answering: wait for the last effects, not a fixed time.
+      if (finished) await waitUntil(async () => receiver.effects.size === EVENTS, 10_000);
       assert.ok(
         finished,
         `not all delivered: ${JSON.stringify(await counts())}, receiver ${receiver.stored.size}; kills ${JSON.stringify(kills)}\n${worker.output()}`,

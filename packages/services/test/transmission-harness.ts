@@ -27,7 +27,8 @@ export type TFault = {
     | 'not_delegated'
     | 'reject'
     | 'accept_conditional'
-    | 'lose_answer';
+    | 'lose_answer'
+    | 'query_lag';
   delayMs?: number;
   count?: number;
 };

@@ -2,7 +2,8 @@
 // uploaded as JSON rows, the case with its checklist, runs with Idempotency-Key (428 without,
 // replay, 409 on another body), the run and its evidence, attestations in order, the close rules,
 // the application data, the XML signatures, the embedded page's link, the production activation,
-// and the direct routes refusing an account its Partner manages.
+// the direct routes refusing an account its Partner manages, and a run's files (consumer invoices,
+// their summaries, printed PDFs) once the tax authority simulator accepted its consumer invoices.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -11,15 +12,22 @@ import { unzipSync } from 'fflate';
 import { readCertificationWorkbook, type TWorkbookRow } from '@ecf/certification-sets';
 import { loadXsdValidators } from '@ecf/config';
 import { seedApiKey, sqlPoolOf } from '@ecf/db';
+import { createTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate, verifyXmlSignature } from '@ecf/fiscal-core';
 import {
   advanceCertificationRun,
   checkCertificationEmbedToken,
   createCertificateKeyring,
   loadOfficialSet,
+  pollDocumentStatus,
   retireOfficialSet,
+  signQueuedDocument,
   storeTenantCertificate,
+  transmitSignedDocument,
 } from '@ecf/services';
+import { createTaxauthClients } from '@ecf/taxauth-client';
+import { startSimulator } from '@ecf/taxauth-sim';
+import { pdfText } from '../../test/printed-documents.ts';
 import { startTestApi, TEST_XSD_DIRECTORY, type TTestApi } from '../../test/test-api.ts';
 import { seedAccount, seedPartner } from '../../test/partner-support.ts';
 
@@ -571,4 +579,138 @@ test('commercial approval tests: 428 without Idempotency-Key, 409 before the dat
     keys.onboarding,
   );
   assert.equal(otherCase.statusCode, 404);
+});
+
+test("a run's consumer invoices the tax authority accepted: their ZIPs, each ?encf= file and the printed PDFs over the Partner routes", async () => {
+  // The run's consumer invoices go through the steps the worker's jobs take (advance, sign,
+  // send, ask), against the tax authority simulator; the worker's own test runs whole runs.
+  const simulatorDatabase = await createTestDatabase({ migrated: false });
+  const simulator = await startSimulator({
+    databaseUrl: simulatorDatabase.url,
+    xsdDirectory: TEST_XSD_DIRECTORY,
+    logLevel: 'silent',
+    processingDelayMs: 0,
+    port: 0,
+  });
+  const xsd = await loadXsdValidators(TEST_XSD_DIRECTORY);
+  try {
+    const { partner, keys } = await seedPartner(api.database);
+    const account = await accountWithCertificate(partner.id);
+    const base = `/partner/v1/fiscal-accounts/${account.id}`;
+    const uploaded = await call('POST', `${base}/certification-test-sets`, keys.onboarding, {
+      set: await jsonSetFor(account.rnc),
+    });
+    const created = await call('POST', `${base}/certification-cases`, keys.full, {
+      testSetRef: uploaded.json().testSet.testSetRef,
+    });
+    const caseId = created.json().case.caseId as string;
+    const runs = `${base}/certification-cases/${caseId}/runs`;
+    const started = await call('POST', runs, keys.full, { part: 'data' }, { 'idempotency-key': 'files' });
+    assert.equal(started.statusCode, 202, started.body);
+    const runId = started.json().run.runId as string;
+
+    const { rows: generation } = await sqlPoolOf(api.database).query<{ value: number }>(
+      `SELECT advance_generation AS value FROM certification_runs WHERE id = $1`,
+      [runId],
+    );
+    await advanceCertificationRun({
+      database: api.database,
+      runId,
+      generation: generation[0]?.value ?? -1,
+      enqueue: async () => {},
+      xsd,
+      now: () => new Date(),
+    });
+    type TItem = { encf: string; type: string; documentId: string | null };
+    const issued = (await call('GET', `${runs}/${runId}`, keys.onboarding)).json().run.items as TItem[];
+    const e32 = issued.filter((item) => item.type === '32' && item.documentId !== null);
+    assert.ok(e32.length >= 4, JSON.stringify(issued));
+    const keyring = createCertificateKeyring({ currentKey: MASTER_KEY });
+    const transmission = {
+      database: api.database,
+      keyring,
+      clientFor: createTaxauthClients({
+        baseUrls: { ecf: simulator.baseUrl, fc: simulator.baseUrl, status: simulator.baseUrl },
+        timeoutMs: 5000,
+      }),
+    };
+    const summarised: string[] = [];
+    for (const item of e32) {
+      const documentId = item.documentId ?? '';
+      const signed = await signQueuedDocument({
+        database: api.database,
+        documentId,
+        keyring,
+        xsdValidators: xsd,
+      });
+      assert.equal(signed.outcome, 'signed', JSON.stringify(signed));
+      const sent = await transmitSignedDocument({ ...transmission, documentId });
+      // Below RD$250,000 the RFCE answer is final at once; above, the e-CF's result is asked for.
+      if (sent.next === 'done') summarised.push(item.encf);
+      const final = sent.next === 'poll' ? await pollDocumentStatus({ ...transmission, documentId }) : sent;
+      assert.equal(final.outcome, 'accepted', JSON.stringify(final));
+    }
+    assert.equal(summarised.length, 4, 'the four consumer invoices below RD$250,000 went as their RFCE');
+
+    for (const [route, folder, root] of [
+      ['consumer-invoices', 'xml/', 'ECF'],
+      ['consumer-summaries', 'rfce/', 'RFCE'],
+    ] as const) {
+      const zipped = await call('GET', `${runs}/${runId}/${route}`, keys.onboarding);
+      assert.equal(zipped.statusCode, 200, zipped.body);
+      assert.equal(zipped.headers['content-type'], 'application/zip');
+      assert.equal(
+        zipped.headers['content-disposition'],
+        `attachment; filename="certificacion-data-${route}-${runId}.zip"`,
+      );
+      const { 'manifest.json': manifest, ...files } = unzipSync(zipped.rawPayload);
+      assert.ok(manifest);
+      assert.deepEqual(
+        Object.keys(files).sort(),
+        summarised.map((encf) => `${folder}${account.rnc}${encf}.xml`).sort(),
+      );
+      for (const encf of summarised) {
+        const one = await call('GET', `${runs}/${runId}/${route}?encf=${encf}`, keys.onboarding);
+        assert.equal(one.statusCode, 200, one.body);
+        assert.equal(one.headers['content-type'], 'application/xml; charset=utf-8');
+        assert.equal(one.headers['content-disposition'], `attachment; filename="${account.rnc}${encf}.xml"`);
+        assert.deepEqual(one.rawPayload, Buffer.from(files[`${folder}${account.rnc}${encf}.xml`] ?? []));
+        assert.match(one.body, new RegExp(`<${root}[ >]`));
+        assert.match(one.body, new RegExp(`<eNCF>${encf}</eNCF>`));
+        assert.ok(verifyXmlSignature(one.body).valid, `${route} ${encf}: signature`);
+      }
+    }
+    // An accepted E32 of RD$250,000 or more went in full: no consumer invoice of the run.
+    const full = e32.find((item) => !summarised.includes(item.encf));
+    assert.ok(full, 'the set has an E32 of RD$250,000 or more');
+    const notConsumer = await call(
+      'GET',
+      `${runs}/${runId}/consumer-invoices?encf=${full.encf}`,
+      keys.onboarding,
+    );
+    assert.equal(notConsumer.statusCode, 404);
+    assert.equal(notConsumer.json().error.code, 'NOT_FOUND');
+
+    // The printed PDFs: one per accepted receipt, each naming its own eNCF.
+    const pdfs = await call('GET', `${runs}/${runId}/printed-pdfs`, keys.onboarding);
+    assert.equal(pdfs.statusCode, 200, pdfs.body);
+    assert.equal(pdfs.headers['content-type'], 'application/zip');
+    assert.equal(
+      pdfs.headers['content-disposition'],
+      `attachment; filename="certificacion-data-printed-pdfs-${runId}.zip"`,
+    );
+    const { 'manifest.json': _manifest, ...printed } = unzipSync(pdfs.rawPayload);
+    assert.equal(Object.keys(printed).length, e32.length);
+    const texts = await Promise.all(Object.values(printed).map((pdf) => pdfText(Buffer.from(pdf))));
+    for (const item of e32)
+      assert.ok(
+        texts.some((text) => text.includes(item.encf)),
+        `a printed PDF shows ${item.encf}`,
+      );
+    assert.ok(Object.keys(printed).every((name) => /^pdf\/.+\.pdf$/.test(name)));
+  } finally {
+    xsd.dispose();
+    await simulator.close();
+    await simulatorDatabase.drop();
+  }
 });

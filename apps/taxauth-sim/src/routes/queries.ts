@@ -124,7 +124,11 @@ export function registerQueryRoutes(app: FastifyInstance, context: TSimContext):
       if (rnc === undefined || encf === undefined) return validationProblem(reply, errors);
 
       const now = context.now();
-      const tracks = await context.store.tracksOf(environment, rnc, encf);
+      // The `query_lag` fault: the query does not see what reception recorded yet.
+      const lagging =
+        (await context.store.hasActiveFaults()) &&
+        (await context.store.takeFault(environment, 'consultaestado', ['query_lag'])) !== undefined;
+      const tracks = lagging ? [] : await context.store.tracksOf(environment, rnc, encf);
       const decided = tracks.filter((track) => visibleState(track, now).final);
       const chosen =
         [...decided]

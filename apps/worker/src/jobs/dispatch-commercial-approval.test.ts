@@ -91,9 +91,16 @@ test('a queued dispatch is POSTed once and becomes sent', async () => {
   assert.equal(row.dispatchStatus, 'sent');
   assert.equal(row.dispatchAttempts, 1);
   assert.equal(posts.filter((url) => url.startsWith('/ok/')).length, 1);
-  // A redelivered job POSTs nothing more.
-  await harness.worker.boss.send('commercial-approval.dispatch', { commercialApprovalId: id });
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // A redelivered job POSTs nothing more: once it ran (not a fixed wait it may not have had).
+  const again = await harness.worker.boss.send('commercial-approval.dispatch', { commercialApprovalId: id });
+  assert.ok(again);
+  const deadline = Date.now() + 20_000;
+  let job = await harness.worker.boss.getJobById('commercial-approval.dispatch', again);
+  while (!['completed', 'failed'].includes(job?.state ?? '') && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    job = await harness.worker.boss.getJobById('commercial-approval.dispatch', again);
+  }
+  assert.equal(job?.state, 'completed', JSON.stringify(job?.output));
   assert.equal(posts.filter((url) => url.startsWith('/ok/')).length, 1);
 });
 

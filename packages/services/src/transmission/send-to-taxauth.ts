@@ -5,7 +5,7 @@
  */
 import { sqlPoolOf, type TDatabase } from '@ecf/db';
 import { buildRfceXml, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
-import { isTaxauthError, type TTaxpayerClient } from '@ecf/taxauth-client';
+import { isTaxauthError, type TEcfStatusAnswer, type TTaxpayerClient } from '@ecf/taxauth-client';
 import {
   changeDocument,
   closeEpisode,
@@ -150,6 +150,31 @@ export async function sendToTaxauth(step: {
     });
     const episode = restored ? 'restored' : undefined;
     if (isFinalVerdict(answer.status)) {
+      // A refused resend may be the duplicate of an earlier copy the tax authority accepted.
+      const earlier =
+        answer.status === 'rejected' && attempt > 1
+          ? await earlierCopyVerdict(taxpayer, document)
+          : undefined;
+      if (earlier === 'unsettled') {
+        await recordAttemptOutcome(
+          database,
+          current,
+          { ...outcomeEvent, outcome: 'unknown', detail: 'RFCE refused; Consulta Estado not answered yet' },
+          now(),
+        );
+        return rfceUnsettled(document.id, episode);
+      }
+      if (earlier !== undefined) {
+        const verdict = {
+          status: earlier.status,
+          messages: [],
+          answer: { rfce: answer, consultaEstado: earlier },
+          outcomeEvent: { ...outcomeEvent, resolvedBy: 'consultaestado' },
+          enqueue: options.enqueue,
+          at: now(),
+        };
+        return await applyRfceVerdict(database, current, verdict, episode);
+      }
       const messages = keptMessages(answer.mensajes);
       const verdict = {
         status: answer.status,
@@ -192,6 +217,35 @@ export async function sendToTaxauth(step: {
     });
     // A refusal is not a successful reception: the episode (if any) waits for one.
     return { documentId: document.id, next: 'done', status, outcome: status, lastError };
+  }
+}
+
+/**
+ * A resent RFCE the tax authority refused: when an earlier attempt's copy is the one it accepted
+ * (that answer was lost, Consulta Estado did not see it yet when asked, so the summary went again
+ * and met the duplicate answer, "ya fue utilizado"), Consulta Estado asked with the security code
+ * of this very E32 says so now, and that acceptance is the verdict. Undefined keeps the refusal
+ * (nothing of ours accepted under this eNCF, or the question refused for good); `unsettled` when
+ * the question failed for now: the attempt stays unknown and is resolved by asking before any send.
+ */
+async function earlierCopyVerdict(
+  taxpayer: TTaxpayerClient,
+  document: TTransmissionDocument,
+): Promise<(TEcfStatusAnswer & { status: 'accepted' | 'accepted_conditional' }) | 'unsettled' | undefined> {
+  if (document.securityCode === null) return undefined;
+  try {
+    const status = await taxpayer.getEcfStatus({
+      rncEmisor: document.tenant.rnc,
+      encf: document.encf,
+      codigoSeguridad: document.securityCode,
+    });
+    return status.status === 'accepted' || status.status === 'accepted_conditional'
+      ? { ...status, status: status.status }
+      : undefined;
+  } catch (error) {
+    if (isTaxauthError(error) && error.isTransient) return 'unsettled';
+    if (isTaxauthError(error)) return undefined;
+    throw error;
   }
 }
 

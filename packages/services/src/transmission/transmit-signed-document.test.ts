@@ -439,6 +439,50 @@ test('lose_answer: the retry finds the trackId by eNCF and does not send again',
   assert.equal((await documentOf(document.id)).status, 'accepted');
 });
 
+test('RFCE resent after its answer was lost and Consulta Estado did not see it yet: the duplicate refusal is checked, the first copy accepted is the verdict', async () => {
+  const { document } = await harness.seedSignedDocument({ encf: newEncf('32') });
+  // The first summary arrives and is accepted, but the answer never comes back.
+  await harness.addFault({ service: 'recepcionfc', fault: 'lose_answer', count: 1 });
+  const lost = await transmit(document.id);
+  assert.deepEqual([lost.next, lost.outcome], ['retry', 'contingency']);
+  // Asked before resending, Consulta Estado does not see it yet: the summary goes again.
+  await harness.addFault({ service: 'consultaestado', fault: 'query_lag', count: 1 });
+  harness.clock.advanceSeconds('afterSeconds' in lost ? lost.afterSeconds : 300);
+  const resent = await transmit(document.id);
+  assert.equal(
+    await harness.receptionsOf(document.encf, 'RFCE'),
+    2,
+    'the duplicate reached the tax authority',
+  );
+  assert.deepEqual({ next: resent.next, outcome: resent.outcome }, { next: 'done', outcome: 'accepted' });
+  const final = await documentOf(document.id);
+  assert.equal(final.status, 'accepted', JSON.stringify(final.lastError));
+  assert.equal(final.lastError, null);
+  const outcomes = (await harness.eventsOf(document.id))
+    .filter((event) => event.type === TRANSMISSION_EVENT_TYPES.OUTCOME)
+    .map((event) => {
+      const data = event.data as { attempt: number; outcome: string; resolvedBy?: string };
+      return [data.attempt, data.outcome, data.resolvedBy ?? null];
+    });
+  assert.deepEqual(outcomes, [
+    [1, 'unknown', null],
+    [1, 'not_received', 'consultaestado'],
+    [2, 'accepted', 'consultaestado'],
+  ]);
+
+  // A resend refused when no copy of it was accepted stays refused.
+  const refused = await harness.seedSignedDocument({ encf: newEncf('32') });
+  await harness.addFault({ service: 'recepcionfc', fault: 'http_503', count: 1 });
+  const down = await transmit(refused.document.id);
+  assert.deepEqual([down.next, down.outcome], ['retry', 'contingency']);
+  await harness.addFault({ service: 'recepcionfc', fault: 'reject', count: 1 });
+  harness.clock.advanceSeconds('afterSeconds' in down ? down.afterSeconds : 300);
+  assert.equal((await transmit(refused.document.id)).outcome, 'rejected');
+  const rejected = await documentOf(refused.document.id);
+  assert.equal(rejected.status, 'rejected');
+  assert.equal((rejected.lastError as { code: string }).code, 'TAXAUTH_RECEPTION_REJECTED');
+});
+
 test('an attempt without outcome (crash) is in flight for a while, then resolved by asking before sending', async () => {
   // Crash after the attempt was committed but before the request left.
   const notLeft = await harness.seedSignedDocument();
