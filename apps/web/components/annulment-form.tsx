@@ -203,11 +203,12 @@ export function AnnulmentForm(props: { environment: TEnvironment }) {
           rows={conflicts}
           rowKey={(conflict) => conflict.documentId}
           columns={[
-            { header: 'e-NCF', cell: (conflict) => conflict.encf, rowHeader: true },
             {
-              header: 'Documento',
+              header: 'e-NCF',
+              rowHeader: true,
+              nowrap: true,
               cell: (conflict) => (
-                <Link href={`/${props.environment}/documents/${conflict.documentId}`}>Ver documento</Link>
+                <Link href={`/${props.environment}/documents/${conflict.documentId}`}>{conflict.encf}</Link>
               ),
             },
             { header: 'Estado', cell: (conflict) => conflict.status },

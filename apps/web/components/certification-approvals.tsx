@@ -13,7 +13,7 @@ import {
   RUN_STATE_TONES,
   WORKBOOK_LIMIT_TEXT,
 } from '../lib/certification-schemas.ts';
-import { formatDateTime } from '../lib/format.ts';
+import { formatDateTime, formatShortDateTime } from '../lib/format.ts';
 import { failureOf, formMessageOf } from '../lib/trpc-errors.ts';
 import { useTRPC } from '../lib/trpc/client.tsx';
 import type { ZApprovalsView } from '../server/routers/certification/certification.schema.ts';
@@ -150,7 +150,7 @@ export function CertificationApprovals(props: {
             columns={[
               { header: 'Fila', numeric: true, rowHeader: true, cell: (item) => item.row },
               { header: 'RNC emisor', cell: (item) => <code>{item.issuerRnc}</code> },
-              { header: 'e-NCF', cell: (item) => <code>{item.encf}</code> },
+              { header: 'e-NCF', nowrap: true, cell: (item) => <code>{item.encf}</code> },
               {
                 header: 'Decisión',
                 cell: (item) => APPROVAL_DECISION_LABELS[item.estado ?? ''] ?? item.estado ?? '—',
@@ -163,7 +163,11 @@ export function CertificationApprovals(props: {
                   </StatusBadge>
                 ),
               },
-              { header: 'Enviada', cell: (item) => (item.sentAt ? formatDateTime(item.sentAt) : '—') },
+              {
+                header: 'Enviada',
+                nowrap: true,
+                cell: (item) => (item.sentAt ? formatShortDateTime(item.sentAt) : '—'),
+              },
               { header: 'Respuesta de la DGII', cell: (item) => item.answer ?? '—' },
             ]}
           />

@@ -23,7 +23,7 @@ import {
   STEP_STATE_TONES,
   type TAttestableStep,
 } from '../lib/certification-schemas.ts';
-import { formatDateTime } from '../lib/format.ts';
+import { formatDateTime, formatShortDateTime } from '../lib/format.ts';
 import type { ZCaseView } from '../server/routers/certification/certification.schema.ts';
 import { CertificationActivationButton } from './certification-activation-button.tsx';
 import { CertificationApprovals } from './certification-approvals.tsx';
@@ -278,8 +278,11 @@ export function CertificationOverview(props: {
             columns={[
               {
                 header: 'Creada',
+                nowrap: true,
                 rowHeader: true,
-                cell: (run) => <a href={`${props.runPath}/${run.runId}`}>{formatDateTime(run.createdAt)}</a>,
+                cell: (run) => (
+                  <a href={`${props.runPath}/${run.runId}`}>{formatShortDateTime(run.createdAt)}</a>
+                ),
               },
               { header: 'Parte', cell: (run) => PART_LABELS[run.part] ?? run.part },
               { header: 'Set', cell: (run) => SOURCE_LABELS[run.source] ?? run.source },
@@ -298,7 +301,8 @@ export function CertificationOverview(props: {
               },
               {
                 header: 'Reemplazada',
-                cell: (run) => (run.replacedAt ? formatDateTime(run.replacedAt) : '—'),
+                nowrap: true,
+                cell: (run) => (run.replacedAt ? formatShortDateTime(run.replacedAt) : '—'),
               },
             ]}
           />

@@ -18,6 +18,7 @@ import { formatDateTime } from '../lib/format.ts';
 import { failureOf, formMessageOf } from '../lib/trpc-errors.ts';
 import { useTRPC } from '../lib/trpc/client.tsx';
 import type { ZRunView } from '../server/routers/certification/certification.schema.ts';
+import { ecfTypeLabel } from './document-labels.ts';
 import { DocumentStatusBadge } from './document-status-badge.tsx';
 import styles from './certification.module.css';
 
@@ -166,9 +167,10 @@ export function CertificationRunView(props: {
           { header: 'Orden', numeric: true, rowHeader: true, cell: (item) => item.position },
           { header: 'Fila', numeric: true, cell: (item) => item.row ?? '—' },
           { header: 'CasoPrueba', cell: (item) => <code>{item.caseRef ?? '—'}</code> },
-          { header: 'Tipo', cell: (item) => `E${item.type}` },
+          { header: 'Tipo', nowrap: true, cell: (item) => ecfTypeLabel(item.type) },
           {
             header: 'e-NCF',
+            nowrap: true,
             cell: (item) =>
               item.documentId !== null && props.documentPath !== null ? (
                 <a href={`${props.documentPath}/${item.documentId}`}>{item.encf}</a>

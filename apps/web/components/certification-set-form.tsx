@@ -8,6 +8,7 @@ import { failureOf, formMessageOf } from '../lib/trpc-errors.ts';
 import { useTRPC } from '../lib/trpc/client.tsx';
 import type { ZPrevalidateOutput } from '../server/routers/certification/certification.schema.ts';
 import type { z } from 'zod';
+import { ecfTypeLabel } from './document-labels.ts';
 import { problemsOf, SetProblemsTable, type TSetProblem } from './certification-problems.tsx';
 import { readWorkbookFile, type TWorkbookFile } from './workbook-file.ts';
 import styles from './certification.module.css';
@@ -189,8 +190,8 @@ export function CertificationSetForm(props: {
               { header: 'Orden', numeric: true, rowHeader: true, cell: (document) => document.position },
               { header: 'Fila', numeric: true, cell: (document) => document.row ?? '—' },
               { header: 'CasoPrueba', cell: (document) => <code>{document.caseRef ?? '—'}</code> },
-              { header: 'Tipo', cell: (document) => `E${document.type}` },
-              { header: 'e-NCF', cell: (document) => <code>{document.encf}</code> },
+              { header: 'Tipo', nowrap: true, cell: (document) => ecfTypeLabel(document.type) },
+              { header: 'e-NCF', nowrap: true, cell: (document) => <code>{document.encf}</code> },
               {
                 header: 'Después de',
                 cell: (document) => (document.dependsOn ? <code>{document.dependsOn}</code> : '—'),

@@ -68,6 +68,31 @@ export const EVENT_LABELS: Record<string, string> = {
   buyer_email_uncertain: 'Correo al comprador: resultado incierto',
 };
 
+/** The short names of the types, for tables and dense places (`ecfTypeLabel`). */
+export const ECF_TYPE_SHORT_LABELS: Record<string, string> = {
+  E31: 'Crédito fiscal',
+  E32: 'Consumo',
+  E33: 'Nota de débito',
+  E34: 'Nota de crédito',
+  E41: 'Compras',
+  E43: 'Gastos menores',
+  E44: 'Regímenes especiales',
+  E45: 'Gubernamental',
+  E46: 'Exportaciones',
+  E47: 'Pagos al exterior',
+};
+
+/**
+ * A type as every table shows it: `E31 · Crédito fiscal` (from `E31`, `31` or `31` as a number);
+ * an unknown type is shown as it came.
+ */
+export function ecfTypeLabel(type: string | number): string {
+  const text = String(type).trim();
+  const code = /^\d+$/.test(text) ? `E${text}` : text.toUpperCase();
+  const name = ECF_TYPE_SHORT_LABELS[code];
+  return name === undefined ? text : `${code} · ${name}`;
+}
+
 export const DELIVERY_STATUS_LABELS: Record<string, string> = {
   pending: 'Pendiente',
   sending: 'Enviando',

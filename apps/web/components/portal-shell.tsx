@@ -1,6 +1,7 @@
 /**
  * The portal's frame around every signed-in page: skip link, header (account switcher, environment
  * switcher, the user and signing out), the data-driven navigation (lib/navigation.ts) and `<main>`.
+ * From 320 px up (README "Layout and widths"): the sidebar from 900 px, a "Menú" button below.
  */
 import type { ReactNode } from 'react';
 import { StatusBadge } from '@ecf/ui';
@@ -12,6 +13,7 @@ import {
   type TEnvironment,
 } from '../lib/environments.ts';
 import { hrefOf, isActiveEntry, visibleNavEntries, NAV_ENTRIES } from '../lib/navigation.ts';
+import { PortalNav } from './portal-nav.tsx';
 import { SignOutButton, SignOutEverywhereButton } from './sign-out-buttons.tsx';
 import { TenantSwitcher, type TTenantOption } from './tenant-switcher.tsx';
 import styles from './portal-shell.module.css';
@@ -86,22 +88,14 @@ export function PortalShell(props: {
         </div>
       </header>
       <div className={styles.body}>
-        <nav aria-label="Principal" className={styles.nav}>
-          <ul className={styles.navList}>
-            {entries.map((entry) => (
-              <li key={entry.id}>
-                <a
-                  href={hrefOf(entry, environment)}
-                  className={styles.navLink}
-                  aria-current={isActiveEntry(entry, props.pathname) ? 'page' : undefined}
-                >
-                  {entry.label}
-                </a>
-              </li>
-            ))}
-            {entries.length === 0 ? <li>Elija una cuenta para ver sus páginas.</li> : null}
-          </ul>
-        </nav>
+        <PortalNav
+          links={entries.map((entry) => ({
+            id: entry.id,
+            href: hrefOf(entry, environment),
+            label: entry.label,
+            current: isActiveEntry(entry, props.pathname),
+          }))}
+        />
         <main id="main" className={styles.main}>
           {props.children}
         </main>

@@ -6,7 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Banner, Button, ConfirmDialog, CopyButton, Select, StatusBadge, Table } from '@ecf/ui';
 import type { z } from 'zod';
 import type { TEnvironment } from '../lib/environments.ts';
-import { formatDateTime } from '../lib/format.ts';
+import { formatDateTime, formatShortDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc/client.tsx';
 import { failureOf, formMessageOf } from '../lib/trpc-errors.ts';
 import { WEBHOOK_OVERLAP_CHOICES } from '../server/routers/webhooks/rotate-webhook-secret.schema.ts';
@@ -185,7 +185,11 @@ export function WebhookEndpointList(props: {
               </>
             ),
           },
-          { header: 'Creado', cell: (endpoint: TEndpoint) => formatDateTime(endpoint.createdAt) },
+          {
+            header: 'Creado',
+            nowrap: true,
+            cell: (endpoint: TEndpoint) => formatShortDateTime(endpoint.createdAt),
+          },
           ...(props.canManage ? [{ header: 'Acciones', cell: actions }] : []),
         ]}
       />

@@ -52,6 +52,7 @@ test('Table has a caption, column headers, row headers and an empty message', ()
   const columns = [
     { header: 'Nombre', cell: (row: { name: string }) => row.name, rowHeader: true },
     { header: 'Total', cell: () => '1.00', numeric: true },
+    { header: 'Fecha', cell: () => '27/11/2026 14:05', nowrap: true },
   ];
   const html = renderToStaticMarkup(
     <Table caption="Miembros" columns={columns} rows={[{ name: 'Ana' }]} rowKey={(row) => row.name} />,
@@ -62,6 +63,7 @@ test('Table has a caption, column headers, row headers and an empty message', ()
   );
   assert.match(html, /<th scope="col" class="numeric">Total<\/th>/);
   assert.match(html, /<th scope="row">Ana<\/th>/);
+  assert.match(html, /<td class="nowrap">27\/11\/2026 14:05<\/td>/);
   const empty = renderToStaticMarkup(
     <Table caption="Miembros" columns={columns} rows={[]} rowKey={(row) => row.name} empty="Nadie aún." />,
   );

@@ -10,7 +10,14 @@ export type TTableColumn<TRow> = {
   numeric?: boolean;
   /** A row header cell (`<th scope="row">`): the column that names the row. */
   rowHeader?: boolean;
+  /** Kept on one line (dates, codes, short labels): the row stays one line high, the table scrolls. */
+  nowrap?: boolean;
 };
+
+function cellClass(column: { numeric?: boolean; nowrap?: boolean }): string | undefined {
+  const classes = [column.numeric ? styles.numeric : '', column.nowrap ? styles.nowrap : ''].filter(Boolean);
+  return classes.length === 0 ? undefined : classes.join(' ');
+}
 
 /**
  * A data table with a caption (its accessible name), column headers and, when there are no rows,
@@ -37,7 +44,7 @@ export function Table<TRow>(props: {
         <thead>
           <tr>
             {columns.map((column, index) => (
-              <th key={index} scope="col" className={column.numeric ? styles.numeric : undefined}>
+              <th key={index} scope="col" className={cellClass(column)}>
                 {column.header}
               </th>
             ))}
@@ -48,11 +55,11 @@ export function Table<TRow>(props: {
             <tr key={rowKey(row)}>
               {columns.map((column, index) =>
                 column.rowHeader ? (
-                  <th key={index} scope="row" className={column.numeric ? styles.numeric : undefined}>
+                  <th key={index} scope="row" className={cellClass(column)}>
                     {column.cell(row)}
                   </th>
                 ) : (
-                  <td key={index} className={column.numeric ? styles.numeric : undefined}>
+                  <td key={index} className={cellClass(column)}>
                     {column.cell(row)}
                   </td>
                 ),

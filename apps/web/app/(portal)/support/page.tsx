@@ -1,9 +1,10 @@
 import { forbidden } from 'next/navigation';
 import { Banner, PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
 import { SupportAcknowledgeButton } from '../../../components/support-acknowledge-button.tsx';
+import { SupportDocumentLink } from '../../../components/support-document-link.tsx';
 import { SupportReconcileForm } from '../../../components/support-reconcile-form.tsx';
 import styles from '../../../components/support-desk.module.css';
-import { formatDateTime } from '../../../lib/format.ts';
+import { formatDateTime, formatShortDateTime } from '../../../lib/format.ts';
 import { requirePortalSession } from '../../../server/page-access.ts';
 import { serverApi } from '../../../server/trpc/server-caller.ts';
 
@@ -28,6 +29,10 @@ function shortened(text: string | null): string {
   return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
+function documentHref(environment: string, documentId: string): string {
+  return `/${environment}/documents/${documentId}`;
+}
+
 function evidenceHref(documentId: string): string {
   return `/api/documents/${documentId}/evidence`;
 }
@@ -41,6 +46,7 @@ function evidenceHref(documentId: string): string {
 export default async function SupportDeskPage() {
   const session = await requirePortalSession();
   if (!session.user.isSupport) forbidden();
+  const activeTenantId = session.activeTenant?.id ?? null;
   const api = await serverApi();
   const [{ items }, { episodes }, { notifications }, { deliveries }] = await Promise.all([
     api.support.contingency({}),
@@ -75,22 +81,42 @@ export default async function SupportDeskPage() {
             {
               header: 'e-NCF',
               rowHeader: true,
-              cell: (item) => <span className={styles.mono}>{item.encf}</span>,
+              nowrap: true,
+              cell: (item) => (
+                <>
+                  <SupportDocumentLink
+                    href={documentHref(item.environment, item.documentId)}
+                    encf={item.encf}
+                    tenantId={item.tenant.id}
+                    activeTenantId={activeTenantId}
+                  />
+                  <span className={styles.environment}>{item.environment}</span>
+                </>
+              ),
             },
             { header: 'Cuenta', cell: (item) => `${item.tenant.name} (${item.tenant.rnc})` },
-            { header: 'Entorno', cell: (item) => item.environment },
-            { header: 'Desde', cell: (item) => (item.since === null ? '—' : formatDateTime(item.since)) },
+            {
+              header: 'Desde',
+              nowrap: true,
+              cell: (item) => (item.since === null ? '—' : formatShortDateTime(item.since)),
+            },
             { header: 'Intentos', numeric: true, cell: (item) => item.attempts },
-            { header: 'Último error', cell: (item) => shortened(item.lastError) },
+            {
+              header: 'Último error',
+              cell: (item) => <span className={styles.error}>{shortened(item.lastError)}</span>,
+            },
             {
               header: 'Próximo intento',
-              cell: (item) => (item.nextAttemptAt === null ? '—' : formatDateTime(item.nextAttemptAt)),
+              nowrap: true,
+              cell: (item) => (item.nextAttemptAt === null ? '—' : formatShortDateTime(item.nextAttemptAt)),
             },
             {
               header: 'Evidencia',
+              nowrap: true,
               cell: (item) => (
                 <a href={evidenceHref(item.documentId)} download>
-                  Descargar ZIP<span className="ecf-visually-hidden"> de evidencia de {item.encf}</span>
+                  <span className="ecf-visually-hidden">Descargar </span>ZIP
+                  <span className="ecf-visually-hidden"> de evidencia de {item.encf}</span>
                 </a>
               ),
             },
@@ -147,12 +173,27 @@ export default async function SupportDeskPage() {
             },
             {
               header: 'Documento',
+              nowrap: true,
               cell: (notification) =>
-                notification.document === null
-                  ? '—'
-                  : `${notification.document.encf} (${notification.document.environment})`,
+                notification.document === null ? (
+                  '—'
+                ) : (
+                  <>
+                    <SupportDocumentLink
+                      href={documentHref(notification.document.environment, notification.document.id)}
+                      encf={notification.document.encf}
+                      tenantId={notification.tenant?.id ?? ''}
+                      activeTenantId={activeTenantId}
+                    />{' '}
+                    ({notification.document.environment})
+                  </>
+                ),
             },
-            { header: 'Fecha', cell: (notification) => formatDateTime(notification.createdAt) },
+            {
+              header: 'Fecha',
+              nowrap: true,
+              cell: (notification) => formatShortDateTime(notification.createdAt),
+            },
             {
               header: 'Estado',
               cell: (notification) =>
@@ -183,13 +224,26 @@ export default async function SupportDeskPage() {
             {
               header: 'e-NCF',
               rowHeader: true,
-              cell: (delivery) => <span className={styles.mono}>{delivery.encf}</span>,
+              nowrap: true,
+              cell: (delivery) => (
+                <>
+                  <SupportDocumentLink
+                    href={documentHref(delivery.environment, delivery.documentId)}
+                    encf={delivery.encf}
+                    tenantId={delivery.tenant.id}
+                    activeTenantId={activeTenantId}
+                  />
+                  <span className={styles.environment}>{delivery.environment}</span>
+                </>
+              ),
             },
             { header: 'Cuenta', cell: (delivery) => `${delivery.tenant.name} (${delivery.tenant.rnc})` },
-            { header: 'Entorno', cell: (delivery) => delivery.environment },
             { header: 'Comprador', cell: (delivery) => delivery.buyerRnc ?? '—' },
             { header: 'Intentos', numeric: true, cell: (delivery) => delivery.attempts },
-            { header: 'Último error', cell: (delivery) => shortened(delivery.lastError) },
+            {
+              header: 'Último error',
+              cell: (delivery) => <span className={styles.error}>{shortened(delivery.lastError)}</span>,
+            },
             {
               header: 'Conciliar',
               cell: (delivery) => (

@@ -1,5 +1,5 @@
 import { LinkButton, PageHeader, StatusBadge, Table } from '@ecf/ui';
-import { formatDateTime } from '../../../../lib/format.ts';
+import { formatShortDateTime } from '../../../../lib/format.ts';
 import { requirePageCapability } from '../../../../server/page-access.ts';
 import { serverApi } from '../../../../server/trpc/server-caller.ts';
 
@@ -58,7 +58,7 @@ export default async function AuditLogPage(props: { searchParams: Promise<{ curs
         rowKey={(item) => item.id}
         empty="Todavía no hay eventos."
         columns={[
-          { header: 'Fecha', cell: (item) => formatDateTime(item.createdAt) },
+          { header: 'Fecha', nowrap: true, cell: (item) => formatShortDateTime(item.createdAt) },
           {
             header: 'Quién',
             rowHeader: true,

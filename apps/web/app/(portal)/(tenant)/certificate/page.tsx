@@ -2,7 +2,7 @@ import { Banner, PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
 import { hasCapability } from '@ecf/services';
 import { CertificateUploadForm } from '../../../../components/certificate-upload-form.tsx';
 import styles from '../../../../components/certificate.module.css';
-import { formatDate, formatDateTime } from '../../../../lib/format.ts';
+import { formatDate, formatDateTime, formatShortDate, formatShortDateTime } from '../../../../lib/format.ts';
 import { requirePageCapability } from '../../../../server/page-access.ts';
 import { serverApi } from '../../../../server/trpc/server-caller.ts';
 
@@ -97,8 +97,9 @@ export default async function CertificatePage() {
             },
             {
               header: 'Vigencia',
+              nowrap: true,
               cell: (certificate: TCertificate) =>
-                `${formatDate(certificate.validFrom)} – ${formatDate(certificate.validTo)}`,
+                `${formatShortDate(certificate.validFrom)} – ${formatShortDate(certificate.validTo)}`,
             },
             {
               header: 'Uso de la llave',
@@ -106,7 +107,8 @@ export default async function CertificatePage() {
             },
             {
               header: 'Instalado',
-              cell: (certificate: TCertificate) => formatDateTime(certificate.installedAt),
+              nowrap: true,
+              cell: (certificate: TCertificate) => formatShortDateTime(certificate.installedAt),
             },
             {
               header: 'Estado',

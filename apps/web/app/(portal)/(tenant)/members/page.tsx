@@ -2,7 +2,7 @@ import { PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
 import { hasCapability } from '@ecf/services';
 import { InviteMemberForm } from '../../../../components/invite-member-form.tsx';
 import { RevokeInvitationButton } from '../../../../components/revoke-invitation-button.tsx';
-import { formatDate, formatDateTime } from '../../../../lib/format.ts';
+import { formatShortDate, formatShortDateTime } from '../../../../lib/format.ts';
 import { ROLE_LABELS } from '../../../../lib/schemas.ts';
 import { requirePageCapability } from '../../../../server/page-access.ts';
 import { serverApi } from '../../../../server/trpc/server-caller.ts';
@@ -47,7 +47,7 @@ export default async function MembersPage() {
                 </>
               ),
             },
-            { header: 'Miembro desde', cell: (member) => formatDate(member.since) },
+            { header: 'Miembro desde', nowrap: true, cell: (member) => formatShortDate(member.since) },
           ]}
         />
       </Panel>
@@ -69,11 +69,12 @@ export default async function MembersPage() {
             { header: 'Invitó', cell: (invitation) => invitation.invitedBy.name },
             {
               header: 'Vence',
+              nowrap: true,
               cell: (invitation) =>
                 invitation.expired ? (
                   <StatusBadge tone="warning">Vencida</StatusBadge>
                 ) : (
-                  formatDateTime(invitation.expiresAt)
+                  formatShortDateTime(invitation.expiresAt)
                 ),
             },
             ...(canManage

@@ -1,5 +1,5 @@
 import { PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
-import { formatDateTime } from '../../../../lib/format.ts';
+import { formatShortDateTime } from '../../../../lib/format.ts';
 import { requirePartnerPageCapability } from '../../../../server/page-access.ts';
 import { serverApi } from '../../../../server/trpc/server-caller.ts';
 
@@ -40,7 +40,11 @@ export default async function PartnerAccountsPage() {
               ),
             },
             { header: 'Certificación', cell: (account: TAccount) => account.certification ?? '—' },
-            { header: 'Creada', cell: (account: TAccount) => formatDateTime(account.createdAt) },
+            {
+              header: 'Creada',
+              nowrap: true,
+              cell: (account: TAccount) => formatShortDateTime(account.createdAt),
+            },
           ]}
         />
       </Panel>

@@ -1,7 +1,7 @@
 import { PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
 import { hasPartnerCapability } from '@ecf/services';
 import { PartnerKeyCreateForm, PartnerKeyRevokeButton } from '../../../../components/partner-forms.tsx';
-import { formatDateTime } from '../../../../lib/format.ts';
+import { formatShortDateTime } from '../../../../lib/format.ts';
 import { PARTNER_KEY_PROFILE_LABELS } from '../../../../server/routers/partner/partner.schema.ts';
 import { requirePartnerPageCapability } from '../../../../server/page-access.ts';
 import { serverApi } from '../../../../server/trpc/server-caller.ts';
@@ -31,10 +31,11 @@ export default async function PartnerKeysPage() {
             { header: 'Nombre', rowHeader: true, cell: (key: TKey) => key.name },
             { header: 'Prefijo', cell: (key: TKey) => <code>{key.prefix}…</code> },
             { header: 'Perfil', cell: (key: TKey) => PARTNER_KEY_PROFILE_LABELS[key.profile] },
-            { header: 'Creada', cell: (key: TKey) => formatDateTime(key.createdAt) },
+            { header: 'Creada', nowrap: true, cell: (key: TKey) => formatShortDateTime(key.createdAt) },
             {
               header: 'Último uso',
-              cell: (key: TKey) => (key.lastUsedAt === null ? 'Nunca' : formatDateTime(key.lastUsedAt)),
+              nowrap: true,
+              cell: (key: TKey) => (key.lastUsedAt === null ? 'Nunca' : formatShortDateTime(key.lastUsedAt)),
             },
             {
               header: 'Estado',

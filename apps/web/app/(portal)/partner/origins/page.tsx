@@ -1,7 +1,7 @@
 import { PageHeader, Panel, Table } from '@ecf/ui';
 import { hasPartnerCapability } from '@ecf/services';
 import { PartnerOriginForm, PartnerOriginRemoveButton } from '../../../../components/partner-forms.tsx';
-import { formatDateTime } from '../../../../lib/format.ts';
+import { formatShortDateTime } from '../../../../lib/format.ts';
 import { requirePartnerPageCapability } from '../../../../server/page-access.ts';
 import { serverApi } from '../../../../server/trpc/server-caller.ts';
 
@@ -28,7 +28,11 @@ export default async function PartnerOriginsPage() {
           empty="Aún no hay orígenes registrados."
           columns={[
             { header: 'Origen', rowHeader: true, cell: (origin: TOrigin) => <code>{origin.origin}</code> },
-            { header: 'Registrado', cell: (origin: TOrigin) => formatDateTime(origin.createdAt) },
+            {
+              header: 'Registrado',
+              nowrap: true,
+              cell: (origin: TOrigin) => formatShortDateTime(origin.createdAt),
+            },
             ...(canManage
               ? [
                   {

@@ -5,7 +5,7 @@ import {
   PartnerReplayButton,
   PartnerWebhookCreateForm,
 } from '../../../../components/partner-forms.tsx';
-import { formatDateTime } from '../../../../lib/format.ts';
+import { formatShortDateTime } from '../../../../lib/format.ts';
 import {
   DELIVERY_STATUS_LABELS,
   WEBHOOK_STATUS_LABELS,
@@ -102,7 +102,11 @@ export default async function PartnerWebhooksPage() {
               cell: (delivery: TDelivery) => `${delivery.attempts} / ${delivery.maxAttempts}`,
             },
             { header: 'Motivo', cell: (delivery: TDelivery) => delivery.failureReason ?? '—' },
-            { header: 'Creada', cell: (delivery: TDelivery) => formatDateTime(delivery.createdAt) },
+            {
+              header: 'Creada',
+              nowrap: true,
+              cell: (delivery: TDelivery) => formatShortDateTime(delivery.createdAt),
+            },
             ...(canManage
               ? [
                   {

@@ -12,7 +12,7 @@ import {
   STEP_STATE_LABELS,
   STEP_STATE_TONES,
 } from '../../../../lib/certification-schemas.ts';
-import { formatDateTime } from '../../../../lib/format.ts';
+import { formatShortDateTime } from '../../../../lib/format.ts';
 import { portalRuntime } from '../../../../server/runtime.ts';
 
 export const metadata = { title: 'Certificación' };
@@ -89,7 +89,8 @@ export default async function EmbeddedCertificationPage(props: { params: Promise
             },
             {
               header: 'Completado',
-              cell: (step) => (step.completedAt === null ? '—' : formatDateTime(step.completedAt)),
+              nowrap: true,
+              cell: (step) => (step.completedAt === null ? '—' : formatShortDateTime(step.completedAt)),
             },
           ]}
         />
@@ -112,7 +113,7 @@ export default async function EmbeddedCertificationPage(props: { params: Promise
               ),
             },
             { header: 'Aceptados', cell: (run) => `${run.totals.accepted} de ${run.totals.documents}` },
-            { header: 'Creada', cell: (run) => formatDateTime(run.createdAt) },
+            { header: 'Creada', nowrap: true, cell: (run) => formatShortDateTime(run.createdAt) },
           ]}
         />
       </Panel>

@@ -6,7 +6,7 @@ import { AnnulmentForm } from '../../../../../components/annulment-form.tsx';
 import styles from '../../../../../components/annulments.module.css';
 import { ANNULMENT_STATUS_LABELS } from '../../../../../lib/annulment-schemas.ts';
 import { ENVIRONMENT_LABELS, isEnvironment } from '../../../../../lib/environments.ts';
-import { formatDateTime } from '../../../../../lib/format.ts';
+import { formatShortDateTime } from '../../../../../lib/format.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import {
   ANNULMENT_STATES,
@@ -101,9 +101,10 @@ export default async function AnnulmentsPage(props: {
             columns={[
               {
                 header: 'Enviada',
+                nowrap: true,
                 rowHeader: true,
                 cell: (item) => (
-                  <a href={`/${environment}/annulments/${item.id}`}>{formatDateTime(item.createdAt)}</a>
+                  <a href={`/${environment}/annulments/${item.id}`}>{formatShortDateTime(item.createdAt)}</a>
                 ),
               },
               { header: 'Estado', cell: (item) => ANNULMENT_STATUS_LABELS[item.status] ?? item.status },
@@ -121,6 +122,7 @@ export default async function AnnulmentsPage(props: {
               },
               {
                 header: 'e-NCF',
+                nowrap: true,
                 numeric: true,
                 cell: (item) => count(item.ranges.reduce((sum, range) => sum + range.count, 0)),
               },

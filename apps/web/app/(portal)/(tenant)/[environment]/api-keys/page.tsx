@@ -4,7 +4,7 @@ import { ApiKeyCreateForm } from '../../../../../components/api-key-create-form.
 import { ApiKeyRevokeButton } from '../../../../../components/api-key-revoke-button.tsx';
 import styles from '../../../../../components/api-key-create-form.module.css';
 import { ENVIRONMENT_LABELS, isEnvironment } from '../../../../../lib/environments.ts';
-import { formatDateTime } from '../../../../../lib/format.ts';
+import { formatDateTime, formatShortDateTime } from '../../../../../lib/format.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import { serverApi } from '../../../../../server/trpc/server-caller.ts';
 
@@ -41,10 +41,11 @@ export default async function ApiKeysPage(props: { params: Promise<{ environment
               cell: (key: TKey) => <code className={styles.scopeCode}>{key.prefix}…</code>,
             },
             { header: 'Alcances', cell: (key: TKey) => key.scopes.join(', ') },
-            { header: 'Creada', cell: (key: TKey) => formatDateTime(key.createdAt) },
+            { header: 'Creada', nowrap: true, cell: (key: TKey) => formatShortDateTime(key.createdAt) },
             {
               header: 'Último uso',
-              cell: (key: TKey) => (key.lastUsedAt === null ? 'Nunca' : formatDateTime(key.lastUsedAt)),
+              nowrap: true,
+              cell: (key: TKey) => (key.lastUsedAt === null ? 'Nunca' : formatShortDateTime(key.lastUsedAt)),
             },
             {
               header: 'Estado',

@@ -2,11 +2,11 @@ import { TRPCError } from '@trpc/server';
 import { AppError } from '@ecf/services';
 import { Banner, LinkButton, PageHeader, Panel, Table } from '@ecf/ui';
 import { DocumentFilters, DOCUMENT_QUERY_KEYS } from '../../../../../components/document-filters.tsx';
-import { formatAmount, ECF_TYPE_LABELS } from '../../../../../components/document-labels.ts';
+import { ecfTypeLabel, formatAmount } from '../../../../../components/document-labels.ts';
 import styles from '../../../../../components/document-pages.module.css';
 import { DocumentStatusBadge } from '../../../../../components/document-status-badge.tsx';
 import type { TEnvironment } from '../../../../../lib/environments.ts';
-import { formatDate, formatDateTime } from '../../../../../lib/format.ts';
+import { formatShortDate, formatShortDateTime } from '../../../../../lib/format.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import { serverApi } from '../../../../../server/trpc/server-caller.ts';
 
@@ -73,6 +73,7 @@ export default async function DocumentsPage(props: {
           columns={[
             {
               header: 'e-NCF',
+              nowrap: true,
               rowHeader: true,
               cell: (item) => (
                 <a className={styles.mono} href={`/${environment}/documents/${item.documentId}`}>
@@ -80,12 +81,16 @@ export default async function DocumentsPage(props: {
                 </a>
               ),
             },
-            { header: 'Tipo', cell: (item) => `${item.type} ${ECF_TYPE_LABELS[item.type] ?? ''}`.trim() },
-            { header: 'Comprador (RNC)', cell: (item) => item.buyerRnc ?? '—' },
-            { header: 'Fecha de emisión', cell: (item) => formatDate(`${item.issueDate}T12:00:00-04:00`) },
+            { header: 'Tipo', nowrap: true, cell: (item) => ecfTypeLabel(item.type) },
+            { header: 'RNC comprador', nowrap: true, cell: (item) => item.buyerRnc ?? '—' },
+            {
+              header: 'Emisión',
+              nowrap: true,
+              cell: (item) => formatShortDate(`${item.issueDate}T12:00:00-04:00`),
+            },
             { header: 'Total', numeric: true, cell: (item) => formatAmount(item.totalAmount) },
             { header: 'Estado', cell: (item) => <DocumentStatusBadge status={item.status} /> },
-            { header: 'Recibido', cell: (item) => formatDateTime(item.submittedAt) },
+            { header: 'Recibido', nowrap: true, cell: (item) => formatShortDateTime(item.submittedAt) },
           ]}
         />
         {nextHref === null ? null : (

@@ -10,7 +10,7 @@ import {
   receivedQueryOf,
 } from '../../../../../components/received-labels.ts';
 import type { TEnvironment } from '../../../../../lib/environments.ts';
-import { formatDateTime } from '../../../../../lib/format.ts';
+import { formatShortDateTime } from '../../../../../lib/format.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import { serverApi } from '../../../../../server/trpc/server-caller.ts';
 
@@ -82,6 +82,7 @@ export default async function ReceivedApprovalsPage(props: {
           columns={[
             {
               header: 'e-NCF',
+              nowrap: true,
               rowHeader: true,
               cell: (item) => (
                 <a
@@ -105,7 +106,7 @@ export default async function ReceivedApprovalsPage(props: {
                 ),
             },
             { header: 'Correspondencia', cell: (item) => correspondenceOf(item.correspondence) },
-            { header: 'Recibida', cell: (item) => formatDateTime(item.receivedAt) },
+            { header: 'Recibida', nowrap: true, cell: (item) => formatShortDateTime(item.receivedAt) },
           ]}
         />
         {nextHref === null ? null : (

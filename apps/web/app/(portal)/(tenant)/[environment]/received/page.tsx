@@ -11,7 +11,7 @@ import {
   Table,
   TextField,
 } from '@ecf/ui';
-import { ECF_TYPE_LABELS, formatAmount } from '../../../../../components/document-labels.ts';
+import { ECF_TYPE_LABELS, ecfTypeLabel, formatAmount } from '../../../../../components/document-labels.ts';
 import styles from '../../../../../components/document-pages.module.css';
 import {
   RECEIVED_GROUP_LABELS,
@@ -20,7 +20,7 @@ import {
   receivedQueryOf,
 } from '../../../../../components/received-labels.ts';
 import type { TEnvironment } from '../../../../../lib/environments.ts';
-import { formatDate, formatDateTime } from '../../../../../lib/format.ts';
+import { formatShortDate, formatShortDateTime } from '../../../../../lib/format.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import { serverApi } from '../../../../../server/trpc/server-caller.ts';
 
@@ -115,6 +115,7 @@ export default async function ReceivedPage(props: {
           columns={[
             {
               header: 'e-NCF',
+              nowrap: true,
               rowHeader: true,
               cell: (item) => (
                 <a className={styles.mono} href={`/${environment}/received/${item.inboundDocumentId}`}>
@@ -122,11 +123,12 @@ export default async function ReceivedPage(props: {
                 </a>
               ),
             },
-            { header: 'Tipo', cell: (item) => `${item.type} ${ECF_TYPE_LABELS[item.type] ?? ''}`.trim() },
+            { header: 'Tipo', nowrap: true, cell: (item) => ecfTypeLabel(item.type) },
             { header: 'Proveedor', cell: (item) => `${item.issuerName ?? ''} (${item.issuerRnc})`.trim() },
             {
-              header: 'Fecha de emisión',
-              cell: (item) => (item.issueDate ? formatDate(`${item.issueDate}T12:00:00-04:00`) : '—'),
+              header: 'Emisión',
+              nowrap: true,
+              cell: (item) => (item.issueDate ? formatShortDate(`${item.issueDate}T12:00:00-04:00`) : '—'),
             },
             {
               header: 'Total',
@@ -143,12 +145,13 @@ export default async function ReceivedPage(props: {
             },
             {
               header: 'Aprobar antes de',
+              nowrap: true,
               cell: (item) =>
                 item.commercialApprovalDeadline
-                  ? formatDate(`${item.commercialApprovalDeadline}T12:00:00-04:00`)
+                  ? formatShortDate(`${item.commercialApprovalDeadline}T12:00:00-04:00`)
                   : '—',
             },
-            { header: 'Recibido', cell: (item) => formatDateTime(item.receivedAt) },
+            { header: 'Recibido', nowrap: true, cell: (item) => formatShortDateTime(item.receivedAt) },
           ]}
         />
         {nextHref === null ? null : (

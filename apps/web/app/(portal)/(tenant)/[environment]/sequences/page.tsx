@@ -1,4 +1,5 @@
 import { PageHeader, Panel, Table } from '@ecf/ui';
+import { ecfTypeLabel } from '../../../../../components/document-labels.ts';
 import { SequenceRegisterForm } from '../../../../../components/sequence-register-form.tsx';
 import { ENVIRONMENT_LABELS, isEnvironment } from '../../../../../lib/environments.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
@@ -31,7 +32,7 @@ export default async function SequencesPage(props: { params: Promise<{ environme
           rowKey={(range) => range.id}
           empty="Todavía no hay rangos registrados en este ambiente."
           columns={[
-            { header: 'Tipo', cell: (range) => `E${range.type}`, rowHeader: true },
+            { header: 'Tipo', cell: (range) => ecfTypeLabel(range.type), rowHeader: true, nowrap: true },
             { header: 'Desde', cell: (range) => range.from },
             { header: 'Hasta', cell: (range) => range.to },
             { header: 'Vence', cell: (range) => range.sequenceExpirationDate },

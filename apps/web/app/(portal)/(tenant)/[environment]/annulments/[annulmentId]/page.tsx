@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { Banner, PageHeader, Panel, StatusBadge, Table, type TStatusTone } from '@ecf/ui';
 import { AnnulmentReconcileForm } from '../../../../../../components/annulment-reconcile-form.tsx';
+import { ecfTypeLabel } from '../../../../../../components/document-labels.ts';
 import { ANNULMENT_STATUS_LABELS, CONFLICT_REASON_LABELS } from '../../../../../../lib/annulment-schemas.ts';
 import { isEnvironment } from '../../../../../../lib/environments.ts';
 import { requirePageCapability } from '../../../../../../server/page-access.ts';
@@ -65,10 +66,15 @@ export default async function AnnulmentPage(props: {
           rows={annulment.ranges}
           rowKey={(range) => `${range.from}-${range.to}`}
           columns={[
-            { header: 'Tipo', cell: (range) => `E${range.type}`, rowHeader: true },
+            { header: 'Tipo', cell: (range) => ecfTypeLabel(range.type), rowHeader: true, nowrap: true },
             { header: 'Desde', cell: (range) => range.from },
             { header: 'Hasta', cell: (range) => range.to },
-            { header: 'e-NCF', cell: (range) => range.count.toLocaleString('es-DO'), numeric: true },
+            {
+              header: 'e-NCF',
+              nowrap: true,
+              cell: (range) => range.count.toLocaleString('es-DO'),
+              numeric: true,
+            },
           ]}
         />
       </Panel>
@@ -81,6 +87,7 @@ export default async function AnnulmentPage(props: {
           columns={[
             {
               header: 'e-NCF',
+              nowrap: true,
               cell: (document) => (
                 <Link href={`/${environment}/documents/${document.documentId}`}>{document.encf}</Link>
               ),
@@ -96,6 +103,7 @@ export default async function AnnulmentPage(props: {
           columns={[
             {
               header: 'e-NCF',
+              nowrap: true,
               cell: (document) => (
                 <Link href={`/${environment}/documents/${document.documentId}`}>{document.encf}</Link>
               ),

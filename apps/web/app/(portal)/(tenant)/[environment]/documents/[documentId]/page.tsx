@@ -12,7 +12,7 @@ import styles from '../../../../../../components/document-pages.module.css';
 import { DocumentStatusBadge } from '../../../../../../components/document-status-badge.tsx';
 import { DocumentTimeline } from '../../../../../../components/document-timeline.tsx';
 import type { TEnvironment } from '../../../../../../lib/environments.ts';
-import { formatDate, formatDateTime } from '../../../../../../lib/format.ts';
+import { formatDate, formatDateTime, formatShortDateTime } from '../../../../../../lib/format.ts';
 import { documentDownloadHref } from '../../../../../../server/document-download-params.ts';
 import { requirePageCapability } from '../../../../../../server/page-access.ts';
 import { orNotFound, serverApi } from '../../../../../../server/trpc/server-caller.ts';
@@ -162,7 +162,7 @@ export default async function DocumentPage(props: {
           columns={[
             { header: 'Intento', rowHeader: true, cell: (attempt) => attempt.attempt },
             { header: 'Destinatario', cell: (attempt) => attempt.to ?? '—' },
-            { header: 'Inicio', cell: (attempt) => formatDateTime(attempt.startedAt) },
+            { header: 'Inicio', nowrap: true, cell: (attempt) => formatShortDateTime(attempt.startedAt) },
             {
               header: 'Resultado',
               cell: (attempt) => EMAIL_OUTCOME_LABELS[attempt.outcome] ?? attempt.outcome,

@@ -4,7 +4,7 @@ import styles from '../../../../../../components/webhooks.module.css';
 import { WebhookStatusBadge } from '../../../../../../components/webhook-endpoint-list.tsx';
 import { WebhookReplayButton } from '../../../../../../components/webhook-replay-button.tsx';
 import { isEnvironment } from '../../../../../../lib/environments.ts';
-import { formatDateTime } from '../../../../../../lib/format.ts';
+import { formatDateTime, formatShortDateTime } from '../../../../../../lib/format.ts';
 import { requirePageCapability } from '../../../../../../server/page-access.ts';
 import {
   DELIVERY_STATUS_LABELS,
@@ -151,7 +151,11 @@ export default async function WebhookEndpointPage(props: {
                     numeric: true,
                     cell: (attempt: TAttempt) => attempt.attempt,
                   },
-                  { header: 'Inicio', cell: (attempt: TAttempt) => formatDateTime(attempt.startedAt) },
+                  {
+                    header: 'Inicio',
+                    nowrap: true,
+                    cell: (attempt: TAttempt) => formatShortDateTime(attempt.startedAt),
+                  },
                   {
                     header: 'Duración',
                     numeric: true,
