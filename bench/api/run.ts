@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { e31 } from '../shared/documents.ts';
+import { NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '10');
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? '16');
@@ -22,7 +23,7 @@ type TServers = { apiUrl: string; bareUrl: string; key: string; encfs: string[] 
 async function startServers(): Promise<{ servers: TServers; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', new URL('./server.ts', import.meta.url).pathname],
+    [...NODE_TYPESCRIPT_FLAGS, new URL('./server.ts', import.meta.url).pathname],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const lines = createInterface({ input: child.stdout });

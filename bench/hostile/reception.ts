@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabaseClient, seedTenant } from '@ecf/db';
-import { createTestDatabase } from '@ecf/db/testing';
+import { createTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import { createTestCertificate, loadCertificate, signXml } from '@ecf/fiscal-core';
 import { createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
 import { percentile, processCpuSeconds } from '../shared/measures.ts';
@@ -57,7 +57,7 @@ function get(url: string, agent?: Agent): Promise<number> {
 }
 
 async function startProcess(script: string, env: Record<string, string>, url: string): Promise<TProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, script], {
     cwd: API_DIRECTORY,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -155,7 +155,7 @@ function startSenders(url: string, body: Buffer, senders: number) {
   writeFileSync(bodyFile, body);
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', new URL('./senders.ts', import.meta.url).pathname],
+    [...NODE_TYPESCRIPT_FLAGS, new URL('./senders.ts', import.meta.url).pathname],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: {

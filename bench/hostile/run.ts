@@ -27,6 +27,7 @@ import { Agent, request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { dominicanToday } from '../shared/documents.ts';
 import { runReceptionBench } from './reception.ts';
+import { NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '10');
 const SENDERS = Number(process.env['SENDERS'] ?? '4');
@@ -40,7 +41,7 @@ async function startServer(): Promise<TServer> {
   // The API benchmark's server: the API on a fresh database, logs off, rate limits raised.
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', new URL('../api/server.ts', import.meta.url).pathname],
+    [...NODE_TYPESCRIPT_FLAGS, new URL('../api/server.ts', import.meta.url).pathname],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -122,7 +123,7 @@ function startSenders(server: TServer, body: Buffer): { stop: () => Promise<Reco
   writeFileSync(bodyFile, body);
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', new URL('./senders.ts', import.meta.url).pathname],
+    [...NODE_TYPESCRIPT_FLAGS, new URL('./senders.ts', import.meta.url).pathname],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: {

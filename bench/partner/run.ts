@@ -13,15 +13,20 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { e31 } from '../shared/documents.ts';
+import { NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '8');
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? '16');
 
 type TServer = { apiUrl: string; apiKey: string; partnerKey: string; accountId: string };
 
-const child = spawn(process.execPath, ['--import', 'tsx', new URL('./server.ts', import.meta.url).pathname], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  [...NODE_TYPESCRIPT_FLAGS, new URL('./server.ts', import.meta.url).pathname],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const server = await new Promise<TServer>((resolve, reject) => {
   createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as TServer));
   child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));

@@ -21,7 +21,7 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDatabaseClient, seedApiKey, seedTenant } from '@ecf/db';
-import { createTestDatabase } from '@ecf/db/testing';
+import { createTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import {
   createTestCertificate,
   createXsdValidators,
@@ -58,7 +58,7 @@ async function freePort(): Promise<number> {
 type TChild = { name: string; process: ChildProcess; output: () => string };
 
 function startChild(name: string, entry: string, env: Record<string, string>): TChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}${entry}`], {
+  const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, `${ROOT}${entry}`], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -30,7 +30,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createDatabaseClient, seedTenant, sqlPoolOf } from '@ecf/db';
-import { createTestDatabase } from '@ecf/db/testing';
+import { createTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import {
   buildDirectWebhookPayload,
   closeWebhookConnections,
@@ -135,7 +135,7 @@ async function startReceiver(secret: () => string): Promise<TReceiver> {
 type TChild = { process: ChildProcess; output: () => string };
 
 function startWorker(env: Record<string, string>): TChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}apps/worker/src/main.ts`], {
+  const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, `${ROOT}apps/worker/src/main.ts`], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

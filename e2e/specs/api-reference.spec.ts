@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { freePort, startServer } from '../support/processes.ts';
+import { NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 
 // The API as a process on a database of its own (apps/api/test/serve-test-api.ts creates and drops it).
 const apiDirectory = path.join(import.meta.dirname, '..', '..', 'apps', 'api');
@@ -16,7 +17,7 @@ before(async () => {
   origin = `http://127.0.0.1:${port}`;
   api = await startServer({
     command: process.execPath,
-    args: ['--import', 'tsx', 'test/serve-test-api.ts'],
+    args: [...NODE_TYPESCRIPT_FLAGS, 'test/serve-test-api.ts'],
     cwd: apiDirectory,
     env: { PORT: String(port) },
     url: `${origin}/healthz`,

@@ -113,7 +113,18 @@ test('the data tests from the workbook to an accepted run, row by row; steps in 
   assert.equal(await planned.count(), 26, 'a header and 25 documents');
   await checkPage(page, 'certification-prevalidated');
   await form.getByRole('button', { name: 'Iniciar corrida' }).click();
-  await page.waitForURL((url) => url.pathname.startsWith('/CerteCF/certification/runs/'));
+  // The run page, or the form's refusal named in the failure (a loaded machine may take a while).
+  const opened = await Promise.race([
+    page
+      .waitForURL((url) => url.pathname.startsWith('/CerteCF/certification/runs/'), { timeout: 90_000 })
+      .then(() => null),
+    form
+      .locator('[role="alert"]')
+      .first()
+      .waitFor({ timeout: 90_000 })
+      .then(async () => (await form.locator('[role="alert"]').first().textContent()) ?? ''),
+  ]);
+  assert.equal(opened, null, `the run did not start: ${String(opened)}`);
   const runId = new URL(page.url()).pathname.split('/').pop() ?? '';
   await page.getByRole('heading', { name: 'Corrida de pruebas de datos', level: 1 }).waitFor();
 

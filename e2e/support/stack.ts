@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, type TTestDatabase } from '@ecf/db/testing';
+import { createTestDatabase, type TTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import { startMailCatcher, type TMailCatcher } from '@ecf/mail-catcher';
 import { freePort, startServer } from './processes.ts';
 import { ensurePortalBuild, REPOSITORY, WEB_DIRECTORY } from './portal-build.ts';
@@ -73,7 +73,7 @@ export async function startStack(): Promise<TRunning> {
     const simulatorUrl = `http://127.0.0.1:${simPort}`;
     const simulator = await startServer({
       command: process.execPath,
-      args: ['--import', 'tsx', 'src/main.ts'],
+      args: [...NODE_TYPESCRIPT_FLAGS, 'src/main.ts'],
       cwd: app('taxauth-sim'),
       env: { ...common, SIM_PORT: String(simPort) },
       url: `${simulatorUrl}/_sim/health`,
@@ -89,7 +89,7 @@ export async function startStack(): Promise<TRunning> {
     const receptionUrl = `http://127.0.0.1:${receptionPort}`;
     const reception = await startServer({
       command: process.execPath,
-      args: ['--import', 'tsx', 'src/reception-main.ts'],
+      args: [...NODE_TYPESCRIPT_FLAGS, 'src/reception-main.ts'],
       cwd: app('api'),
       env: {
         ...common,
@@ -102,7 +102,7 @@ export async function startStack(): Promise<TRunning> {
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const api = await startServer({
       command: process.execPath,
-      args: ['--import', 'tsx', 'src/main.ts'],
+      args: [...NODE_TYPESCRIPT_FLAGS, 'src/main.ts'],
       cwd: app('api'),
       env: {
         ...common,
@@ -123,7 +123,7 @@ export async function startStack(): Promise<TRunning> {
     const startWorker = () =>
       startServer({
         command: process.execPath,
-        args: ['--import', 'tsx', 'src/main.ts'],
+        args: [...NODE_TYPESCRIPT_FLAGS, 'src/main.ts'],
         cwd: app('worker'),
         env: {
           ...common,

@@ -16,7 +16,7 @@ import { createServer as createNetServer, type Server, type Socket } from 'node:
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { seedApiKey, seedTenant, sqlPoolOf } from '@ecf/db';
-import { openTestDatabase } from '@ecf/db/testing';
+import { openTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import { createTestCertificate, loadCertificate, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
 import { createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
 import { buildXmlMultipart } from '@ecf/taxauth-client';
@@ -111,7 +111,7 @@ const estadoOf = (arecf: string) => /<Estado>(\d)<\/Estado>/.exec(arecf)?.[1];
 /** Starts src/reception-main.ts as a real process and waits for its /healthz. */
 async function startReceptionProcess(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/reception-main.ts'], {
+  const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, 'src/reception-main.ts'], {
     cwd: API_DIRECTORY,
     env: {
       ...process.env,

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { pino } from 'pino';
-import { openTestDatabase } from '@ecf/db/testing';
+import { openTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import { JOB_NAMES } from '@ecf/db';
 import { createWorker } from './worker.ts';
 
@@ -100,10 +100,14 @@ test('a payload that breaks its contract fails before the handler runs', async (
 
 /** Starts `main.ts` as a real process with `env`; its output (pino JSON lines) is collected. */
 function startWorkerProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')], {
-    env: { ...process.env, DATABASE_URL: context.url, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...NODE_TYPESCRIPT_FLAGS, path.join(import.meta.dirname, 'main.ts')],
+    {
+      env: { ...process.env, DATABASE_URL: context.url, LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,10 +1,11 @@
 /**
- * The worker as a real process, for the crash tests: started with `node --import tsx src/main.ts`
+ * The worker as a real process, for the crash tests: started with `node <NODE_TYPESCRIPT_FLAGS> src/main.ts`
  * and an environment of the test's choosing, killed with real signals. Its output is kept (the
  * last 10,000 characters) for the failure messages.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 
 export type TWorkerProcess = { child: ChildProcess; exited: Promise<void>; output: () => string };
 
@@ -18,7 +19,7 @@ export function startWorkerProcess(env: Record<string, string | undefined>): TWo
   };
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(import.meta.dirname, '..', 'src', 'main.ts')],
+    [...NODE_TYPESCRIPT_FLAGS, path.join(import.meta.dirname, '..', 'src', 'main.ts')],
     {
       env: Object.fromEntries(
         Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined),

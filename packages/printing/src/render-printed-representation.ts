@@ -4,7 +4,7 @@
 import { Font, renderToBuffer } from '@react-pdf/renderer';
 import { buildPrintModel } from './print-model.ts';
 import type { TPrintInput } from './print-model.ts';
-import { printedDocument } from './printed-document.tsx';
+import { printedDocument } from './printed-document.ts';
 import { qrSymbolOf } from './qr-image.ts';
 
 // Names, RNCs and eNCFs must never be split with an inserted hyphen: words wrap whole. Registered

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { openTestDatabase } from '@ecf/db/testing';
+import { openTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import { createTestCertificate } from '@ecf/fiscal-core';
 import { createCertificateKeyring, loadActiveCertificate } from '@ecf/services';
 
@@ -38,7 +38,7 @@ async function admin(
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', path.join(import.meta.dirname, 'admin.ts'), ...args, '--json'],
+      [...NODE_TYPESCRIPT_FLAGS, path.join(import.meta.dirname, 'admin.ts'), ...args, '--json'],
       { env },
     );
     return { stdout, stderr, code: 0 };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { openTestDatabase } from '@ecf/db/testing';
+import { openTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import { hashPartnerKey, listOfficialSets, lookUpTaxpayer } from '@ecf/services';
 
 const run = promisify(execFile);
@@ -27,7 +27,7 @@ async function admin(...args: string[]): Promise<{ stdout: string; stderr: strin
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', path.join(import.meta.dirname, 'admin.ts'), ...args, '--json'],
+      [...NODE_TYPESCRIPT_FLAGS, path.join(import.meta.dirname, 'admin.ts'), ...args, '--json'],
       { env: { ...process.env, DATABASE_URL: context.url } },
     );
     return { stdout, stderr, code: 0 };

@@ -13,7 +13,7 @@ import {
   lookUpTaxpayer,
   verifyPassword,
 } from '@ecf/services';
-import { openTestDatabase } from '@ecf/db/testing';
+import { openTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 
 const run = promisify(execFile);
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -34,7 +34,7 @@ async function adminText(...args: string[]): Promise<TResult> {
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', path.join(import.meta.dirname, 'admin.ts'), ...args],
+      [...NODE_TYPESCRIPT_FLAGS, path.join(import.meta.dirname, 'admin.ts'), ...args],
       {
         env: { ...process.env, DATABASE_URL: context.url },
       },

@@ -1,8 +1,9 @@
 /**
- * `@ecf/printing`, loaded on first use. Not a static import on purpose: the package is TSX, and a
- * static import would make every workspace that type-checks `@ecf/services` (the tax authority
- * simulator among them) need `jsx` in its tsconfig. The shape below is checked against the
- * package's own types by printed-renderer.test.ts, so it cannot drift silently.
+ * `@ecf/printing`, loaded on first use. Not a static import on purpose: the PDF renderer
+ * (@react-pdf/renderer and React) is loaded only by a process that prints, and the compiler does not
+ * follow the import into the package's React sources from every workspace that type-checks
+ * `@ecf/services`. The shape below is checked against the package's own types by
+ * printed-renderer.test.ts, so it cannot drift silently.
  */
 import type { TDgiiEnvironment, TEcfDocument } from '@ecf/fiscal-core';
 
@@ -18,7 +19,7 @@ export type TPrintingModule = {
   formatAmount: (amount: string) => string;
 };
 
-/** A variable, so the compiler does not follow the import into the TSX sources. */
+/** A variable, so the compiler does not follow the import into the package's sources. */
 const PRINTING_PACKAGE: string = '@ecf/printing';
 let printing: Promise<TPrintingModule> | undefined;
 
