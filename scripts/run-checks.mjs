@@ -1,5 +1,5 @@
-// `npm test`'s scheduler: the type-check, every workspace's lint and every workspace's tests, two at
-// a time, the longest first.
+// `npm test`'s scheduler: the type-check, the lint and every workspace's tests, two at a time, the
+// longest first.
 //
 // Why not `turbo run`: turbo starts ready tasks in the order of its graph, so the suites of the
 // workspaces that depend on the most others (the worker, the API, the portal's e2e) start last,
@@ -49,18 +49,41 @@ function workspaces() {
     });
 }
 
-/** The tasks: `{ id, cwd, command }`, `command` run by the shell as npm would run the script. */
+/**
+ * The tasks: `{ id, cwd, command }`, `command` run by the shell. Every workspace's `lint` script is
+ * `eslint .` under the one root configuration, so the lint is ONE eslint over every workspace's
+ * folder: its typed rules build a TypeScript program per tsconfig, and one process parses the
+ * files those programs share (@ecf/services, @ecf/db, @ecf/fiscal-core...) once instead of once per
+ * workspace (2026-11-27: 117 s of CPU against about 187 s for the 17 workspace lints; about 6 GB of
+ * memory at its peak, hence the heap size).
+ */
 function tasks() {
-  const found = [{ id: '//#typecheck', cwd: ROOT, command: 'node scripts/typecheck.mjs' }];
-  for (const workspace of workspaces()) {
-    for (const script of ['lint', 'test']) {
-      if (typeof workspace.scripts[script] !== 'string') continue;
+  const all = workspaces();
+  const found = [
+    { id: '//#typecheck', cwd: ROOT, command: 'node scripts/typecheck.mjs' },
+    {
+      id: '//#lint',
+      cwd: ROOT,
+      command: `node --max-old-space-size=8192 node_modules/eslint/bin/eslint.js ${all
+        .filter((workspace) => workspace.scripts.lint === 'eslint .')
+        .map((workspace) => workspace.directory)
+        .join(' ')}`,
+    },
+  ];
+  for (const workspace of all) {
+    if (typeof workspace.scripts.lint === 'string' && workspace.scripts.lint !== 'eslint .') {
       found.push({
-        id: `${workspace.name}#${script}`,
+        id: `${workspace.name}#lint`,
         cwd: path.join(ROOT, workspace.directory),
-        command: `npm run --silent ${script}`,
+        command: 'npm run --silent lint',
       });
     }
+    if (typeof workspace.scripts.test !== 'string') continue;
+    found.push({
+      id: `${workspace.name}#test`,
+      cwd: path.join(ROOT, workspace.directory),
+      command: 'npm run --silent test',
+    });
   }
   return found.filter((task) => only === null || only.test(task.id));
 }
