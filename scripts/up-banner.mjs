@@ -1,6 +1,7 @@
 // The start banner of scripts/up.sh: the local URLs, the demo tenant's keys, the portal users and,
 // only when the Partner API is on (PSFE_PARTNER_API_ENABLED=true), the demo Partner's key and an
-// example: with it off every /partner/v1 route answers 404, and the banner must not say otherwise.
+// example: with it off every /partner/v1 route answers 404, and the banner must not say otherwise;
+// and that webhooks may go to localhost when WEBHOOKS_ALLOW_PRIVATE_TARGETS=true (development only).
 // Usage: node scripts/up-banner.mjs <demo json> <api> <web> <worker> <sim> <mail> <smtp>
 const [demoJson, api, web, worker, sim, mail, smtp] = process.argv.slice(2);
 const demo = JSON.parse(demoJson);
@@ -33,6 +34,13 @@ if (partnerApiEnabled) {
   lines.push(
     '',
     '  Partner API (/partner/v1): off (PSFE_PARTNER_API_ENABLED=false); every Partner route answers 404.',
+  );
+}
+if (process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS === 'true') {
+  lines.push(
+    '',
+    '  Webhooks: endpoints on localhost and private addresses (http) are allowed: development only',
+    '  (WEBHOOKS_ALLOW_PRIVATE_TARGETS=true); production leaves it false.',
   );
 }
 lines.push(

@@ -54,6 +54,10 @@ export NEXTAUTH_SECRET PORTAL_PUBLIC_URL="${PORTAL_PUBLIC_URL:-http://127.0.0.1:
 # The Partner API is on in the development stack (the demo Partner's key is printed below); its
 # embedded certification links point at this portal and are signed with a key generated once.
 export PSFE_PARTNER_API_ENABLED="${PSFE_PARTNER_API_ENABLED:-true}" PORTAL_BASE_URL="${PORTAL_BASE_URL:-http://127.0.0.1:$WEB_PORT}"
+# A first webhook on this machine: the development stack lets the portal and the Partner API save,
+# and the worker deliver to, endpoints on loopback and private addresses over http (a receiver on
+# localhost). Development only, said in the banner; production keeps the default, false.
+export WEBHOOKS_ALLOW_PRIVATE_TARGETS="${WEBHOOKS_ALLOW_PRIVATE_TARGETS:-true}"
 if [ -z "${CERTIFICATION_EMBED_SECRET:-}" ]; then
   mkdir -p .data
   [ -s .data/certification-embed-secret ] || (umask 077; node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("base64url"))' > .data/certification-embed-secret)

@@ -54,6 +54,8 @@ test('every default scripts/up.sh applies is in .env.example with the same value
     );
   }
   assert.equal(example.get('PSFE_PARTNER_API_ENABLED'), 'true');
+  // A developer's first webhook goes to a receiver on their own machine (issue 27, item 5).
+  assert.equal(defaults.get('WEBHOOKS_ALLOW_PRIVATE_TARGETS'), 'true');
 });
 
 test('the secrets up.sh generates are empty in .env.example (so the generated ones are used)', () => {
@@ -85,10 +87,12 @@ const DEMO = JSON.stringify({
   },
 });
 
-function banner(partnerApiEnabled: string | undefined): string {
+function banner(partnerApiEnabled: string | undefined, privateTargets?: string): string {
   const env = { ...process.env };
   delete env.PSFE_PARTNER_API_ENABLED;
+  delete env.WEBHOOKS_ALLOW_PRIVATE_TARGETS;
   if (partnerApiEnabled !== undefined) env.PSFE_PARTNER_API_ENABLED = partnerApiEnabled;
+  if (privateTargets !== undefined) env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = privateTargets;
   return execFileSync(
     process.execPath,
     [path.join(ROOT, 'scripts', 'up-banner.mjs'), DEMO, '3000', '3001', '3002', '4000', '3003', '1025'],
@@ -107,4 +111,9 @@ test('the start banner prints the Partner key and example only when the Partner 
     assert.match(off, /X-API-KEY: ecf_test_key/);
     assert.match(off, /owner@demo\.test/);
   }
+});
+
+test('the start banner says that webhooks may go to localhost only when private targets are allowed', () => {
+  assert.match(banner('true', 'true'), /Webhooks: endpoints on localhost .* development only/);
+  for (const off of [banner('true', 'false'), banner('true')]) assert.doesNotMatch(off, /Webhooks:/);
 });
