@@ -131,17 +131,25 @@ async function injectFault(body: Record<string, unknown>): Promise<string> {
   return ((await response.json()) as { id: string }).id;
 }
 
-test('a data run: the 25 rows issued in send order, every note after its original, all accepted; the data step completes', async () => {
-  const tenant = await harness.tenantWithCertificate([], RNC);
-  const started = await startCertificationRun({
+/** A run of `body` (a set or a workbook) for `tenant` in CerteCF, started now through the use-case. */
+function startRun(
+  tenant: Parameters<typeof startCertificationRun>[0]['tenant'],
+  body: Parameters<typeof startCertificationRun>[0]['body'],
+) {
+  return startCertificationRun({
     database: harness.database,
     tenant,
     environment: 'CerteCF',
     xsd,
     now: new Date(),
-    body: { workbookBase64: WORKBOOK.toString('base64') },
+    body,
     enqueue: harness.enqueue,
   });
+}
+
+test('a data run: the 25 rows issued in send order, every note after its original, all accepted; the data step completes', async () => {
+  const tenant = await harness.tenantWithCertificate([], RNC);
+  const started = await startRun(tenant, { workbookBase64: WORKBOOK.toString('base64') });
   assert.equal(started.run.state, 'queued');
   assert.equal(started.run.items.length, 25);
   assert.equal(started.run.part, 'data');
@@ -263,15 +271,7 @@ test('a data run: the 25 rows issued in send order, every note after its origina
 
   // The same set again: its eNCFs are used up for good.
   await assert.rejects(
-    startCertificationRun({
-      database: harness.database,
-      tenant,
-      environment: 'CerteCF',
-      xsd,
-      now: new Date(),
-      body: { workbookBase64: WORKBOOK.toString('base64'), part: 'data' },
-      enqueue: harness.enqueue,
-    }),
+    startRun(tenant, { workbookBase64: WORKBOOK.toString('base64'), part: 'data' }),
     (error: { code?: string; details?: { encfs?: string[] } }) =>
       error.code === 'CERTIFICATION_SET_ALREADY_USED' && error.details?.encfs?.length === 25,
   );
@@ -280,21 +280,8 @@ test('a data run: the 25 rows issued in send order, every note after its origina
 test('a rejection fails the run and the case; nothing more is issued; a restart replaces the receipts and opens the case again', async () => {
   const tenant = await harness.tenantWithCertificate();
   const set = await modelSetFor(tenant.rnc);
-  const fault = await fetch(`${harness.simulator.baseUrl}/_sim/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ environment: 'certecf', service: 'recepcion', fault: 'reject', count: 1 }),
-  });
-  assert.equal(fault.status, 201);
-  const started = await startCertificationRun({
-    database: harness.database,
-    tenant,
-    environment: 'CerteCF',
-    xsd,
-    now: new Date(),
-    body: { set },
-    enqueue: harness.enqueue,
-  });
+  await injectFault({ environment: 'certecf', service: 'recepcion', fault: 'reject', count: 1 });
+  const started = await startRun(tenant, { set });
   const run = await waitFor(() => runOf(tenant.id, started.run.runId), isOver, 120_000);
   assert.equal(run.state, 'failed');
   const rejected = run.items.filter((item) => item.state === 'rejected');
@@ -348,23 +335,13 @@ test('a restart stops a running run: its pending rows are never issued', async (
   const tenant = await harness.tenantWithCertificate();
   const set = await modelSetFor(tenant.rnc);
   // The simulator holds every answer: the originals stay unanswered, so the notes wait.
-  const fault = await fetch(`${harness.simulator.baseUrl}/_sim/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ environment: 'certecf', service: 'consultaresultado', fault: 'http_503' }),
+  const faultId = await injectFault({
+    environment: 'certecf',
+    service: 'consultaresultado',
+    fault: 'http_503',
   });
-  assert.equal(fault.status, 201);
-  const { id: faultId } = (await fault.json()) as { id: string };
   try {
-    const started = await startCertificationRun({
-      database: harness.database,
-      tenant,
-      environment: 'CerteCF',
-      xsd,
-      now: new Date(),
-      body: { set },
-      enqueue: harness.enqueue,
-    });
+    const started = await startRun(tenant, { set });
     await waitFor(
       () => runOf(tenant.id, started.run.runId),
       (run) => run.items.filter((item) => item.state === 'issued').length >= 20,
@@ -400,15 +377,7 @@ test('stuck receipts resent: those waiting with a TrackID are asked now, those w
   await injectFault({ environment: 'certecf', service: 'autenticacion', fault: 'not_delegated', count: 1 });
   // No results while the run goes: the receipts with a TrackID wait for their answer.
   const held = await injectFault({ environment: 'certecf', service: 'consultaresultado', fault: 'http_503' });
-  const started = await startCertificationRun({
-    database: harness.database,
-    tenant,
-    environment: 'CerteCF',
-    xsd,
-    now: new Date(),
-    body: { set },
-    enqueue: harness.enqueue,
-  });
+  const started = await startRun(tenant, { set });
   const stuck = await waitFor(
     () => runOf(tenant.id, started.run.runId),
     (run) =>
@@ -491,15 +460,7 @@ test("a consumer summary resent after its answer was lost: the tax authority's d
   const set = await modelSetFor(tenant.rnc);
   // The first RFCE the tax authority receives is accepted, but its answer never comes back.
   await injectFault({ environment: 'certecf', service: 'recepcionfc', fault: 'lose_answer', count: 1 });
-  const started = await startCertificationRun({
-    database: harness.database,
-    tenant,
-    environment: 'CerteCF',
-    xsd,
-    now: new Date(),
-    body: { set },
-    enqueue: harness.enqueue,
-  });
+  const started = await startRun(tenant, { set });
   const waiting = await waitFor(
     () => runOf(tenant.id, started.run.runId),
     (run) => run.items.some((item) => item.type === '32' && item.documentStatus === 'contingency'),

@@ -15,6 +15,7 @@ import {
 import { readCertificationWorkbook } from './read-certification-workbook.ts';
 import { workbookRowToEcf, workbookRowToRfce } from './workbook-to-ecf.ts';
 import { WORKBOOK_ERROR_CODES, type TTaxauthTree, type TWorkbookRow } from './workbook-types.ts';
+import { BEER_ROW } from './testing.ts';
 
 const ECF_SET = readFileSync(new URL('../model/132641566-set-pruebas-ecf.xlsx', import.meta.url));
 /** Sending day: after the set's issue dates; the expired sequences only warn. */
@@ -134,41 +135,7 @@ test('the tax authority beer row (006 + 023 on one item, the specific amount on 
       ([column]) => !column.includes('[') || column.startsWith('TelefonoEmisor['),
     ),
   );
-  Object.assign(values, {
-    FechaVencimientoSecuencia: '31-12-2026',
-    FechaEmision: '01-06-2025',
-    'FormaPago[1]': '1',
-    'MontoPago[1]': '4674.35',
-    MontoGravadoTotal: '3230.00',
-    MontoGravadoI1: '3230.00',
-    ITBIS1: '18',
-    TotalITBIS: '713.04',
-    TotalITBIS1: '713.04',
-    MontoImpuestoAdicional: '731.32',
-    'TipoImpuesto[1]': '006',
-    'TasaImpuestoAdicional[1]': '633.85',
-    'MontoImpuestoSelectivoConsumoEspecifico[1]': '540.04',
-    'TipoImpuesto[2]': '023',
-    'TasaImpuestoAdicional[2]': '10',
-    'MontoImpuestoSelectivoConsumoAdvalorem[2]': '191.28',
-    MontoTotal: '4674.35',
-    'NumeroLinea[1]': '1',
-    'IndicadorFacturacion[1]': '1',
-    'NombreItem[1]': 'PTE. CJ 24/12OZ',
-    'IndicadorBienoServicio[1]': '1',
-    'CantidadItem[1]': '2.00',
-    'UnidadMedida[1]': '6',
-    'CantidadReferencia[1]': '24',
-    'UnidadReferencia[1]': '5',
-    'Subcantidad[1][1]': '0.355',
-    'CodigoSubcantidad[1][1]': '24',
-    'GradosAlcohol[1]': '5.00',
-    'PrecioUnitarioReferencia[1]': '65.00',
-    'PrecioUnitarioItem[1]': '1615.00',
-    'TipoImpuesto[1][1]': '006',
-    'TipoImpuesto[1][2]': '023',
-    'MontoItem[1]': '3230.00',
-  });
+  Object.assign(values, { FechaVencimientoSecuencia: '31-12-2026', FechaEmision: '01-06-2025', ...BEER_ROW });
   const row: TWorkbookRow = { ...base, values };
   const mapped = workbookRowToEcf(row);
   assert.ok(mapped.ok, JSON.stringify(!mapped.ok && mapped.errors));
