@@ -8,6 +8,11 @@
  * PostgreSQL chose for those exact statements (auto_explain on the bench's own connections,
  * reported as notices: EXPLAIN ANALYZE, BUFFERS), to show the indexes in use.
  *
+ * The portal's search (issue 27, `searchIssuedDocuments`: a page plus its capped total) is measured
+ * the same way: an e-NCF prefix (narrow, and "E31" matching 70 %), an exact TrackId, a buyer RNC
+ * (one of 2,000 buyers, and the big customer with a fifth of the E31), and an amount range (narrow
+ * and wide). Buyer names are not searchable (documents keep no buyer name column): not measured.
+ *
  * Run from the repository root:  bash scripts/node24.sh npx tsx bench/portal/run.ts
  * (or `npm run portal -w @ecf/bench`). Optional: BENCH_DOCUMENTS (default 100000), BENCH_RUNS (50).
  * Goal: p95 < 100 ms for each.
@@ -15,7 +20,12 @@
 import { performance } from 'node:perf_hooks';
 import { createDatabaseClient, seedTenant, sqlPoolOf, type TDatabase } from '@ecf/db';
 import { createTestDatabase } from '@ecf/db/testing';
-import { findIssuedDocuments, summarizeDocuments } from '@ecf/services';
+import {
+  findIssuedDocuments,
+  issuedSearchFiltersOf,
+  searchIssuedDocuments,
+  summarizeDocuments,
+} from '@ecf/services';
 import { percentile } from '../shared/measures.ts';
 
 const DOCUMENTS = Number(process.env['BENCH_DOCUMENTS'] ?? '100000');
@@ -36,7 +46,9 @@ const SEED = `
                          buyer_rnc, submitted_payload, track_id, attempts, contingency_since, submitted_at, updated_at)
   SELECT gen_random_uuid(), $1::uuid, 'TesteCF', s.type, 'E' || s.type || lpad(s.i::text, 10, '0'), s.status::"DocumentStatus",
          'simplified', (s.at - interval '4 hours')::date, round((random() * 50000)::numeric, 2),
-         CASE WHEN s.type = 31 THEN '101672919' END, '{}'::jsonb,
+         -- E31 only: a fifth to one big customer, the rest spread over 2,000 buyers (search by RNC).
+         CASE WHEN s.type = 31 THEN CASE WHEN s.i % 5 = 0 THEN '101672919' ELSE (130000000 + s.i % 2000)::text END END,
+         '{}'::jsonb,
          CASE WHEN s.status NOT IN ('queued_for_signing', 'signed') THEN gen_random_uuid()::text END,
          1, CASE WHEN s.status = 'contingency' THEN s.at + interval '1 minute' END, s.at, s.at + interval '5 minutes'
     FROM (
@@ -149,21 +161,54 @@ async function main() {
         `${summary.contingency.count} in contingency`,
     );
 
+    const trackId = (
+      await pool.query<{ track_id: string }>(
+        `SELECT track_id FROM documents WHERE tenant_id = $1 AND track_id IS NOT NULL ORDER BY submitted_at LIMIT 1 OFFSET 500`,
+        [tenant.id],
+      )
+    ).rows[0]?.track_id;
+    if (trackId === undefined) throw new Error('no document with a TrackId');
+    const search = (q: Record<string, string>) => () =>
+      searchIssuedDocuments({
+        database,
+        tenantId: tenant.id,
+        environment: 'TesteCF',
+        filters: issuedSearchFiltersOf(q),
+        limit: PAGE_SIZE,
+        cursorSecret: CURSOR_SECRET,
+      });
+    const searches: [string, Record<string, string>][] = [
+      ['search, e-NCF prefix E3100000123', { q: 'E3100000123' }],
+      ['search, e-NCF prefix E31 (70 %)', { q: 'e31' }],
+      ['search, TrackId', { q: trackId }],
+      ['search, buyer RNC (1 of 2,000)', { q: '130000123' }],
+      ['search, buyer RNC (big customer)', { q: '101672919' }],
+      ['search, amount 1000.00-1100.00', { amountMin: '1000.00', amountMax: '1100.00' }],
+      ['search, amount 0-25000 (50 %)', { amountMin: '0', amountMax: '25000' }],
+    ];
+    for (const [name, q] of searches) {
+      const page = await search(q)();
+      console.log(
+        `${name}: ${page.items.length} listed, total ${page.total.capped ? 'over ' : ''}${page.total.count}`,
+      );
+    }
+
     const baseline = await measure('baseline SELECT 1', () => pool.query('SELECT 1'));
     const results = [
       await measure(`documents, first page (${PAGE_SIZE})`, list()),
       await measure(`documents, page after ${DEEP_POSITION}`, list(deepCursor)),
       await measure('overview', overview),
     ];
+    for (const [name, q] of searches) results.push(await measure(name, search(q)));
     console.log(
       `\n${RUNS} runs each (after 5 warm-up runs), server time in-process, goal p95 < ${GOAL_MS} ms`,
     );
     console.log(
-      `${'read'.padEnd(36)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'max ms'.padStart(9)}  p95/baseline  goal`,
+      `${'read'.padEnd(40)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'max ms'.padStart(9)}  p95/baseline  goal`,
     );
     for (const result of [baseline, ...results]) {
       console.log(
-        `${result.name.padEnd(36)}${result.p50.toFixed(2).padStart(9)}${result.p95.toFixed(2).padStart(9)}${result.max
+        `${result.name.padEnd(40)}${result.p50.toFixed(2).padStart(9)}${result.p95.toFixed(2).padStart(9)}${result.max
           .toFixed(2)
           .padStart(9)}  ${(result.p95 / baseline.p95).toFixed(1).padStart(12)}  ${
           result === baseline ? '' : result.p95 < GOAL_MS ? 'met' : 'MISSED'
@@ -184,6 +229,14 @@ async function main() {
           'overview',
           () => summarizeDocuments({ database: explaining, tenantId: tenant.id, environment: 'TesteCF' }),
         ],
+        ...searches.map(([name, q]): [string, () => Promise<unknown>] => [
+          name,
+          () =>
+            searchIssuedDocuments({
+              ...listOptions(explaining, tenant.id),
+              filters: issuedSearchFiltersOf(q),
+            }),
+        ]),
       ];
       for (const [name, run] of plans) {
         await run(); // connect and prepare first: the plan printed is the second, measured one's

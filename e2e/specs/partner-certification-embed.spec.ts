@@ -4,7 +4,8 @@
 // another origin cannot frame it (CSP frame-ancestors); an expired link answers 410
 // CERTIFICATION_EMBED_EXPIRED and a forged one 404. The Partner's web application is a real local
 // HTTPS server (a throwaway self-signed certificate; Chromium is told to accept it), and so is the
-// intruder's, on another port: another origin.
+// intruder's, on another port: another origin. In the Partner portal, removing a registered origin
+// and deleting a webhook endpoint each ask first (Cancel and Escape change nothing).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
@@ -15,14 +16,25 @@ import type { Browser, Page } from 'playwright-core';
 import { createTestCertificate } from '@ecf/fiscal-core/testing';
 import {
   addBrowserOrigin,
+  addPartnerUser,
+  createCertificateKeyring,
   createCertificationEmbedToken,
   createPartner,
   createPartnerKey,
+  createPartnerWebhookEndpoint,
+  findBrowserOrigins,
   importTaxpayerRegistry,
   linkFiscalAccount,
 } from '@ecf/services';
 import { launchBrowser } from '../support/browser.ts';
-import { closeDatabase, stackDatabase } from '../support/seed.ts';
+import {
+  assertNoConsoleErrors,
+  checkPage,
+  newPortalPage,
+  portalUrl as portalPath,
+  signIn,
+} from '../support/portal.ts';
+import { closeDatabase, seedPortalUser, stackDatabase } from '../support/seed.ts';
 import { stack } from '../support/stack.ts';
 
 /** A Partner web application's page framing `?src=` (whatever URL it is given). */
@@ -178,3 +190,81 @@ test(
     assert.equal((await fetch(`${portalUrl}/embed/certification/${forged}`)).status, 404);
   },
 );
+
+test('the Partner portal asks before removing an origin or deleting a webhook endpoint', async () => {
+  const database = stackDatabase();
+  const partner = await createPartner({
+    database,
+    input: {
+      name: `ERP ${randomUUID().slice(0, 8)}`,
+      paidStatus: 'paid',
+      billingUrl: 'https://billing.example.com',
+    },
+  });
+  const admin = await seedPortalUser({ name: 'Pablo Partner' });
+  await addPartnerUser({ database, partnerId: partner.id, email: admin.email, role: 'partner_admin' });
+  const kept = 'https://erp.example.com';
+  const removed = 'https://viejo.example.com';
+  for (const origin of [kept, removed]) await addBrowserOrigin({ database, partnerId: partner.id, origin });
+  await createPartnerWebhookEndpoint({
+    database,
+    partnerId: partner.id,
+    name: 'Avisos ERP',
+    url: 'https://hooks.example.com/ecf',
+    keyring: createCertificateKeyring({ currentKey: stack().secrets['CERTIFICATE_MASTER_KEY'] ?? '' }),
+    allowPrivateTargets: true,
+    resolve: async () => [{ address: '93.184.216.34', family: 4 }],
+  });
+  const origins = async () =>
+    (await findBrowserOrigins({ database, partnerId: partner.id })).map((row) => row.origin).sort();
+  const endpointStatus = async () =>
+    (await database.webhookEndpoint.findFirstOrThrow({ where: { partnerId: partner.id } })).status;
+
+  const { page, problems } = await newPortalPage(browser);
+  await signIn(page, admin);
+  const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? null);
+
+  // An origin: Cancel, then Escape, change nothing; the focus goes back to the button.
+  await page.goto(portalPath('/partner/origins'));
+  const remove = page.getByRole('button', { name: `Quitar ${removed}` });
+  const originDialog = page.getByRole('dialog', { name: `¿Quitar el origen ${removed}?` });
+  await remove.click();
+  await originDialog.getByText(/ya no se podrán abrir sesiones nuevas/).waitFor();
+  assert.equal(await focusedText(), 'Cancelar');
+  await checkPage(page, 'partner-origin-remove-confirm');
+  await originDialog.getByRole('button', { name: 'Cancelar' }).click();
+  await originDialog.waitFor({ state: 'hidden' });
+  assert.equal(await focusedText(), `Quitar ${removed}`);
+  await remove.click();
+  await originDialog.waitFor();
+  await page.keyboard.press('Escape');
+  await originDialog.waitFor({ state: 'hidden' });
+  assert.deepEqual(await origins(), [kept, removed].sort());
+  assert.equal(await page.getByRole('row', { name: new RegExp(removed) }).count(), 1);
+  // Confirmed: that origin only is gone.
+  await remove.click();
+  await originDialog.getByRole('button', { name: 'Quitar origen' }).click();
+  await page.getByRole('row', { name: new RegExp(removed) }).waitFor({ state: 'detached' });
+  assert.deepEqual(await origins(), [kept]);
+  await page.getByRole('row', { name: new RegExp(kept) }).waitFor();
+
+  // A webhook endpoint: Cancel keeps it active; confirmed, it is deleted (retired).
+  await page.goto(portalPath('/partner/webhooks'));
+  const row = page.getByRole('row', { name: /Avisos ERP/ });
+  await row.getByText('Activo').waitFor();
+  const endpointDialog = page.getByRole('dialog', { name: '¿Eliminar el endpoint Avisos ERP?' });
+  await row.getByRole('button', { name: 'Eliminar Avisos ERP' }).click();
+  await endpointDialog.getByText(/https:\/\/hooks\.example\.com\/ecf no recibirá más eventos/).waitFor();
+  await checkPage(page, 'partner-webhook-delete-confirm');
+  await endpointDialog.getByRole('button', { name: 'Cancelar' }).click();
+  await endpointDialog.waitFor({ state: 'hidden' });
+  assert.equal(await endpointStatus(), 'active');
+  await row.getByText('Activo').waitFor();
+  await row.getByRole('button', { name: 'Eliminar Avisos ERP' }).click();
+  await endpointDialog.getByRole('button', { name: 'Eliminar endpoint' }).click();
+  await row.getByText('Eliminado').waitFor();
+  assert.equal(await endpointStatus(), 'retired');
+  assert.equal(await row.getByRole('button').count(), 0, 'a deleted endpoint has no actions');
+  assertNoConsoleErrors(problems);
+  await page.context().close();
+});

@@ -111,10 +111,16 @@ test('a developer registers a range, prevalidates with a conflict, sends, and re
     new RegExp(`19 e-NCF.*${signed.encf}`),
   );
   await form.getByRole('button', { name: 'Enviar a la DGII' }).click();
-  await page
-    .getByRole('dialog', { name: '¿Enviar la anulación a la DGII?' })
-    .getByRole('button', { name: 'Enviar' })
-    .click();
+  const sendDialog = page.getByRole('dialog', { name: '¿Enviar la anulación a la DGII?' });
+  // The dialog says what will change; Cancel changes nothing: no annulment is built or sent.
+  await sendDialog
+    .getByText(new RegExp(`Se anularán 19 e-NCF y quedarán cancelados.*${signed.encf}`))
+    .waitFor();
+  await sendDialog.getByRole('button', { name: 'Cancelar' }).click();
+  await sendDialog.waitFor({ state: 'hidden' });
+  assert.equal(await stackDatabase().annulment.count({ where: { tenantId: tenant.id } }), 0);
+  await form.getByRole('button', { name: 'Enviar a la DGII' }).click();
+  await sendDialog.getByRole('button', { name: 'Enviar' }).click();
   await page.getByText('Anulación Aceptada').waitFor();
   await checkPage(page, 'annulments-accepted');
   await page.getByRole('link', { name: 'Ver el estado de la anulación' }).click();

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { SEEDED_REJECTION_MESSAGE, seedRejectedCertificationRun } from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core/testing';
 import { createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
@@ -52,6 +52,17 @@ after(async () => {
   await browser?.close();
   await closeDatabase();
 });
+
+/** A disabled action's reason, as the button is described by it (`aria-describedby`). */
+async function disabledReasonOf(page: Page, name: string): Promise<string> {
+  const button = page.getByRole('button', { name, exact: true });
+  assert.ok(await button.isDisabled(), `"${name}" is disabled`);
+  const described = await button.getAttribute('aria-describedby');
+  assert.ok(described, `"${name}" is described by its reason`);
+  const reason = page.locator(`[id="${described}"]`);
+  assert.ok(await reason.isVisible(), `the reason of "${name}" is shown`);
+  return (await reason.textContent()) ?? '';
+}
 
 test('the data tests from the workbook to an accepted run, row by row; steps in order; evidence; not found elsewhere', async () => {
   const { secrets } = stack();
@@ -99,6 +110,13 @@ test('the data tests from the workbook to an accepted run, row by row; steps in 
 
   // Before a set opens the case, step 1 is the upload: no step is marked by hand yet.
   assert.equal(await page.getByRole('button', { name: /Marcar paso/ }).count(), 0);
+  // Nothing to restart and no production to ask for yet: disabled, each saying why.
+  assert.match(await disabledReasonOf(page, 'Reiniciar pruebas de datos'), /al subir el set de pruebas/);
+  assert.match(await disabledReasonOf(page, 'Reiniciar simulación'), /al subir el set de pruebas/);
+  assert.match(
+    await disabledReasonOf(page, 'Solicitar activación de producción'),
+    /Se habilita después de la declaración jurada \(paso 13\).*Pendiente: «1\. Registrado» y 12 paso\(s\) más\./,
+  );
 
   // The workbook: prevalidated (nothing stored), then run.
   const form = page.getByRole('form', { name: 'Set de pruebas de datos' });
@@ -215,6 +233,13 @@ test('the data tests from the workbook to an accepted run, row by row; steps in 
   assert.equal(await steps.nth(6).getAttribute('data-state'), 'pending');
   const runsTable = page.getByRole('table', { name: 'Corridas de la certificación' });
   assert.match((await runsTable.getByRole('row').nth(1).textContent()) ?? '', /Aceptada.*25 de 25/);
+  // The data tests can be restarted now; the simulation has nothing yet; production waits for step 13.
+  assert.equal(await page.getByRole('button', { name: 'Reiniciar pruebas de datos' }).isEnabled(), true);
+  assert.match(await disabledReasonOf(page, 'Reiniciar simulación'), /No hay simulación que reiniciar/);
+  assert.match(
+    await disabledReasonOf(page, 'Solicitar activación de producción'),
+    /Pendiente: «3\. Pruebas de datos aprobación comercial» y 10 paso\(s\) más\./,
+  );
   await checkPage(page, 'certification-data-done');
   // The one refused call is the early attestation (409).
   assertNoConsoleErrors(problems.filter((problem) => !problem.includes('status of 409 (Conflict)')));
@@ -280,10 +305,21 @@ test('a rejected row: its message on the run page, the failed case says what to 
 
   await page.getByRole('link', { name: 'Volver a Certificación' }).click();
   await page.waitForURL((url) => url.pathname === '/CerteCF/certification');
+  // Only the data tests have something to restart.
+  assert.match(await disabledReasonOf(page, 'Reiniciar simulación'), /No hay simulación que reiniciar/);
   await page.getByRole('button', { name: 'Reiniciar pruebas de datos' }).click();
   const confirm = page.getByRole('dialog', { name: '¿Reiniciar pruebas de datos?' });
   await confirm.getByText(/se deshacen los pasos 2 y 3/).waitFor();
   await checkPage(page, 'certification-restart-confirm');
+  // Cancel changes nothing: the run is still the failed one, not replaced.
+  await confirm.getByRole('button', { name: 'Cancelar' }).click();
+  await confirm.waitFor({ state: 'hidden' });
+  await page.getByRole('alert').filter({ hasText: 'La última corrida falló' }).waitFor();
+  assert.equal(
+    (await stackDatabase().certificationRun.findUniqueOrThrow({ where: { id: runId } })).replacedAt,
+    null,
+  );
+  await page.getByRole('button', { name: 'Reiniciar pruebas de datos' }).click();
   await confirm.getByRole('button', { name: 'Reiniciar' }).click();
   await page.getByText(/Pruebas de datos: se reinició la parte\./).waitFor();
   await page.getByRole('alert').filter({ hasText: 'La última corrida falló' }).waitFor({ state: 'detached' });
@@ -291,7 +327,78 @@ test('a rejected row: its message on the run page, the failed case says what to 
     (await page.getByRole('table', { name: 'Corridas de la certificación' }).textContent()) ?? '',
     /Fallida/,
   );
+  assert.notEqual(
+    (await stackDatabase().certificationRun.findUniqueOrThrow({ where: { id: runId } })).replacedAt,
+    null,
+  );
+  // Restarted, the data tests have nothing left to restart until a new run.
+  assert.match(
+    await disabledReasonOf(page, 'Reiniciar pruebas de datos'),
+    /No hay pruebas de datos que reiniciar/,
+  );
   assertNoConsoleErrors(problems);
+});
+
+test('production can be asked for once steps 1 to 13 are done, after a confirmation', async () => {
+  const database = stackDatabase();
+  const { tenant, owner } = await seedPortalTenant({ tradeName: 'Certificación Declarada' });
+  // Steps 1 to 13 done (up to the sworn declaration): the tax authority's verification is next.
+  const caseRow = await database.certificationCase.create({
+    data: { tenantId: tenant.id, state: 'in_progress', step: 'status_verification' },
+  });
+  const sources: Record<string, string> = {
+    registered: 'set',
+    data_tests_ecf: 'run',
+    data_tests_commercial_approval: 'approvals',
+    simulation_ecf: 'run',
+    reception_ecf: 'reception',
+    reception_commercial_approval: 'reception',
+  };
+  const steps = [
+    'registered',
+    'data_tests_ecf',
+    'data_tests_commercial_approval',
+    'simulation_ecf',
+    'simulation_printed_representation',
+    'printed_representation_validation',
+    'test_service_urls',
+    'reception_test_ecf',
+    'reception_ecf',
+    'reception_test_commercial_approval',
+    'reception_commercial_approval',
+    'production_service_urls',
+    'sworn_declaration',
+  ] as const;
+  await database.certificationStepCompletion.createMany({
+    data: steps.map((step) => ({ caseId: caseRow.id, step, source: sources[step] ?? 'attestation' })),
+  });
+  const productionState = async () =>
+    (await database.tenant.findUniqueOrThrow({ where: { id: tenant.id } })).productionState;
+
+  const { page, problems } = await newPortalPage(browser);
+  await signIn(page, owner);
+  await page.goto(portalUrl('/CerteCF/certification'));
+  await page.getByRole('heading', { name: 'Próximo paso: 14. Verificación estatus' }).waitFor();
+  const ask = page.getByRole('button', { name: 'Solicitar activación de producción', exact: true });
+  assert.equal(await ask.isEnabled(), true);
+  assert.equal(await ask.getAttribute('aria-describedby'), null, 'no reason: it can apply');
+
+  const dialog = page.getByRole('dialog', { name: '¿Solicitar la activación de producción?' });
+  await ask.click();
+  await dialog.getByText(/consulta ahora el directorio de producción de la DGII/).waitFor();
+  await checkPage(page, 'certification-activation-confirm');
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  assert.equal(await productionState(), 'not_requested');
+  assert.equal(await page.getByTestId('production-state').textContent(), 'No solicitada');
+
+  await ask.click();
+  await dialog.getByRole('button', { name: 'Solicitar activación' }).click();
+  await page.getByText(/El servicio consulta ahora el directorio de la DGII/).waitFor();
+  await page.getByTestId('production-state').getByText('En trámite').waitFor();
+  assert.equal(await productionState(), 'pending');
+  assertNoConsoleErrors(problems);
+  await page.context().close();
 });
 
 test('the commercial approval tests: the workbook sent row by row, watched until accepted; the simulation is next', async () => {

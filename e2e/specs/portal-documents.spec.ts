@@ -115,7 +115,7 @@ test('Try it: preflight errors on their fields, an emission that reaches accepte
   assert.match((await row.first().textContent()) ?? '', /RD\$ 8,731\.00/);
   await checkPage(page, 'documents');
   await page.goto(portalUrl('/TesteCF/documents?status=rejected'));
-  await page.getByText('No hay documentos con estos filtros.').waitFor();
+  await page.getByText('Ningún comprobante coincide con los filtros.').waitFor();
   assertNoConsoleErrors(problems);
 
   // Another tenant's owner: not found, for the page and for the download.

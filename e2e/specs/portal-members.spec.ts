@@ -88,13 +88,31 @@ test("an owner changes a member's role, then removes them: the member loses the 
   await ownerSide.page.waitForURL((url) => url.pathname === `/members/${accountant.membershipId}`);
   await checkPage(ownerSide.page, 'member');
   await ownerSide.page.getByRole('combobox', { name: 'Rol', exact: true }).selectOption('developer');
+  // A role change asks first, naming both roles; Cancel leaves the role as it was.
+  const roleOf = async () =>
+    (await stackDatabase().membership.findUniqueOrThrow({ where: { id: accountant.membershipId } })).role;
+  const roleDialog = ownerSide.page.getByRole('dialog', { name: '¿Cambiar el rol de Carlos Contador?' });
   await ownerSide.page.getByRole('button', { name: 'Guardar rol' }).click();
+  await roleDialog.getByText(/Pasa de Contador a Desarrollador/).waitFor();
+  await checkPage(ownerSide.page, 'member-role-confirm');
+  await roleDialog.getByRole('button', { name: 'Cancelar' }).click();
+  await roleDialog.waitFor({ state: 'hidden' });
+  assert.equal(await roleOf(), 'accountant');
+  assert.equal(await ownerSide.page.getByText('Rol actualizado.').count(), 0);
+  await ownerSide.page.getByRole('button', { name: 'Guardar rol' }).click();
+  await roleDialog.getByRole('button', { name: 'Cambiar rol' }).click();
   await ownerSide.page.getByText('Rol actualizado.').waitFor();
+  assert.equal(await roleOf(), 'developer');
 
   await ownerSide.page.getByRole('button', { name: 'Quitar de la cuenta' }).click();
   const dialog = ownerSide.page.getByRole('dialog', { name: '¿Quitar a Carlos Contador?' });
   await dialog.waitFor();
   await checkPage(ownerSide.page, 'member-remove-confirm');
+  // Escape changes nothing: still a member.
+  await ownerSide.page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  assert.equal(await stackDatabase().membership.count({ where: { id: accountant.membershipId } }), 1);
+  await ownerSide.page.getByRole('button', { name: 'Quitar de la cuenta' }).click();
   await dialog.getByRole('button', { name: 'Quitar', exact: true }).click();
   await ownerSide.page.waitForURL((url) => url.pathname === '/members');
   assert.equal(await ownerSide.page.getByRole('row', { name: /Carlos Contador/ }).count(), 0);

@@ -32,6 +32,11 @@ test('signing out everywhere signs every browser out at its next request', async
   const dialog = laptop.page.getByRole('dialog', { name: '¿Cerrar todas sus sesiones?' });
   await dialog.waitFor();
   await checkPage(laptop.page, 'sign-out-everywhere-confirm');
+  // Cancel changes nothing: the phone's session still works.
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  assert.equal(await phone.page.evaluate(async () => (await fetch('/api/trpc/members.list')).status), 200);
+  await laptop.page.getByRole('button', { name: 'Cerrar sesión en todos los dispositivos' }).click();
   await dialog.getByRole('button', { name: 'Cerrar todas' }).click();
   await laptop.page.waitForURL((url) => url.pathname === '/sign-in');
 

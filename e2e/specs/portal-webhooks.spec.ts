@@ -219,4 +219,50 @@ test('a developer configures an endpoint, sees the delivery of an emitted docume
     ['webhook.created', 'webhook.delivery_replayed'],
   );
   assert.ok(!JSON.stringify(entries.map((entry) => entry.data)).includes(secret));
+
+  // Rotating the secret and deleting the endpoint each ask first: Cancel and Escape change nothing.
+  const webhookActions = async () =>
+    (
+      await stackDatabase().portalAuditEntry.findMany({
+        where: { tenantId: tenant.id, action: { startsWith: 'webhook.' } },
+        orderBy: { id: 'asc' },
+      })
+    ).map((entry) => entry.action);
+  await page.goto(portalUrl('/TesteCF/webhooks'));
+  const listed = page.getByRole('row', { name: /ERP de prueba/ });
+  const rotateDialog = page.getByRole('dialog', { name: '¿Rotar el secreto de ERP de prueba?' });
+  await listed.getByRole('button', { name: 'Rotar secreto de ERP de prueba' }).click();
+  await rotateDialog.getByText(/Se genera un secreto nuevo/).waitFor();
+  await rotateDialog.getByRole('button', { name: 'Cancelar' }).click();
+  await rotateDialog.waitFor({ state: 'hidden' });
+  await listed.getByRole('button', { name: 'Rotar secreto de ERP de prueba' }).click();
+  await rotateDialog.waitFor();
+  await page.keyboard.press('Escape');
+  await rotateDialog.waitFor({ state: 'hidden' });
+  assert.equal(await page.getByTestId('rotated-webhook-secret').count(), 0);
+  assert.deepEqual(await webhookActions(), ['webhook.created', 'webhook.delivery_replayed']);
+  await listed.getByRole('button', { name: 'Rotar secreto de ERP de prueba' }).click();
+  await rotateDialog.getByRole('button', { name: 'Rotar secreto' }).click();
+  const rotated = page.getByTestId('rotated-webhook-secret');
+  await rotated.waitFor();
+  assert.notEqual(((await rotated.textContent()) ?? '').trim(), secret);
+
+  const retireDialog = page.getByRole('dialog', { name: '¿Eliminar el endpoint ERP de prueba?' });
+  await listed.getByRole('button', { name: 'Eliminar ERP de prueba' }).click();
+  await retireDialog.getByText(/No recibirá más eventos/).waitFor();
+  await checkPage(page, 'webhook-delete-confirm');
+  await retireDialog.getByRole('button', { name: 'Cancelar' }).click();
+  await retireDialog.waitFor({ state: 'hidden' });
+  assert.match((await listed.textContent()) ?? '', /Activo/);
+  assert.deepEqual(await webhookActions(), [
+    'webhook.created',
+    'webhook.delivery_replayed',
+    'webhook.secret_rotated',
+  ]);
+  await listed.getByRole('button', { name: 'Eliminar ERP de prueba' }).click();
+  await retireDialog.getByRole('button', { name: 'Eliminar endpoint' }).click();
+  await page.getByText('«ERP de prueba» fue eliminado', { exact: false }).waitFor();
+  await listed.getByText('Eliminado').waitFor();
+  assert.equal((await webhookActions()).at(-1), 'webhook.retired');
+  assertNoConsoleErrors(problems);
 });

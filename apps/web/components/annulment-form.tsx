@@ -246,6 +246,14 @@ export function AnnulmentForm(props: { environment: TEnvironment }) {
         onConfirm={() => void confirmSend()}
         onCancel={() => setConfirming(false)}
       >
+        {checked ? (
+          <p>
+            Se anularán {checked.count.toLocaleString('es-DO')} e-NCF
+            {checked.cancellable.length > 0
+              ? ` y quedarán cancelados estos e-CF firmados que nunca salieron: ${checked.cancellable.join(', ')}.`
+              : '; ningún e-CF emitido queda cancelado.'}
+          </p>
+        ) : null}
         <p>Los e-NCF anulados no se pueden volver a usar. Esta acción no se puede deshacer.</p>
       </ConfirmDialog>
     </>

@@ -2,16 +2,24 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Banner, Button } from '@ecf/ui';
+import { Banner, Button, ConfirmDialog } from '@ecf/ui';
 import { PRODUCTION_STATE_LABELS } from '../lib/certification-schemas.ts';
 import { failureOf, formMessageOf } from '../lib/trpc-errors.ts';
 import { useTRPC } from '../lib/trpc/client.tsx';
 import styles from './certification.module.css';
 
-/** Asks for production now (normally automatic once the tax authority lists the RNC in its directory). */
-export function CertificationActivationButton(props: { stepTitles: Record<string, string> }) {
+/**
+ * Asks for production now (normally automatic once the tax authority lists the RNC in its
+ * directory), after a confirmation. Before the sworn declaration (step 13) the button is disabled
+ * with `unavailableReason` next to it: the service would only refuse.
+ */
+export function CertificationActivationButton(props: {
+  stepTitles: Record<string, string>;
+  unavailableReason: string | null;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
+  const [open, setOpen] = useState(false);
   const [result, setResult] = useState<{ tone: 'success' | 'danger'; text: string } | null>(null);
   const activation = useMutation(trpc.certification.requestActivation.mutationOptions());
 
@@ -39,6 +47,8 @@ export function CertificationActivationButton(props: { stepTitles: Record<string
             ? `${formMessageOf(failure)} Faltan: ${names.join(', ')}.`
             : formMessageOf(failure),
       });
+    } finally {
+      setOpen(false);
     }
   }
 
@@ -46,10 +56,30 @@ export function CertificationActivationButton(props: { stepTitles: Record<string
     <>
       {result ? <Banner tone={result.tone}>{result.text}</Banner> : null}
       <div className={styles.actions}>
-        <Button variant="secondary" busy={activation.isPending} onClick={() => void request()}>
+        <Button
+          variant="secondary"
+          busy={activation.isPending}
+          disabledReason={props.unavailableReason}
+          onClick={() => setOpen(true)}
+        >
           Solicitar activación de producción
         </Button>
       </div>
+      <ConfirmDialog
+        open={open}
+        title="¿Solicitar la activación de producción?"
+        confirmLabel="Solicitar activación"
+        tone="primary"
+        busy={activation.isPending}
+        onCancel={() => setOpen(false)}
+        onConfirm={() => void request()}
+      >
+        <p>
+          La producción queda pendiente y el servicio consulta ahora el directorio de producción de la DGII.
+          Cuando la DGII liste su RNC, la producción se activa: desde entonces los e-CF enviados a eCF tienen
+          efecto fiscal.
+        </p>
+      </ConfirmDialog>
     </>
   );
 }

@@ -23,6 +23,7 @@ import {
   STEP_STATE_TONES,
   type TAttestableStep,
 } from '../lib/certification-schemas.ts';
+import { activationUnavailableReason, restartUnavailableReason } from '../lib/certification-availability.ts';
 import { formatDateTime, formatShortDateTime } from '../lib/format.ts';
 import type { ZCaseView } from '../server/routers/certification/certification.schema.ts';
 import { CertificationActivationButton } from './certification-activation-button.tsx';
@@ -314,7 +315,12 @@ export function CertificationOverview(props: {
             Si la DGII rechazó un comprobante o reinició la parte en su portal, reiníciela aquí también: la
             corrida en curso se detiene y sus comprobantes quedan reemplazados (se conservan).
           </p>
-          <CertificationRestart />
+          <CertificationRestart
+            unavailable={{
+              data: restartUnavailableReason(view, 'data'),
+              simulation: restartUnavailableReason(view, 'simulation'),
+            }}
+          />
         </Panel>
       ) : null}
       <Panel title="Producción">
@@ -325,7 +331,10 @@ export function CertificationOverview(props: {
           jurada (paso 13).
         </p>
         {canManage && view.production.state !== 'active' ? (
-          <CertificationActivationButton stepTitles={stepTitles} />
+          <CertificationActivationButton
+            stepTitles={stepTitles}
+            unavailableReason={activationUnavailableReason(view)}
+          />
         ) : null}
       </Panel>
     </>

@@ -14,8 +14,11 @@ const CONSEQUENCES: Record<TCertificationPart, string> = {
     'La corrida de simulación en curso se detiene, sus comprobantes quedan reemplazados (se conservan) y se deshacen los pasos 4 a 6 (simulación y representación impresa).',
 };
 
-/** Restarts a part of the tests, after a confirmation that says what it undoes. */
-export function CertificationRestart() {
+/**
+ * Restarts a part of the tests, after a confirmation that says what it undoes. A part with nothing
+ * to restart has its button disabled, with `unavailable[part]` (why) next to it.
+ */
+export function CertificationRestart(props: { unavailable: Record<TCertificationPart, string | null> }) {
   const trpc = useTRPC();
   const router = useRouter();
   const [part, setPart] = useState<TCertificationPart | null>(null);
@@ -42,10 +45,20 @@ export function CertificationRestart() {
     <>
       {result ? <Banner tone={result.tone}>{result.text}</Banner> : null}
       <div className={styles.actions}>
-        <Button variant="danger" busy={restart.isPending} onClick={() => setPart('data')}>
+        <Button
+          variant="danger"
+          busy={restart.isPending}
+          disabledReason={props.unavailable.data}
+          onClick={() => setPart('data')}
+        >
           Reiniciar pruebas de datos
         </Button>
-        <Button variant="danger" busy={restart.isPending} onClick={() => setPart('simulation')}>
+        <Button
+          variant="danger"
+          busy={restart.isPending}
+          disabledReason={props.unavailable.simulation}
+          onClick={() => setPart('simulation')}
+        >
           Reiniciar simulación
         </Button>
       </div>

@@ -12,6 +12,9 @@ export const DOCUMENT_QUERY_KEYS = [
   'cursor',
 ] as const;
 
+/** The portal's search keys (issue 27), apart from the REST API's: the text, the amount range, the previous page. */
+export const DOCUMENT_SEARCH_KEYS = ['q', 'amountMin', 'amountMax', 'before'] as const;
+
 /**
  * The issued list's filters as a plain GET form: the filters live in the URL (shareable, back
  * button), and a new filter starts from the first page (no cursor is sent).
@@ -21,6 +24,25 @@ export function DocumentFilters(props: { environment: string; values: Record<str
   return (
     <form method="get" action={`/${props.environment}/documents`} aria-label="Filtrar documentos">
       <div className={styles.filters}>
+        <TextField
+          label="Buscar"
+          name="q"
+          defaultValue={values.q ?? ''}
+          hint="e-NCF (o su inicio), TrackId, o RNC o cédula del comprador."
+          autoComplete="off"
+        />
+        <TextField
+          label="Monto mínimo"
+          name="amountMin"
+          inputMode="decimal"
+          defaultValue={values.amountMin ?? ''}
+        />
+        <TextField
+          label="Monto máximo"
+          name="amountMax"
+          inputMode="decimal"
+          defaultValue={values.amountMax ?? ''}
+        />
         <Select
           label="Estado"
           name="status"

@@ -9,14 +9,16 @@ import { useTRPC } from '../lib/trpc/client.tsx';
 import { ZChangeMemberRoleInput } from '../server/routers/members/change-member-role.schema.ts';
 import { useFormErrors } from './use-form-errors.ts';
 
-export function ChangeRoleForm(props: { membershipId: string; role: TMemberRole }) {
+/** Another role for a member, after a confirmation naming both roles (their access changes at once). */
+export function ChangeRoleForm(props: { membershipId: string; name: string; role: TMemberRole }) {
   const trpc = useTRPC();
   const router = useRouter();
   const errors = useFormErrors();
   const [saved, setSaved] = useState(false);
+  const [chosen, setChosen] = useState<TMemberRole | null>(null);
   const change = useMutation(trpc.members.changeRole.mutationOptions());
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setSaved(false);
     const input = errors.check(ZChangeMemberRoleInput, {
@@ -24,30 +26,58 @@ export function ChangeRoleForm(props: { membershipId: string; role: TMemberRole 
       role: new FormData(event.currentTarget).get('role'),
     });
     if (input === null) return;
+    if (input.role === props.role) {
+      errors.show({ role: `${props.name} ya tiene ese rol: elija otro.` });
+      return;
+    }
+    setChosen(input.role);
+  }
+
+  async function confirm(role: TMemberRole) {
     try {
-      await change.mutateAsync(input);
+      await change.mutateAsync({ membershipId: props.membershipId, role });
       setSaved(true);
       router.refresh();
     } catch (error) {
       errors.fail(error, { LAST_OWNER: 'role' });
+    } finally {
+      setChosen(null);
     }
   }
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Cambiar el rol">
-      {saved ? <Banner tone="success">Rol actualizado.</Banner> : null}
-      {errors.message ? <Banner tone="danger">{errors.message}</Banner> : null}
-      <Select
-        label="Rol"
-        name="role"
-        defaultValue={props.role}
-        options={MEMBER_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
-        error={errors.fieldErrors.role}
-      />
-      <Button type="submit" busy={change.isPending}>
-        Guardar rol
-      </Button>
-    </form>
+    <>
+      <form onSubmit={submit} noValidate aria-label="Cambiar el rol">
+        {saved ? <Banner tone="success">Rol actualizado.</Banner> : null}
+        {errors.message ? <Banner tone="danger">{errors.message}</Banner> : null}
+        <Select
+          label="Rol"
+          name="role"
+          defaultValue={props.role}
+          options={MEMBER_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
+          error={errors.fieldErrors.role}
+        />
+        <Button type="submit" busy={change.isPending}>
+          Guardar rol
+        </Button>
+      </form>
+      <ConfirmDialog
+        open={chosen !== null}
+        title={`¿Cambiar el rol de ${props.name}?`}
+        confirmLabel="Cambiar rol"
+        busy={change.isPending}
+        onCancel={() => setChosen(null)}
+        onConfirm={() => {
+          if (chosen !== null) void confirm(chosen);
+        }}
+      >
+        <p>
+          Pasa de <strong>{ROLE_LABELS[props.role]}</strong> a{' '}
+          <strong>{chosen === null ? '' : ROLE_LABELS[chosen]}</strong>. Lo que puede ver y hacer en esta
+          cuenta cambia de inmediato, en todas sus sesiones.
+        </p>
+      </ConfirmDialog>
+    </>
   );
 }
 

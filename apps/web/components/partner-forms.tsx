@@ -160,20 +160,42 @@ export function PartnerOriginForm() {
   );
 }
 
-/** Removes a registered origin. */
+/** Removes a registered origin, after a confirmation that says what stops working. */
 export function PartnerOriginRemoveButton(props: { origin: string }) {
   const trpc = useTRPC();
   const router = useRouter();
+  const errors = useFormErrors();
+  const [open, setOpen] = useState(false);
   const remove = useMutation(trpc.partner.removeOrigin.mutationOptions());
   return (
-    <Button
-      variant="secondary"
-      size="small"
-      busy={remove.isPending}
-      onClick={() => void remove.mutateAsync({ origin: props.origin }).finally(() => router.refresh())}
-    >
-      Quitar<span className="ecf-visually-hidden"> {props.origin}</span>
-    </Button>
+    <>
+      {errors.message ? <Banner tone="danger">{errors.message}</Banner> : null}
+      <Button variant="secondary" size="small" onClick={() => setOpen(true)}>
+        Quitar<span className="ecf-visually-hidden"> {props.origin}</span>
+      </Button>
+      <ConfirmDialog
+        open={open}
+        title={`¿Quitar el origen ${props.origin}?`}
+        confirmLabel="Quitar origen"
+        busy={remove.isPending}
+        onCancel={() => setOpen(false)}
+        onConfirm={() => {
+          void remove
+            .mutateAsync({ origin: props.origin })
+            .then(
+              () => router.refresh(),
+              (error: unknown) => void errors.fail(error),
+            )
+            .finally(() => setOpen(false));
+        }}
+      >
+        <p>
+          Desde {props.origin} ya no se podrán abrir sesiones nuevas de carga de certificados ni de
+          certificación embebida (browserOrigin). Las sesiones ya abiertas siguen hasta que venzan. Puede
+          registrarlo otra vez cuando quiera.
+        </p>
+      </ConfirmDialog>
+    </>
   );
 }
 
@@ -231,18 +253,23 @@ export function PartnerWebhookCreateForm() {
   );
 }
 
-/** Pause, resume or retire a Partner endpoint. */
+/** Pause, resume or delete a Partner endpoint (deleting after a confirmation: it cannot be undone). */
 export function PartnerEndpointActions(props: {
   endpointId: string;
+  name: string;
+  url: string;
   status: 'active' | 'paused' | 'retired';
 }) {
   const trpc = useTRPC();
   const router = useRouter();
+  const errors = useFormErrors();
+  const [confirming, setConfirming] = useState(false);
   const update = useMutation(trpc.partner.updateEndpoint.mutationOptions());
   const retire = useMutation(trpc.partner.retireEndpoint.mutationOptions());
   if (props.status === 'retired') return null;
   return (
     <>
+      {errors.message ? <Banner tone="danger">{errors.message}</Banner> : null}
       <Button
         variant="secondary"
         size="small"
@@ -257,17 +284,32 @@ export function PartnerEndpointActions(props: {
         }
       >
         {props.status === 'active' ? 'Pausar' : 'Reanudar'}
+        <span className="ecf-visually-hidden"> {props.name}</span>
       </Button>{' '}
-      <Button
-        variant="secondary"
-        size="small"
-        busy={retire.isPending}
-        onClick={() =>
-          void retire.mutateAsync({ endpointId: props.endpointId }).finally(() => router.refresh())
-        }
-      >
-        Eliminar
+      <Button variant="secondary" size="small" onClick={() => setConfirming(true)}>
+        Eliminar<span className="ecf-visually-hidden"> {props.name}</span>
       </Button>
+      <ConfirmDialog
+        open={confirming}
+        title={`¿Eliminar el endpoint ${props.name}?`}
+        confirmLabel="Eliminar endpoint"
+        busy={retire.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          void retire
+            .mutateAsync({ endpointId: props.endpointId })
+            .then(
+              () => router.refresh(),
+              (error: unknown) => void errors.fail(error),
+            )
+            .finally(() => setConfirming(false));
+        }}
+      >
+        <p>
+          {props.url} no recibirá más eventos de las cuentas del Partner y no se puede deshacer. Las entregas
+          en cola quedarán fallidas; el historial de entregas se conserva.
+        </p>
+      </ConfirmDialog>
     </>
   );
 }

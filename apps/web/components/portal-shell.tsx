@@ -13,6 +13,7 @@ import {
   type TEnvironment,
 } from '../lib/environments.ts';
 import { hrefOf, isActiveEntry, visibleNavEntries, NAV_ENTRIES } from '../lib/navigation.ts';
+import { DocumentJump } from './document-jump.tsx';
 import { PortalNav } from './portal-nav.tsx';
 import { SignOutButton, SignOutEverywhereButton } from './sign-out-buttons.tsx';
 import { TenantSwitcher, type TTenantOption } from './tenant-switcher.tsx';
@@ -56,6 +57,9 @@ export function PortalShell(props: {
         </a>
         <div className={styles.controls}>
           <TenantSwitcher tenants={props.tenants} activeTenantId={props.activeTenantId} />
+          {props.activeTenantId !== null && props.capabilities.includes('documents.read') ? (
+            <DocumentJump environment={environment} />
+          ) : null}
           {environments.length > 0 ? (
             <nav aria-label="Entorno">
               <ul className={styles.environments}>

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Banner, Button, ConfirmDialog, CopyButton, Select, StatusBadge, Table } from '@ecf/ui';
+import { Banner, Button, ConfirmDialog, CopyButton, EmptyState, Select, StatusBadge, Table } from '@ecf/ui';
 import type { z } from 'zod';
 import type { TEnvironment } from '../lib/environments.ts';
 import { formatDateTime, formatShortDateTime } from '../lib/format.ts';
@@ -153,7 +153,20 @@ export function WebhookEndpointList(props: {
         captionHidden
         rows={props.endpoints}
         rowKey={(endpoint) => endpoint.id}
-        empty="Aún no hay endpoints en este ambiente."
+        empty={
+          props.canManage ? (
+            <EmptyState
+              title="Aún no hay endpoints en este ambiente."
+              action={{ href: '#crear-endpoint', label: 'Agregue un endpoint' }}
+            >
+              Un endpoint recibe un aviso firmado cada vez que un e-CF cambia de estado.
+            </EmptyState>
+          ) : (
+            <EmptyState title="Aún no hay endpoints en este ambiente.">
+              Un propietario o un desarrollador de la cuenta puede agregarlos.
+            </EmptyState>
+          )
+        }
         columns={[
           {
             header: 'Nombre',

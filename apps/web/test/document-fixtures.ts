@@ -16,6 +16,9 @@ export async function seedIssuedDocument(
     status?: DocumentStatus;
     totalAmount?: string;
     submittedAt?: Date;
+    encf?: string;
+    buyerRnc?: string | null;
+    trackId?: string;
   },
 ) {
   return database.document.create({
@@ -23,13 +26,14 @@ export async function seedIssuedDocument(
       tenantId: input.tenantId,
       environment: input.environment ?? 'TesteCF',
       type: 31,
-      encf: `E31${sequence()}`,
+      encf: input.encf ?? `E31${sequence()}`,
       status: input.status ?? 'queued_for_signing',
       format: 'simplified',
       issueDate: new Date('2026-11-21'),
       totalAmount: input.totalAmount ?? '8731.00',
-      buyerRnc: '101672919',
+      buyerRnc: input.buyerRnc === undefined ? '101672919' : input.buyerRnc,
       submittedPayload: {},
+      ...(input.trackId === undefined ? {} : { trackId: input.trackId }),
       ...(input.submittedAt === undefined ? {} : { submittedAt: input.submittedAt }),
     },
   });

@@ -11,10 +11,13 @@ export { isIssuerPhone } from '@ecf/fiscal-core';
 export {
   ACCOUNT_PROFILE_LIMITS,
   getAccountSettings,
+  getFirstSteps,
   MAX_PAYMENT_TERM_DAYS,
   updateAccountProfile,
   updateAccountSettings,
   type TAccountSettings,
+  type TFirstSteps,
+  type TFirstStepState,
 } from './accounts/index.ts';
 export {
   API_KEY_NAME_MAX_LENGTH,
@@ -41,6 +44,7 @@ export {
   findTenants,
   getTenant,
   loadActiveCertificate,
+  previewTenantCertificate,
   reencryptTenantCertificates,
   revokeApiKey,
   storeTenantCertificate,
@@ -133,6 +137,14 @@ export {
   isPrintable,
   printingOf,
   printingStatusOf,
+} from './documents/index.ts';
+export {
+  ISSUED_COUNT_CAP,
+  issuedSearchFiltersOf,
+  locateDocuments,
+  searchIssuedDocuments,
+  type TDocumentLocation,
+  ZIssuedSearchQuery,
 } from './documents/index.ts';
 export {
   acceptInvitation,
@@ -318,6 +330,7 @@ export {
   restartCertificationPart,
   sendCertificationApprovals,
   startCertificationRun,
+  stepsOfPart,
   syncCertificationCases,
   assertDirectCertification,
   findCertificationSummaries,

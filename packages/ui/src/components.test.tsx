@@ -4,6 +4,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { Banner } from './banner.tsx';
 import { Button } from './button.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { EmptyState } from './empty-state.tsx';
 import { PageHeader } from './page-header.tsx';
 import { Select } from './select.tsx';
 import { Table } from './table.tsx';
@@ -70,6 +71,39 @@ test('Table has a caption, column headers, row headers and an empty message', ()
   assert.match(empty, /Nadie aún\./);
 });
 
+test('EmptyState says what to do next with one primary action; in a Table it replaces the grid', () => {
+  const state = (
+    <EmptyState title="Aún no hay claves." action={{ href: '#crear-clave', label: 'Crear una clave' }}>
+      Cree una para llamar a la API.
+    </EmptyState>
+  );
+  const html = renderToStaticMarkup(state);
+  assert.match(
+    html,
+    /<p class="title">Aún no hay claves\.<\/p><p class="next">Cree una para llamar a la API\.<\/p>/,
+  );
+  assert.match(html, /<a href="#crear-clave" class="button primary">Crear una clave<\/a>/);
+  assert.equal(html.match(/<a /g)?.length, 1);
+  // Without an action (a role that cannot act), no link at all.
+  assert.doesNotMatch(renderToStaticMarkup(<EmptyState title="Nada aún." />), /<a /);
+  // In a Table: a block (a paragraph cannot hold paragraphs), never rendered with rows.
+  const columns = [{ header: 'Nombre', cell: (row: { name: string }) => row.name }];
+  const empty = renderToStaticMarkup(
+    <Table caption="Claves" columns={columns} rows={[]} rowKey={(row) => row.name} empty={state} />,
+  );
+  assert.match(empty, /<\/table><div class="empty"><div class="emptyState">/);
+  const full = renderToStaticMarkup(
+    <Table
+      caption="Claves"
+      columns={columns}
+      rows={[{ name: 'ERP' }]}
+      rowKey={(row) => row.name}
+      empty={state}
+    />,
+  );
+  assert.doesNotMatch(full, /Crear una clave/);
+});
+
 test('Banner is an alert for warnings and dangers, a status otherwise', () => {
   assert.match(renderToStaticMarkup(<Banner tone="danger" title="Error" />), /role="alert"/);
   assert.match(renderToStaticMarkup(<Banner tone="success">Hecho</Banner>), /role="status"/);
@@ -96,6 +130,9 @@ test('PageHeader holds the page heading; ConfirmDialog names itself by its title
       Pierde el acceso.
     </ConfirmDialog>,
   );
-  assert.match(dialog, /<dialog class="dialog" aria-labelledby="[^"]+" aria-describedby="[^"]+">/);
+  assert.match(
+    dialog,
+    /<dialog class="dialog" aria-modal="true" aria-labelledby="[^"]+" aria-describedby="[^"]+">/,
+  );
   assert.match(dialog, /Cancelar<\/button>/);
 });

@@ -7,6 +7,7 @@ export { Button, LinkButton, type TButtonVariant } from './button.tsx';
 export { TextField } from './text-field.tsx';
 export { Select, type TSelectOption } from './select.tsx';
 export { Table, type TTableColumn } from './table.tsx';
+export { EmptyState } from './empty-state.tsx';
 export { Banner, type TBannerTone } from './banner.tsx';
 export { PageHeader } from './page-header.tsx';
 export { Panel } from './panel.tsx';

@@ -21,8 +21,9 @@ function cellClass(column: { numeric?: boolean; nowrap?: boolean }): string | un
 
 /**
  * A data table with a caption (its accessible name), column headers and, when there are no rows,
- * the `empty` message instead of an empty grid. A table wider than the page scrolls inside a
- * region named by the caption that takes keyboard focus (so it can be scrolled without a mouse).
+ * the `empty` message (a sentence, or an EmptyState with the next step) instead of an empty grid.
+ * A table wider than the page scrolls inside a region named by the caption that takes keyboard
+ * focus (so it can be scrolled without a mouse).
  */
 export function Table<TRow>(props: {
   caption: ReactNode;
@@ -68,7 +69,14 @@ export function Table<TRow>(props: {
           ))}
         </tbody>
       </table>
-      {rows.length === 0 ? <p className={styles.empty}>{empty}</p> : null}
+      {rows.length === 0 ? (
+        // A sentence stays a paragraph; an EmptyState (paragraphs and an action) needs a block.
+        typeof empty === 'string' ? (
+          <p className={styles.empty}>{empty}</p>
+        ) : (
+          <div className={styles.empty}>{empty}</div>
+        )
+      ) : null}
     </div>
   );
 }

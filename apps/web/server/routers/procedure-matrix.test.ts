@@ -241,6 +241,10 @@ const ROWS: Record<string, TRow> = {
       documentId: (await seedIssuedDocument(harness.database, { tenantId: world.tenant.id })).id,
     }),
   },
+  'documents.locate': {
+    access: { tenant: 'documents.read' },
+    input: () => ({ reference: 'E310000000001', environment: 'TesteCF' }),
+  },
   'tryIt.preflight': { access: { tenant: 'emission.test' }, input: () => ({ json: validTryItJson() }) },
   'tryIt.emit': { access: { tenant: 'emission.test' }, input: () => ({ json: validTryItJson() }) },
   'tryIt.status': {
@@ -269,6 +273,13 @@ const ROWS: Record<string, TRow> = {
     },
   },
   'certificate.list': { access: { tenant: 'certificate.read' }, input: () => undefined },
+  'certificate.preview': {
+    access: { tenant: 'certificate.manage' },
+    input: (world) => {
+      const generated = createTestCertificate({ rnc: world.tenant.rnc, commonName: 'Vista Matriz' });
+      return { p12Base64: generated.p12.toString('base64'), password: generated.password };
+    },
+  },
   'certificate.upload': {
     access: { tenant: 'certificate.manage' },
     input: (world) => {
@@ -277,6 +288,7 @@ const ROWS: Record<string, TRow> = {
     },
   },
   'overview.get': { access: { tenant: 'overview.read' }, input: () => ({ environment: 'TesteCF' }) },
+  'overview.firstSteps': { access: { tenant: 'overview.read' }, input: () => undefined },
   'account.get': { access: { tenant: 'account.read' }, input: () => undefined },
   'account.updateProfile': {
     access: { tenant: 'account.manage' },

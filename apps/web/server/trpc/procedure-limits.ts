@@ -25,7 +25,7 @@ const KIB = 1024;
 const MIB = 1024 * KIB;
 
 const SMALL = SMALL_JSON_LIMITS;
-/** A PKCS#12 of at most 64 KiB in base64 (87,384 characters) and its password. */
+/** A PKCS#12 of at most 64 KiB in base64 (87,384 characters) and its password (upload and preview). */
 const CERTIFICATE_UPLOAD = largeText(128 * KIB);
 /** Try it's JSON text: 1,000,000 characters, up to 6 bytes each once escaped in the body (`\uXXXX`). */
 const TRY_IT_DOCUMENT = largeText(6 * MIB);
@@ -41,6 +41,7 @@ export const PROCEDURE_LIMITS: Readonly<Record<string, TEdgeLimits>> = Object.fr
   'session.switchTenant': SMALL,
   'session.signOutEverywhere': SMALL,
   'overview.get': SMALL,
+  'overview.firstSteps': SMALL,
   'account.get': SMALL,
   'account.updateProfile': SMALL,
   'account.updateSettings': SMALL,
@@ -61,9 +62,11 @@ export const PROCEDURE_LIMITS: Readonly<Record<string, TEdgeLimits>> = Object.fr
   'apiKeys.create': SMALL,
   'apiKeys.revoke': SMALL,
   'certificate.list': SMALL,
+  'certificate.preview': CERTIFICATE_UPLOAD,
   'certificate.upload': CERTIFICATE_UPLOAD,
   'documents.list': SMALL,
   'documents.get': SMALL,
+  'documents.locate': SMALL,
   'tryIt.preflight': TRY_IT_DOCUMENT,
   'tryIt.emit': TRY_IT_DOCUMENT,
   'tryIt.status': SMALL,

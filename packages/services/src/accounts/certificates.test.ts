@@ -13,6 +13,7 @@ import {
   findTenantCertificates,
   loadActiveCertificate,
   masterKeyIdOf,
+  previewTenantCertificate,
   reencryptTenantCertificates,
   storeTenantCertificate,
 } from './index.ts';
@@ -270,6 +271,39 @@ test('a new certificate replaces the active one in the same transaction, also un
   );
 });
 
+test('a preview reads what an upload would install: the metadata the install then stores', async () => {
+  const tenant = await seedTenant(context.database);
+  const generated = createTestCertificate({
+    rnc: tenant.rnc,
+    commonName: 'Vista Previa',
+    validFrom: new Date('2026-01-01T00:00:00Z'),
+    validTo: new Date('2028-01-01T00:00:00Z'),
+  });
+  const preview = previewTenantCertificate({
+    p12: generated.p12,
+    password: generated.password,
+    now: new Date('2026-06-01T00:00:00Z'),
+  });
+  assert.match(preview.subject, /CN=Vista Previa/);
+  assert.equal(preview.holderId, tenant.rnc);
+  assert.deepEqual(preview.keyUsage, ['digitalSignature', 'nonRepudiation']);
+  assert.deepEqual(
+    [preview.validFrom, preview.validTo],
+    [new Date('2026-01-01T00:00:00Z'), new Date('2028-01-01T00:00:00Z')],
+  );
+  // The same serial number the install stores.
+  const stored = await storeTenantCertificate({
+    database: context.database,
+    keyring: createCertificateKeyring({ currentKey: newKey() }),
+    tenantId: tenant.id,
+    p12: generated.p12,
+    password: generated.password,
+    now: new Date('2026-06-01T00:00:00Z'),
+  });
+  assert.equal(preview.serialNumber, stored.serialNumber);
+  assert.equal(preview.subject, stored.subject);
+});
+
 test('uploads are checked first, each refusal with its spec code; nothing is stored', async () => {
   const tenant = await seedTenant(context.database);
   const keyring = createCertificateKeyring({ currentKey: newKey() });
@@ -324,7 +358,13 @@ test('uploads are checked first, each refusal with its spec code; nothing is sto
       now: new Date('2026-06-01'),
     },
   ];
-  for (const { code, upload, now } of cases)
+  for (const { code, upload, now } of cases) {
+    // The preview refuses what the install refuses, with the same code.
+    assert.throws(
+      () => previewTenantCertificate({ p12: upload.p12, password: upload.password, ...(now ? { now } : {}) }),
+      assertAppError(code),
+      `preview: ${code}`,
+    );
     await assert.rejects(
       storeTenantCertificate({
         database: context.database,
@@ -340,6 +380,7 @@ test('uploads are checked first, each refusal with its spec code; nothing is sto
       }),
       code,
     );
+  }
   await assert.rejects(
     storeTenantCertificate({
       database: context.database,

@@ -22,6 +22,7 @@ export {
 export { createTenant, ZCreateTenantInput, type TCreateTenantInput } from './create-tenant.ts';
 export { findTenants } from './find-tenants.ts';
 export { getTenant } from './get-tenant.ts';
+export { getFirstSteps, type TFirstSteps, type TFirstStepState } from './get-first-steps.ts';
 export { enableBuyerEmail } from './enable-buyer-email.ts';
 export { API_KEY_NAME_MAX_LENGTH, createApiKey } from './create-api-key.ts';
 export { revokeApiKey } from './revoke-api-key.ts';
@@ -34,7 +35,12 @@ export {
   type TTenantProfile,
 } from './authenticate-api-request.ts';
 export { createCertificateKeyring, masterKeyIdOf, type TCertificateKeyring } from './certificate-keyring.ts';
-export { CERTIFICATE_FILE_MAX_BYTES, storeTenantCertificate } from './store-tenant-certificate.ts';
+export {
+  CERTIFICATE_FILE_MAX_BYTES,
+  previewTenantCertificate,
+  storeTenantCertificate,
+  type TCertificatePreview,
+} from './store-tenant-certificate.ts';
 export { loadActiveCertificate } from './load-active-certificate.ts';
 export { findTenantCertificates } from './find-tenant-certificates.ts';
 export { reencryptTenantCertificates } from './reencrypt-tenant-certificates.ts';

@@ -15,7 +15,12 @@ export {
   WORKBOOK_BASE64_MAX_CHARACTERS,
   ZCertificationSetRequest,
 } from './certification-request.ts';
-export { ATTESTABLE_STEPS, CERTIFICATION_STEP_INFO, CERTIFICATION_STEPS } from './certification-steps.ts';
+export {
+  ATTESTABLE_STEPS,
+  CERTIFICATION_STEP_INFO,
+  CERTIFICATION_STEPS,
+  stepsOfPart,
+} from './certification-steps.ts';
 export type {
   TCertificationApprovalsView,
   TCertificationCaseView,

@@ -19,6 +19,16 @@ export {
   toIssuedDocument,
   type TIssuedDocumentFilters,
 } from './find-issued-documents.ts';
+export {
+  ISSUED_COUNT_CAP,
+  issuedSearchFiltersOf,
+  locateDocuments,
+  searchFiltersOf,
+  searchIssuedDocuments,
+  type TDocumentLocation,
+  type TIssuedSearchQuery,
+  ZIssuedSearchQuery,
+} from './search-issued-documents.ts';
 export { findContingencyDocuments, toContingencyItem } from './find-contingency-documents.ts';
 export { buildEvidenceBundle, type TEvidenceBundle } from './build-evidence-bundle.ts';
 export { getDocumentDetails, type TDocumentDetails, type TTaxauthMessage } from './get-document-details.ts';

@@ -17,6 +17,15 @@ function invalidQuery(message: string, details: Record<string, unknown> = {}): A
 
 /** What a cursor is bound to: the tenant, the environment and the filter set (not the page size). */
 export function bindingOf(tenantId: string, environment: Environment, filters: TIssuedFilters): string {
+  const search = [
+    filters.encfPrefix ?? null,
+    filters.trackId ?? null,
+    filters.buyerRnc ?? null,
+    filters.amountMin ?? null,
+    filters.amountMax ?? null,
+  ];
+  // The portal's search members join the binding only when set: the REST API's cursors (which
+  // never carry them) stay exactly what they were.
   const canonical = JSON.stringify([
     tenantId,
     environment,
@@ -24,6 +33,7 @@ export function bindingOf(tenantId: string, environment: Environment, filters: T
     filters.issueDateTo ?? null,
     filters.type ?? null,
     filters.status ?? null,
+    ...(search.some((value) => value !== null) ? search : []),
   ]);
   return createHash('sha256').update(canonical).digest('base64url');
 }

@@ -38,24 +38,27 @@ export async function findDocumentsByReferences(
   });
 }
 
-/** Filters of the issued list (dates `YYYY-MM-DD`, the type as its two digits). */
+/**
+ * Filters of the issued list (dates `YYYY-MM-DD`, the type as its two digits). The search members
+ * are the portal's (issue 27), never sent by the REST API: an e-NCF prefix (upper case), an exact
+ * TrackId or buyer RNC, and an amount range as decimal text.
+ */
 export type TIssuedFilters = {
   issueDateFrom?: string | undefined;
   issueDateTo?: string | undefined;
   type?: number | undefined;
   status?: DocumentStatus | undefined;
+  encfPrefix?: string | undefined;
+  trackId?: string | undefined;
+  buyerRnc?: string | undefined;
+  amountMin?: string | undefined;
+  amountMax?: string | undefined;
 };
 
-/**
- * Up to `take` documents of the issued list, newest submission first, by keyset on
- * (submittedAt, id), starting after `after` when given.
- */
-export async function findIssuedDocumentsPage(
-  database: TDatabase,
-  input: TScope & { filters: TIssuedFilters; after?: { submittedAt: Date; id: string }; take: number },
-): Promise<Document[]> {
-  const { filters, after } = input;
-  const where: Prisma.DocumentWhereInput = {
+/** The issued list's WHERE without the keyset position (0021_document_search's indexes serve the search members). */
+function issuedWhereOf(input: TScope & { filters: TIssuedFilters }): Prisma.DocumentWhereInput {
+  const { filters } = input;
+  return {
     tenantId: input.tenantId,
     environment: input.environment,
     // Receipts replaced by a certification restart stay stored but leave the issued list.
@@ -70,6 +73,38 @@ export async function findIssuedDocumentsPage(
           },
         }
       : {}),
+    ...(filters.encfPrefix === undefined ? {} : { encf: { startsWith: filters.encfPrefix } }),
+    ...(filters.trackId === undefined ? {} : { trackId: filters.trackId }),
+    ...(filters.buyerRnc === undefined ? {} : { buyerRnc: filters.buyerRnc }),
+    ...(filters.amountMin === undefined && filters.amountMax === undefined
+      ? {}
+      : {
+          // Decimal text straight to NUMERIC: an amount never passes through a float.
+          totalAmount: {
+            ...(filters.amountMin === undefined ? {} : { gte: filters.amountMin }),
+            ...(filters.amountMax === undefined ? {} : { lte: filters.amountMax }),
+          },
+        }),
+  };
+}
+
+/**
+ * Up to `take` documents of the issued list, newest submission first, by keyset on
+ * (submittedAt, id), starting after `after` when given.
+ */
+export async function findIssuedDocumentsPage(
+  database: TDatabase,
+  input: TScope & {
+    filters: TIssuedFilters;
+    after?: { submittedAt: Date; id: string };
+    /** The portal's previous page: rows newer than this position, OLDEST first (the caller reverses them). */
+    before?: { submittedAt: Date; id: string };
+    take: number;
+  },
+): Promise<Document[]> {
+  const { after, before } = input;
+  const where: Prisma.DocumentWhereInput = {
+    ...issuedWhereOf(input),
     ...(after
       ? {
           // The bound alone is what PostgreSQL can use as the index range (the OR only as a filter):
@@ -81,11 +116,54 @@ export async function findIssuedDocumentsPage(
           ],
         }
       : {}),
+    ...(before
+      ? {
+          submittedAt: { gte: before.submittedAt },
+          OR: [
+            { submittedAt: { gt: before.submittedAt } },
+            { submittedAt: before.submittedAt, id: { gt: before.id } },
+          ],
+        }
+      : {}),
   };
+  const direction = before ? 'asc' : 'desc';
   return database.document.findMany({
     where,
-    orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }],
+    orderBy: [{ submittedAt: direction }, { id: direction }],
     take: input.take,
+  });
+}
+
+/**
+ * How many documents the issued list's filters match, counting at most `cap` + 1 rows (a LIMIT
+ * subquery): past the cap the page says "más de N" instead of paying for an exact count.
+ */
+export async function countIssuedDocuments(
+  database: TDatabase,
+  input: TScope & { filters: TIssuedFilters; cap: number },
+): Promise<{ count: number; capped: boolean }> {
+  const count = await database.document.count({ where: issuedWhereOf(input), take: input.cap + 1 });
+  return count > input.cap ? { count: input.cap, capped: true } : { count, capped: false };
+}
+
+/**
+ * A tenant's issued documents (any environment among those given, receipts replaced by a restart
+ * left out) whose e-NCF or TrackId is exactly `reference`: the portal's "Ir a e-NCF o TrackId".
+ */
+export async function findIssuedByReference(
+  database: TDatabase,
+  input: { tenantId: string; environments: Environment[]; encf: string; trackId: string },
+): Promise<Pick<Document, 'id' | 'environment' | 'encf' | 'submittedAt'>[]> {
+  return database.document.findMany({
+    where: {
+      tenantId: input.tenantId,
+      environment: { in: input.environments },
+      replacedAt: null,
+      OR: [{ encf: input.encf }, { trackId: input.trackId }],
+    },
+    select: { id: true, environment: true, encf: true, submittedAt: true },
+    orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }],
+    take: 10,
   });
 }
 

@@ -112,6 +112,28 @@ export async function findInboundItem(
   });
 }
 
+/**
+ * The tenant's received e-CF (any environment among those given) with exactly this e-NCF: the
+ * portal's "Ir a e-NCF o TrackId" (a received e-CF has no TrackId of ours). Served by the
+ * (tenant_id, environment, kind, encf) index.
+ */
+export async function findReceivedByEncf(
+  database: TDatabase,
+  input: { tenantId: string; environments: Environment[]; encf: string },
+): Promise<Pick<InboundDocument, 'id' | 'environment' | 'encf' | 'receivedAt'>[]> {
+  return database.inboundDocument.findMany({
+    where: {
+      tenantId: input.tenantId,
+      environment: { in: input.environments },
+      kind: 'ecf',
+      encf: input.encf,
+    },
+    select: { id: true, environment: true, encf: true, receivedAt: true },
+    orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+    take: 10,
+  });
+}
+
 /** A kept copy of the tenant's (bytes and recorded SHA-256); null when absent. */
 export async function findInboundArtifact(
   database: TDatabase,

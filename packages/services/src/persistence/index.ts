@@ -50,9 +50,11 @@ export {
   type TSubmittedDocument,
 } from './submissions.ts';
 export {
+  countIssuedDocuments,
   findDocumentById,
   findDocumentsByReferences,
   findDocumentsInContingency,
+  findIssuedByReference,
   findIssuedDocumentsPage,
   findScopedDocument,
   findSignedXmlArtifact,
@@ -176,6 +178,7 @@ export {
   type TAccountRow,
 } from './account-settings.ts';
 export { findDocumentSummary, type TDocumentSummaryRow } from './document-summary.ts';
+export { findFirstStepsRow, type TFirstStepsRow } from './first-steps.ts';
 export {
   findContingencyDocumentsOfAllTenants,
   findDocumentRefs,
@@ -260,6 +263,7 @@ export {
   findInboundForValidityCheck,
   findInboundItem,
   findInboundPage,
+  findReceivedByEncf,
   markCommercialApprovalsDue,
   recordInboundValidity,
   type TInboundRow,

@@ -33,6 +33,24 @@ function documentHref(environment: string, documentId: string): string {
   return `/${environment}/documents/${documentId}`;
 }
 
+/** The e-NCF cell of the desk's document tables: the link (switching to its tenant first) and its environment. */
+function documentCell(
+  row: { environment: string; documentId: string; encf: string; tenant: { id: string } },
+  activeTenantId: string | null,
+) {
+  return (
+    <>
+      <SupportDocumentLink
+        href={documentHref(row.environment, row.documentId)}
+        encf={row.encf}
+        tenantId={row.tenant.id}
+        activeTenantId={activeTenantId}
+      />
+      <span className={styles.environment}>{row.environment}</span>
+    </>
+  );
+}
+
 function evidenceHref(documentId: string): string {
   return `/api/documents/${documentId}/evidence`;
 }
@@ -82,17 +100,7 @@ export default async function SupportDeskPage() {
               header: 'e-NCF',
               rowHeader: true,
               nowrap: true,
-              cell: (item) => (
-                <>
-                  <SupportDocumentLink
-                    href={documentHref(item.environment, item.documentId)}
-                    encf={item.encf}
-                    tenantId={item.tenant.id}
-                    activeTenantId={activeTenantId}
-                  />
-                  <span className={styles.environment}>{item.environment}</span>
-                </>
-              ),
+              cell: (item) => documentCell(item, activeTenantId),
             },
             { header: 'Cuenta', cell: (item) => `${item.tenant.name} (${item.tenant.rnc})` },
             {
@@ -225,17 +233,7 @@ export default async function SupportDeskPage() {
               header: 'e-NCF',
               rowHeader: true,
               nowrap: true,
-              cell: (delivery) => (
-                <>
-                  <SupportDocumentLink
-                    href={documentHref(delivery.environment, delivery.documentId)}
-                    encf={delivery.encf}
-                    tenantId={delivery.tenant.id}
-                    activeTenantId={activeTenantId}
-                  />
-                  <span className={styles.environment}>{delivery.environment}</span>
-                </>
-              ),
+              cell: (delivery) => documentCell(delivery, activeTenantId),
             },
             { header: 'Cuenta', cell: (delivery) => `${delivery.tenant.name} (${delivery.tenant.rnc})` },
             { header: 'Comprador', cell: (delivery) => delivery.buyerRnc ?? '—' },

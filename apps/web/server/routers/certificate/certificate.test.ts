@@ -96,3 +96,51 @@ test('an owner installs a certificate (metadata, never the key); refusals carry 
     'FORBIDDEN',
   );
 });
+
+test('a preview answers what the upload would install and stores nothing; the upload refusals, the same codes', async () => {
+  const world = await seedWorld(harness.database);
+  const owner = callerOf(harness, world.sessions.owner);
+  const generated = createTestCertificate({
+    rnc: world.tenant.rnc,
+    commonName: 'Reemplazo Portal',
+    password: 'clave-del-reemplazo',
+  });
+  const p12Base64 = Buffer.from(generated.p12).toString('base64');
+
+  const preview = await owner.certificate.preview({ p12Base64, password: generated.password });
+  assert.match(preview.subject, /CN=Reemplazo Portal/);
+  assert.equal(preview.holderId, world.tenant.rnc);
+  assert.ok(Date.parse(preview.validFrom) < Date.parse(preview.validTo));
+  assert.deepEqual(preview.keyUsage, ['digitalSignature', 'nonRepudiation']);
+  // Nothing installed, nothing audited.
+  assert.deepEqual((await owner.certificate.list()).certificates, []);
+  const { items } = await findAuditEntries({ database: harness.database, tenantId: world.tenant.id });
+  assert.equal(items.filter((entry) => entry.action.startsWith('certificate.')).length, 0);
+  // What the upload then installs is what the preview showed.
+  const installed = await owner.certificate.upload({ p12Base64, password: generated.password });
+  assert.deepEqual(
+    [installed.subject, installed.serialNumber, installed.validFrom, installed.validTo],
+    [preview.subject, preview.serialNumber, preview.validFrom, preview.validTo],
+  );
+
+  const wrong = await trpcFailureOf(owner.certificate.preview({ p12Base64, password: 'otra-clave' }));
+  assert.equal(wrong.code, 'UNPROCESSABLE_CONTENT');
+  assert.equal(appCodeOf(wrong), 'CERTIFICATE_PASSWORD_INVALID');
+  assert.ok(!JSON.stringify(wrong).includes('otra-clave'));
+  assert.equal(
+    (await trpcFailureOf(owner.certificate.preview({ p12Base64: '%%%', password: 'x' }))).code,
+    'BAD_REQUEST',
+  );
+  // Only who may install may preview.
+  assert.equal(
+    (
+      await trpcFailureOf(
+        callerOf(harness, world.sessions.accountant).certificate.preview({
+          p12Base64,
+          password: generated.password,
+        }),
+      )
+    ).code,
+    'FORBIDDEN',
+  );
+});

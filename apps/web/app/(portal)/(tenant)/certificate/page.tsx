@@ -76,7 +76,18 @@ export default async function CertificatePage() {
       </Panel>
       {canManage ? (
         <Panel title="Subir un certificado">
-          <CertificateUploadForm />
+          <CertificateUploadForm
+            active={
+              active === null
+                ? null
+                : {
+                    subject: active.subject,
+                    serialNumber: active.serialNumber,
+                    validFrom: active.validFrom,
+                    validTo: active.validTo,
+                  }
+            }
+          />
         </Panel>
       ) : null}
       <Panel title="Historial">

@@ -1,4 +1,4 @@
-import { PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
+import { EmptyState, PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
 import { hasCapability } from '@ecf/services';
 import { InviteMemberForm } from '../../../../components/invite-member-form.tsx';
 import { RevokeInvitationButton } from '../../../../components/revoke-invitation-button.tsx';
@@ -52,7 +52,7 @@ export default async function MembersPage() {
         />
       </Panel>
       {canManage ? (
-        <Panel title="Invitar a un miembro">
+        <Panel title="Invitar a un miembro" id="invitar">
           <InviteMemberForm />
         </Panel>
       ) : null}
@@ -62,7 +62,20 @@ export default async function MembersPage() {
           captionHidden
           rows={invitations}
           rowKey={(invitation) => invitation.id}
-          empty="No hay invitaciones pendientes."
+          empty={
+            canManage ? (
+              <EmptyState
+                title="No hay invitaciones pendientes."
+                action={{ href: '#invitar', label: 'Invitar a un miembro' }}
+              >
+                Invite a quien vaya a integrar, emitir o revisar comprobantes, con el rol que necesite.
+              </EmptyState>
+            ) : (
+              <EmptyState title="No hay invitaciones pendientes.">
+                Un propietario de la cuenta puede invitar a más personas.
+              </EmptyState>
+            )
+          }
           columns={[
             { header: 'Correo electrónico', rowHeader: true, cell: (invitation) => invitation.email },
             { header: 'Rol', cell: (invitation) => ROLE_LABELS[invitation.role] },

@@ -60,7 +60,12 @@ export default async function PartnerWebhooksPage() {
                   {
                     header: 'Acción',
                     cell: (endpoint: TEndpoint) => (
-                      <PartnerEndpointActions endpointId={endpoint.id} status={endpoint.status} />
+                      <PartnerEndpointActions
+                        endpointId={endpoint.id}
+                        name={endpoint.name}
+                        url={endpoint.url}
+                        status={endpoint.status}
+                      />
                     ),
                   },
                 ]

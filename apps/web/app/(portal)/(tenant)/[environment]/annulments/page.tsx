@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import { hasCapability } from '@ecf/services';
-import { Banner, LinkButton, PageHeader, Panel, Table } from '@ecf/ui';
+import { Banner, EmptyState, LinkButton, PageHeader, Panel, Table } from '@ecf/ui';
 import { AnnulmentForm } from '../../../../../components/annulment-form.tsx';
 import styles from '../../../../../components/annulments.module.css';
 import { ANNULMENT_STATUS_LABELS } from '../../../../../lib/annulment-schemas.ts';
@@ -67,7 +67,7 @@ export default async function AnnulmentsPage(props: {
       {environment === 'CerteCF' ? (
         <Banner tone="info">Las anulaciones no existen en CerteCF: pruébelas en TesteCF.</Banner>
       ) : canManage ? (
-        <Panel title="Anular rangos">
+        <Panel title="Anular rangos" id="anular-rangos">
           <AnnulmentForm environment={environment} />
         </Panel>
       ) : (
@@ -96,7 +96,25 @@ export default async function AnnulmentsPage(props: {
             rows={page.items}
             rowKey={(item) => item.id}
             empty={
-              status ? 'No hay anulaciones en este estado.' : 'Todavía no se ha enviado ninguna anulación.'
+              problem !== null ? (
+                'Sin resultados: vuelva a elegir el filtro.'
+              ) : status ? (
+                <EmptyState
+                  title="No hay anulaciones en este estado."
+                  action={{ href: hrefOf({}), label: 'Ver todas las anulaciones' }}
+                />
+              ) : canManage ? (
+                <EmptyState
+                  title="Todavía no se ha enviado ninguna anulación."
+                  action={{ href: '#anular-rangos', label: 'Anular rangos' }}
+                >
+                  Cuando tenga e-NCF que no usará, anúlelos con la DGII desde el formulario de esta página.
+                </EmptyState>
+              ) : (
+                <EmptyState title="Todavía no se ha enviado ninguna anulación.">
+                  Un propietario o un desarrollador de la cuenta puede enviarlas.
+                </EmptyState>
+              )
             }
             columns={[
               {

@@ -1,4 +1,4 @@
-import { PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
+import { EmptyState, PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
 import { hasCapability } from '@ecf/services';
 import { ApiKeyCreateForm } from '../../../../../components/api-key-create-form.tsx';
 import { ApiKeyRevokeButton } from '../../../../../components/api-key-revoke-button.tsx';
@@ -33,7 +33,20 @@ export default async function ApiKeysPage(props: { params: Promise<{ environment
           captionHidden
           rows={keys}
           rowKey={(key) => key.id}
-          empty="Aún no hay claves en este ambiente."
+          empty={
+            canManage && grantableScopes.length > 0 ? (
+              <EmptyState
+                title="Aún no hay claves en este ambiente."
+                action={{ href: '#crear-clave', label: 'Crear una clave' }}
+              >
+                Su sistema necesita una para emitir y consultar e-CF en {environment}.
+              </EmptyState>
+            ) : (
+              <EmptyState title="Aún no hay claves en este ambiente.">
+                Un propietario o un desarrollador de la cuenta puede crearlas.
+              </EmptyState>
+            )
+          }
           columns={[
             { header: 'Nombre', rowHeader: true, cell: (key: TKey) => key.name },
             {
@@ -71,7 +84,7 @@ export default async function ApiKeysPage(props: { params: Promise<{ environment
         />
       </Panel>
       {canManage && grantableScopes.length > 0 ? (
-        <Panel title="Crear una clave">
+        <Panel title="Crear una clave" id="crear-clave">
           <ApiKeyCreateForm environment={environment} grantableScopes={grantableScopes} />
         </Panel>
       ) : null}

@@ -1,6 +1,8 @@
 import { Banner, PageHeader, Panel, Table } from '@ecf/ui';
+import { hasCapability } from '@ecf/services';
 import { DOCUMENT_STATUS_LABELS } from '../../../../../components/document-labels.ts';
 import { DocumentStatusBadge } from '../../../../../components/document-status-badge.tsx';
+import { FirstSteps } from '../../../../../components/first-steps.tsx';
 import { OverviewAcceptedChart } from '../../../../../components/overview-accepted-chart.tsx';
 import styles from '../../../../../components/overview.module.css';
 import { ENVIRONMENT_LABELS, isEnvironment } from '../../../../../lib/environments.ts';
@@ -15,13 +17,18 @@ const NUMBER = new Intl.NumberFormat('es-DO');
 /**
  * The overview of the active tenant in one environment: documents by status today and in the last
  * 30 days, accepted per day, and banners while documents wait in contingency, the tax authority is
- * in an outage episode, or the certificate is missing, expired or about to expire.
+ * in an outage episode, or the certificate is missing, expired or about to expire. A new account
+ * also sees its "Primeros pasos" (the same in every environment) until every one is done.
  */
 export default async function OverviewPage(props: { params: Promise<{ environment: string }> }) {
   const { environment } = await props.params;
-  await requirePageCapability('overview.read');
+  const { principal } = await requirePageCapability('overview.read');
   if (!isEnvironment(environment)) return null; // the environment layout answered 404 already
-  const overview = await (await serverApi()).overview.get({ environment });
+  const api = await serverApi();
+  const [overview, firstSteps] = await Promise.all([
+    api.overview.get({ environment }),
+    api.overview.firstSteps(),
+  ]);
   const { certificate, contingency, openEpisode } = overview;
   const statuses = Object.keys(DOCUMENT_STATUS_LABELS).filter(
     (status) =>
@@ -64,6 +71,7 @@ export default async function OverviewPage(props: { params: Promise<{ environmen
           <a href="/certificate">Instale el nuevo</a> antes de esa fecha.
         </Banner>
       ) : null}
+      <FirstSteps firstSteps={firstSteps} canTestEmission={hasCapability(principal, 'emission.test')} />
       <ul className={styles.cards} aria-label="Totales">
         <li className={styles.card}>
           <p className={styles.cardLabel}>Hoy</p>

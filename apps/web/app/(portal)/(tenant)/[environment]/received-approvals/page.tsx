@@ -1,6 +1,16 @@
 import { TRPCError } from '@trpc/server';
 import { AppError } from '@ecf/services';
-import { Banner, Button, LinkButton, PageHeader, Panel, StatusBadge, Table, TextField } from '@ecf/ui';
+import {
+  Banner,
+  Button,
+  EmptyState,
+  LinkButton,
+  PageHeader,
+  Panel,
+  StatusBadge,
+  Table,
+  TextField,
+} from '@ecf/ui';
 import styles from '../../../../../components/document-pages.module.css';
 import {
   CORRESPONDENCE_LABELS,
@@ -47,6 +57,8 @@ export default async function ReceivedApprovalsPage(props: {
         : 'Revise los filtros: alguno no es válido.';
   }
   const { cursor: _cursor, ...filters } = query;
+  // "Por página" narrows nothing: only the other keys make the list a filtered one.
+  const filtered = Object.keys(filters).some((key) => key !== 'limit');
   const nextHref =
     page.nextCursor === null
       ? null
@@ -78,7 +90,25 @@ export default async function ReceivedApprovalsPage(props: {
           captionHidden
           rows={page.items}
           rowKey={(item) => item.inboundDocumentId}
-          empty="No hay aprobaciones recibidas con estos filtros."
+          empty={
+            problem !== null ? (
+              'Sin resultados: revise los filtros.'
+            ) : filtered ? (
+              <EmptyState
+                title="Ninguna aprobación recibida coincide con los filtros."
+                action={{ href: `/${environment}/received-approvals`, label: 'Quitar filtros' }}
+              >
+                Cambie o quite los filtros para ver las demás.
+              </EmptyState>
+            ) : (
+              <EmptyState
+                title={`Aún no ha recibido aprobaciones comerciales en ${environment}.`}
+                action={{ href: `/${environment}/documents`, label: 'Ver sus comprobantes emitidos' }}
+              >
+                Sus clientes las envían sobre los e-CF que usted les emite; cada una aparece aquí al llegar.
+              </EmptyState>
+            )
+          }
           columns={[
             {
               header: 'e-NCF',

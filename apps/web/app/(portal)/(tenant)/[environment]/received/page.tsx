@@ -3,6 +3,7 @@ import { AppError } from '@ecf/services';
 import {
   Banner,
   Button,
+  EmptyState,
   LinkButton,
   PageHeader,
   Panel,
@@ -53,6 +54,8 @@ export default async function ReceivedPage(props: {
         : 'Revise los filtros: alguno no es válido.';
   }
   const { cursor: _cursor, ...filters } = query;
+  // "Por página" narrows nothing: only the other keys make the list a filtered one.
+  const filtered = Object.keys(filters).some((key) => key !== 'limit');
   const nextHref =
     page.nextCursor === null
       ? null
@@ -111,7 +114,26 @@ export default async function ReceivedPage(props: {
           captionHidden
           rows={page.items}
           rowKey={(item) => item.inboundDocumentId}
-          empty="No hay documentos recibidos con estos filtros."
+          empty={
+            problem !== null ? (
+              'Sin resultados: revise los filtros.'
+            ) : filtered ? (
+              <EmptyState
+                title="Ningún comprobante recibido coincide con los filtros."
+                action={{ href: `/${environment}/received`, label: 'Quitar filtros' }}
+              >
+                Cambie o quite los filtros para ver los demás.
+              </EmptyState>
+            ) : (
+              <EmptyState
+                title={`Aún no ha recibido comprobantes en ${environment}.`}
+                action={{ href: '/CerteCF/certification', label: 'Ver sus URL de recepción' }}
+              >
+                Sus proveedores se los envían a su URL de recepción, que se registra en la DGII durante la
+                certificación. Cada uno aparece aquí al llegar.
+              </EmptyState>
+            )
+          }
           columns={[
             {
               header: 'e-NCF',

@@ -1,4 +1,4 @@
-import { PageHeader, Panel, Table } from '@ecf/ui';
+import { EmptyState, PageHeader, Panel, Table } from '@ecf/ui';
 import { ecfTypeLabel } from '../../../../../components/document-labels.ts';
 import { SequenceRegisterForm } from '../../../../../components/sequence-register-form.tsx';
 import { ENVIRONMENT_LABELS, isEnvironment } from '../../../../../lib/environments.ts';
@@ -30,7 +30,21 @@ export default async function SequencesPage(props: { params: Promise<{ environme
           captionHidden
           rows={ranges}
           rowKey={(range) => range.id}
-          empty="Todavía no hay rangos registrados en este ambiente."
+          empty={
+            canManage ? (
+              <EmptyState
+                title="Todavía no hay rangos registrados en este ambiente."
+                action={{ href: '#registrar-rango', label: 'Registrar un rango' }}
+              >
+                Registre los rangos que la DGII le autorizó para controlar su vencimiento y cuántos números
+                quedan libres.
+              </EmptyState>
+            ) : (
+              <EmptyState title="Todavía no hay rangos registrados en este ambiente.">
+                Un propietario o un desarrollador de la cuenta puede registrarlos.
+              </EmptyState>
+            )
+          }
           columns={[
             { header: 'Tipo', cell: (range) => ecfTypeLabel(range.type), rowHeader: true, nowrap: true },
             { header: 'Desde', cell: (range) => range.from },
@@ -43,7 +57,7 @@ export default async function SequencesPage(props: { params: Promise<{ environme
         />
       </Panel>
       {canManage ? (
-        <Panel title="Registrar un rango">
+        <Panel title="Registrar un rango" id="registrar-rango">
           <SequenceRegisterForm environment={environment} />
         </Panel>
       ) : null}

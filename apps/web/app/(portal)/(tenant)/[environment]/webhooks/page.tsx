@@ -27,7 +27,7 @@ export default async function WebhooksPage(props: { params: Promise<{ environmen
         <WebhookEndpointList environment={environment} endpoints={endpoints} canManage={canManage} />
       </Panel>
       {canManage ? (
-        <Panel title="Crear un endpoint">
+        <Panel title="Crear un endpoint" id="crear-endpoint">
           <WebhookCreateForm environment={environment} eventTypes={eventTypes} />
         </Panel>
       ) : null}

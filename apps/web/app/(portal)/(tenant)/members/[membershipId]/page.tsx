@@ -34,7 +34,7 @@ export default async function MemberPage(props: { params: Promise<{ membershipId
       {canManage ? (
         <>
           <Panel title="Cambiar el rol">
-            <ChangeRoleForm membershipId={member.id} role={member.role} />
+            <ChangeRoleForm membershipId={member.id} name={member.user.name} role={member.role} />
           </Panel>
           <Panel title="Quitar de la cuenta">
             <RemoveMemberButton membershipId={member.id} name={member.user.name} />

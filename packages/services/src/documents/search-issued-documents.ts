@@ -1,0 +1,198 @@
+/**
+ * The portal's search of the issued list (issue 27): the REST API's filters plus one search text
+ * (an e-NCF prefix, a TrackId or the buyer's RNC/cédula) and an amount range, a capped total, and a
+ * previous page beside the next one. The REST API's list (`findIssuedDocuments`) is untouched: its
+ * cursors stay valid here for the same filters (same secret, same binding).
+ */
+import { z } from 'zod';
+import type { Environment, TDatabase } from '@ecf/db';
+import {
+  countIssuedDocuments,
+  findIssuedByReference,
+  findIssuedDocumentsPage,
+  findReceivedByEncf,
+  type TIssuedFilters,
+} from '../persistence/index.ts';
+import { ZPageCursorText } from '../shared/page-query.ts';
+import { toIssuedDocument } from './find-issued-documents.ts';
+import { bindingOf, decodeCursor, encodeCursor } from './issued-cursor.ts';
+
+/** Past this many matches the portal says "más de 10 000" instead of counting every row. */
+export const ISSUED_COUNT_CAP = 10_000;
+
+const E_NCF_PREFIX = /^E\d{0,12}$/;
+// RNC (9 digits) or cédula (11), dashes and spaces as people write them ("131-12345-6").
+const RNC_OR_CEDULA = /^(\d{9}|\d{11})$/;
+// A TrackId is the tax authority's opaque token: one word, no spaces.
+const TRACK_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{3,99}$/;
+const AMOUNT = /^\d{1,16}(\.\d{1,2})?$/;
+
+/** What one search text means: an e-NCF prefix, a buyer RNC/cédula or a TrackId; null when none. */
+export function searchFiltersOf(
+  text: string,
+): Pick<TIssuedFilters, 'encfPrefix' | 'buyerRnc' | 'trackId'> | null {
+  const trimmed = text.trim();
+  const upper = trimmed.toUpperCase();
+  if (E_NCF_PREFIX.test(upper)) return { encfPrefix: upper };
+  const digits = trimmed.replace(/[\s-]/g, '');
+  if (/^\d+$/.test(digits)) return RNC_OR_CEDULA.test(digits) ? { buyerRnc: digits } : null;
+  return TRACK_ID.test(trimmed) ? { trackId: trimmed } : null;
+}
+
+/** Amount text as people type it ("1,500.00", "1500"), thousands commas dropped; never a float. */
+const ZAmountText = z
+  .string()
+  .max(40)
+  .transform((text) => text.trim().replace(/,/g, ''))
+  .refine((text) => AMOUNT.test(text), 'un monto como 1500 o 1500.50')
+  .optional();
+
+/** Cents of a validated amount text, exactly (BigInt): only to compare the range's ends. */
+function centsOf(amount: string): bigint {
+  const [units = '0', fraction = ''] = amount.split('.');
+  return BigInt(units) * 100n + BigInt(fraction.padEnd(2, '0'));
+}
+
+/** The portal's search members of the issued list's URL (text), beside the REST API's query. */
+export const ZIssuedSearchQuery = z
+  .strictObject({
+    q: z.string().max(100).optional(),
+    amountMin: ZAmountText,
+    amountMax: ZAmountText,
+    /** The portal's previous page: the first row of the page after it (a cursor of the same binding). */
+    before: ZPageCursorText,
+  })
+  .superRefine((query, context) => {
+    if (query.q !== undefined && query.q.trim() !== '' && searchFiltersOf(query.q) === null)
+      context.addIssue({
+        code: 'custom',
+        path: ['q'],
+        message: 'Busque por e-NCF (p. ej. E310000000001), TrackId, o RNC o cédula del comprador.',
+      });
+    if (query.amountMin && query.amountMax && centsOf(query.amountMin) > centsOf(query.amountMax))
+      context.addIssue({
+        code: 'custom',
+        path: ['amountMin'],
+        message: 'El monto mínimo no puede ser mayor que el máximo.',
+      });
+  });
+
+export type TIssuedSearchQuery = z.output<typeof ZIssuedSearchQuery>;
+
+/** The search members as filters (blank values left out). */
+export function issuedSearchFiltersOf(search: TIssuedSearchQuery): TIssuedFilters {
+  const text = search.q?.trim() ? searchFiltersOf(search.q) : null;
+  return {
+    ...(text ?? {}),
+    ...(search.amountMin ? { amountMin: search.amountMin } : {}),
+    ...(search.amountMax ? { amountMax: search.amountMax } : {}),
+  };
+}
+
+/**
+ * One page of the issued list for the portal: after `cursor` (next) or before `before` (previous),
+ * newest first either way, with the cursors of both neighbours and the (capped) total.
+ */
+export async function searchIssuedDocuments(options: {
+  database: TDatabase;
+  tenantId: string;
+  environment: Environment;
+  filters: TIssuedFilters;
+  limit: number;
+  cursor?: string | undefined;
+  before?: string | undefined;
+  cursorSecret: string;
+}) {
+  const { database, tenantId, environment, filters, limit, cursorSecret } = options;
+  const binding = bindingOf(tenantId, environment, filters);
+  const after =
+    options.cursor === undefined ? undefined : decodeCursor(cursorSecret, binding, options.cursor);
+  const before =
+    options.before === undefined || after !== undefined
+      ? undefined
+      : decodeCursor(cursorSecret, binding, options.before);
+  const [rows, total] = await Promise.all([
+    findIssuedDocumentsPage(database, {
+      tenantId,
+      environment,
+      filters,
+      ...(after === undefined ? {} : { after }),
+      ...(before === undefined ? {} : { before }),
+      take: limit + 1,
+    }),
+    countIssuedDocuments(database, { tenantId, environment, filters, cap: ISSUED_COUNT_CAP }),
+  ]);
+  const more = rows.length > limit;
+  // A previous page's rows come oldest first: newest first again for the table.
+  const page = before === undefined ? rows.slice(0, limit) : rows.slice(0, limit).reverse();
+  const first = page[0];
+  const last = page.at(-1);
+  const cursorOf = (row: { submittedAt: Date; id: string }) =>
+    encodeCursor(cursorSecret, binding, { submittedAt: row.submittedAt, id: row.id });
+  // Going back, the rows older than this page are known to exist (the page we came from).
+  const hasNext = before === undefined ? more : page.length > 0;
+  // Going forward, the rows newer than this page exist (the page we came from); going back, only if more.
+  const hasPrevious = before === undefined ? after !== undefined && page.length > 0 : more;
+  return {
+    items: page.map(toIssuedDocument),
+    nextCursor: hasNext && last ? cursorOf(last) : null,
+    previousCursor: hasPrevious && first ? cursorOf(first) : null,
+    total,
+  };
+}
+
+/** Where "Ir a e-NCF o TrackId" leads: an issued or a received document, in its environment. */
+export type TDocumentLocation = {
+  kind: 'issued' | 'received';
+  id: string;
+  environment: Environment;
+  encf: string;
+};
+
+/**
+ * The tenant's documents whose e-NCF or TrackId is exactly `reference`: issued (e-NCF or TrackId)
+ * and received (e-NCF), in the environments given, newest first. Each kind only when the caller
+ * may read it.
+ */
+export async function locateDocuments(options: {
+  database: TDatabase;
+  tenantId: string;
+  reference: string;
+  environments: Environment[];
+  issued: boolean;
+  received: boolean;
+}): Promise<TDocumentLocation[]> {
+  const reference = options.reference.trim();
+  const encf = reference.toUpperCase();
+  const [issued, received] = await Promise.all([
+    options.issued
+      ? findIssuedByReference(options.database, {
+          tenantId: options.tenantId,
+          environments: options.environments,
+          encf,
+          trackId: reference,
+        })
+      : [],
+    options.received
+      ? findReceivedByEncf(options.database, {
+          tenantId: options.tenantId,
+          environments: options.environments,
+          encf,
+        })
+      : [],
+  ]);
+  return [
+    ...issued.map((row) => ({
+      kind: 'issued' as const,
+      id: row.id,
+      environment: row.environment,
+      encf: row.encf,
+    })),
+    ...received.map((row) => ({
+      kind: 'received' as const,
+      id: row.id,
+      environment: row.environment,
+      encf: row.encf,
+    })),
+  ];
+}
