@@ -19,7 +19,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { SEEDED_REJECTION_MESSAGE, seedRejectedCertificationRun } from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core/testing';
-import { createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
+import { CERTIFICATION_STEPS, createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
 import { launchBrowser } from '../support/browser.ts';
 import { REPOSITORY } from '../support/portal-build.ts';
 import { assertNoConsoleErrors, checkPage, newPortalPage, portalUrl, signIn } from '../support/portal.ts';
@@ -354,21 +354,8 @@ test('production can be asked for once steps 1 to 13 are done, after a confirmat
     reception_ecf: 'reception',
     reception_commercial_approval: 'reception',
   };
-  const steps = [
-    'registered',
-    'data_tests_ecf',
-    'data_tests_commercial_approval',
-    'simulation_ecf',
-    'simulation_printed_representation',
-    'printed_representation_validation',
-    'test_service_urls',
-    'reception_test_ecf',
-    'reception_ecf',
-    'reception_test_commercial_approval',
-    'reception_commercial_approval',
-    'production_service_urls',
-    'sworn_declaration',
-  ] as const;
+  // Steps 1 to 13: every one before the status verification.
+  const steps = CERTIFICATION_STEPS.slice(0, CERTIFICATION_STEPS.indexOf('status_verification'));
   await database.certificationStepCompletion.createMany({
     data: steps.map((step) => ({ caseId: caseRow.id, step, source: sources[step] ?? 'attestation' })),
   });

@@ -252,6 +252,17 @@ export function callByPath(
   return procedure(input);
 }
 
+/** `allowed` when the call succeeds, else the code of the TRPCError it is refused with. */
+export async function codeOf(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+    return 'allowed';
+  } catch (error) {
+    assert.ok(error instanceof TRPCError, String(error));
+    return error.code;
+  }
+}
+
 /** The TRPCError a call is refused with; fails the test when the call succeeds or throws anything else. */
 export async function trpcFailureOf(call: Promise<unknown>): Promise<TRPCError> {
   try {

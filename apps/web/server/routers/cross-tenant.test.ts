@@ -2,7 +2,6 @@
 // that exists nowhere: the tenant always comes from the session, never from the input.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { TRPCError } from '@trpc/server';
 import { validatePortalSession } from '@ecf/services';
 import {
   callerOf,
@@ -10,6 +9,7 @@ import {
   seedWorld,
   sessionOf,
   type TPortalHarness,
+  codeOf,
 } from '../../test/portal-harness.ts';
 import { seedIssuedRun } from '../../test/certification-seed.ts';
 
@@ -20,16 +20,6 @@ before(async () => {
 after(async () => {
   await harness.close();
 });
-
-async function codeOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'allowed';
-  } catch (error) {
-    assert.ok(error instanceof TRPCError, String(error));
-    return error.code;
-  }
-}
 
 test("an owner of tenant B asking for tenant A's member or invitation gets NOT_FOUND, as for an id that does not exist", async () => {
   const world = await seedWorld(harness.database);

@@ -3,7 +3,6 @@
 // (with its real pg-boss job) and status.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { TRPCError } from '@trpc/server';
 import { findIssuedDocuments } from '@ecf/services';
 import { brokenTryItJson, seedIssuedDocument, validTryItJson } from '../../../test/document-fixtures.ts';
 import {
@@ -13,6 +12,7 @@ import {
   sessionOf,
   TEST_CURSOR_SECRET,
   type TPortalHarness,
+  codeOf,
 } from '../../../test/portal-harness.ts';
 
 let harness: TPortalHarness;
@@ -22,16 +22,6 @@ before(async () => {
 after(async () => {
   await harness.close();
 });
-
-async function codeOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'allowed';
-  } catch (error) {
-    assert.ok(error instanceof TRPCError, String(error));
-    return error.code;
-  }
-}
 
 test("the list is the API's: its filters, newest first, totals as decimal text, and a cursor the API's use-case accepts too", async () => {
   const world = await seedWorld(harness.database);

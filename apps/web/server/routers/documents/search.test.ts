@@ -3,7 +3,6 @@
 // page, the REST API's cursors unchanged; and "Ir a e-NCF o TrackId" across environments and kinds.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { TRPCError } from '@trpc/server';
 import { findIssuedDocuments, ISSUED_COUNT_CAP, ZIssuedSearchQuery } from '@ecf/services';
 import { seedIssuedDocument } from '../../../test/document-fixtures.ts';
 import {
@@ -12,6 +11,7 @@ import {
   seedWorld,
   TEST_CURSOR_SECRET,
   type TPortalHarness,
+  codeOf,
 } from '../../../test/portal-harness.ts';
 
 let harness: TPortalHarness;
@@ -21,16 +21,6 @@ before(async () => {
 after(async () => {
   await harness.close();
 });
-
-async function codeOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'allowed';
-  } catch (error) {
-    assert.ok(error instanceof TRPCError, String(error));
-    return error.code;
-  }
-}
 
 /** Six documents a minute apart (E310000000101..106, the last the newest), two buyers, amounts 100.10..600.60. */
 async function seedSix(tenantId: string) {
