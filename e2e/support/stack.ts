@@ -6,7 +6,7 @@
  * the addresses to every spec process in `E2E_STACK`; each spec seeds its own tenant (support/seed.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
@@ -184,7 +184,19 @@ export async function startStack(): Promise<TRunning> {
       },
       url: `${portalUrl}/sign-in`,
     });
-    stops.push(portal.stop);
+    stops.push(async () => {
+      await portal.stop();
+      // The portal's own log of the run (a page that failed on the server says why here).
+      const logs = path.join(import.meta.dirname, '..', 'artifacts');
+      mkdirSync(logs, { recursive: true });
+      writeFileSync(path.join(logs, 'portal-server.log'), portal.output());
+      // Its errors in the run's own output too: a CI run keeps no artifacts.
+      const errors = portal
+        .output()
+        .split('\n')
+        .filter((line) => /error|⨯/i.test(line));
+      if (errors.length > 0) console.log(`e2e: the portal logged:\n${errors.slice(-40).join('\n')}`);
+    });
     return {
       stack: {
         portalUrl,
