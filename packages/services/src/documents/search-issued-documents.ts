@@ -47,8 +47,12 @@ const ZAmountText = z
   .refine((text) => AMOUNT.test(text), 'un monto como 1500 o 1500.50')
   .optional();
 
-/** Cents of a validated amount text, exactly (BigInt): only to compare the range's ends. */
-function centsOf(amount: string): bigint {
+/**
+ * Cents of an amount text, exactly (BigInt): only to compare the range's ends; null when the text is
+ * not an amount (zod runs the object's refinement even when a member failed its own check).
+ */
+function centsOf(amount: string): bigint | null {
+  if (!AMOUNT.test(amount)) return null;
   const [units = '0', fraction = ''] = amount.split('.');
   return BigInt(units) * 100n + BigInt(fraction.padEnd(2, '0'));
 }
@@ -69,7 +73,8 @@ export const ZIssuedSearchQuery = z
         path: ['q'],
         message: 'Busque por e-NCF (p. ej. E310000000001), TrackId, o RNC o cédula del comprador.',
       });
-    if (query.amountMin && query.amountMax && centsOf(query.amountMin) > centsOf(query.amountMax))
+    const [low, high] = [centsOf(query.amountMin ?? ''), centsOf(query.amountMax ?? '')];
+    if (low !== null && high !== null && low > high)
       context.addIssue({
         code: 'custom',
         path: ['amountMin'],
