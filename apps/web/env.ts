@@ -40,6 +40,11 @@ const ZEnv = z
     /** Sign-in attempts allowed from one client address per window (the per-account lock is separate). */
     PORTAL_SIGN_IN_IP_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(50),
     PORTAL_SIGN_IN_IP_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+    /**
+     * How often a live page (overview, documents, a document, support desk, webhook deliveries)
+     * refreshes while something on it is pending; idle pages back off from there (README "Live status").
+     */
+    WEB_LIVE_POLL_MS: z.coerce.number().int().min(500).max(60_000).default(5000),
     /** The REST API the portal shows to its users (Try it, API keys). Read at request time. */
     NEXT_PUBLIC_API_URL: z.url().default('http://127.0.0.1:3000'),
     /**

@@ -9,6 +9,7 @@
  * The other security headers (frame, sniffing, referrer, permissions) are static: next.config.ts.
  */
 import { NextResponse, type NextRequest } from 'next/server';
+import { expiredEmbedPage } from './lib/embed-expired-page.ts';
 import { ENVIRONMENT_COOKIE, environmentOfPath } from './lib/environments.ts';
 
 /** The Content-Security-Policy of a page rendered with `nonce`. */
@@ -62,6 +63,28 @@ export function proxy(request: NextRequest) {
   const embed = EMBED_PATH.exec(request.nextUrl.pathname);
   const framing = embed === null ? null : embedFramingOf(embed[1] ?? '', Date.now() / 1000);
   if (framing?.expired === true) {
+    const correlationId = crypto.randomUUID();
+    // A browser (the Partner's iframe) gets the notice in Spanish, framed by the token's origin;
+    // an API client the contract's ErrorResponse. Both are 410 CERTIFICATION_EMBED_EXPIRED.
+    if (request.headers.get('accept')?.includes('text/html') === true) {
+      const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+      return new NextResponse(expiredEmbedPage({ nonce, origin: framing.origin }), {
+        status: 410,
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'x-correlation-id': correlationId,
+          'content-security-policy': [
+            "default-src 'none'",
+            `style-src 'nonce-${nonce}'`,
+            `script-src 'nonce-${nonce}'`,
+            "base-uri 'none'",
+            "form-action 'none'",
+            `frame-ancestors ${framing.origin ?? "'none'"}`,
+          ].join('; '),
+        },
+      });
+    }
     return NextResponse.json(
       {
         ok: false,
@@ -70,7 +93,7 @@ export function proxy(request: NextRequest) {
           message: 'This certification link expired: ask for a new one.',
           details: { code: 'CERTIFICATION_EMBED_EXPIRED' },
         },
-        correlationId: crypto.randomUUID(),
+        correlationId,
       },
       { status: 410, headers: { 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" } },
     );

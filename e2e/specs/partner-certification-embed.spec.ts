@@ -8,23 +8,19 @@
 // and deleting a webhook endpoint each ask first (Cancel and Escape change nothing).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import type { Browser, Page } from 'playwright-core';
 import { createTestCertificate } from '@ecf/fiscal-core/testing';
 import {
   addBrowserOrigin,
-  addPartnerUser,
   createCertificateKeyring,
   createCertificationEmbedToken,
   createPartner,
   createPartnerKey,
   createPartnerWebhookEndpoint,
   findBrowserOrigins,
-  importTaxpayerRegistry,
-  linkFiscalAccount,
 } from '@ecf/services';
 import { launchBrowser } from '../support/browser.ts';
 import {
@@ -34,7 +30,7 @@ import {
   portalUrl as portalPath,
   signIn,
 } from '../support/portal.ts';
-import { closeDatabase, seedPortalUser, stackDatabase } from '../support/seed.ts';
+import { closeDatabase, seedPartnerAdmin, seedPartnerFiscalAccount, stackDatabase } from '../support/seed.ts';
 import { stack } from '../support/stack.ts';
 
 /** A Partner web application's page framing `?src=` (whatever URL it is given). */
@@ -89,20 +85,7 @@ async function seedPartnerAccount() {
     profile: 'onboarding',
   });
   await addBrowserOrigin({ database, partnerId: partner.id, origin: partnerSite.origin });
-  const rnc = `4${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
-  await importTaxpayerRegistry({
-    database,
-    source: Readable.from([
-      Buffer.from(`${rnc}|CLIENTE ${rnc} SRL|CLIENTE|VENTA|||||01/01/2000|ACTIVO|NORMAL`, 'latin1'),
-    ]),
-    fileName: 'registro.txt',
-  });
-  const { account } = await linkFiscalAccount({
-    database,
-    partnerId: partner.id,
-    externalTenantId: `erp-${randomUUID()}`,
-    input: { rnc, legalName: `Cliente ${rnc} SRL`, address: 'Calle 1, Santo Domingo' },
-  });
+  const account = await seedPartnerFiscalAccount(partner.id);
   return { key, account };
 }
 
@@ -175,7 +158,9 @@ test(
       now: new Date(Date.now() - 3_600_000),
       secret: secrets['CERTIFICATION_EMBED_SECRET'] ?? '',
     });
-    const gone = await fetch(`${portalUrl}/embed/certification/${expired}`);
+    const gone = await fetch(`${portalUrl}/embed/certification/${expired}`, {
+      headers: { accept: 'application/json' },
+    });
     assert.equal(gone.status, 410);
     assert.equal(
       ((await gone.json()) as { error: { code: string } }).error.code,
@@ -193,16 +178,7 @@ test(
 
 test('the Partner portal asks before removing an origin or deleting a webhook endpoint', async () => {
   const database = stackDatabase();
-  const partner = await createPartner({
-    database,
-    input: {
-      name: `ERP ${randomUUID().slice(0, 8)}`,
-      paidStatus: 'paid',
-      billingUrl: 'https://billing.example.com',
-    },
-  });
-  const admin = await seedPortalUser({ name: 'Pablo Partner' });
-  await addPartnerUser({ database, partnerId: partner.id, email: admin.email, role: 'partner_admin' });
+  const { partner, admin } = await seedPartnerAdmin();
   const kept = 'https://erp.example.com';
   const removed = 'https://viejo.example.com';
   for (const origin of [kept, removed]) await addBrowserOrigin({ database, partnerId: partner.id, origin });

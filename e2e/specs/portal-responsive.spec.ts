@@ -13,24 +13,28 @@ import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seedApiKey, seedDocument, seedInbound, seedRejectedCertificationRun } from '@ecf/db';
 import {
   addBrowserOrigin,
-  addPartnerUser,
   createCertificateKeyring,
   createCertificationEmbedToken,
-  createPartner,
   createPartnerKey,
+  createPartnerWebhookEndpoint,
   createWebhookEndpoint,
-  importTaxpayerRegistry,
-  linkFiscalAccount,
+  sendPartnerTestWebhook,
 } from '@ecf/services';
 import { launchBrowser } from '../support/browser.ts';
 import { ARTIFACTS, checkAccessibility, portalUrl, signIn } from '../support/portal.ts';
 import { WEB_DIRECTORY } from '../support/portal-build.ts';
-import { closeDatabase, seedPortalTenant, seedPortalUser, stackDatabase } from '../support/seed.ts';
+import {
+  closeDatabase,
+  seedPartnerAdmin,
+  seedPartnerFiscalAccount,
+  seedPortalTenant,
+  seedPortalUser,
+  stackDatabase,
+} from '../support/seed.ts';
 import { stack } from '../support/stack.ts';
 
 const WIDTHS = [1366, 390, 320] as const;
@@ -162,16 +166,7 @@ async function seedEverything() {
 
   const support = await seedPortalUser({ name: 'Sonia Soporte', isSupport: true });
 
-  const partner = await createPartner({
-    database,
-    input: {
-      name: `ERP ${randomUUID().slice(0, 8)}`,
-      paidStatus: 'paid',
-      billingUrl: 'https://billing.example.com',
-    },
-  });
-  const partnerAdmin = await seedPortalUser({ name: 'Pablo Partner' });
-  await addPartnerUser({ database, partnerId: partner.id, email: partnerAdmin.email, role: 'partner_admin' });
+  const { partner, admin: partnerAdmin } = await seedPartnerAdmin();
   // A long key name without spaces (the issue: it overflowed the page).
   await createPartnerKey({
     database,
@@ -181,19 +176,24 @@ async function seedEverything() {
   });
   const origin = 'https://erp.example.com';
   await addBrowserOrigin({ database, partnerId: partner.id, origin });
-  const rnc = `4${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
-  await importTaxpayerRegistry({
-    database,
-    source: Readable.from([
-      Buffer.from(`${rnc}|CLIENTE ${rnc} SRL|CLIENTE|VENTA|||||01/01/2000|ACTIVO|NORMAL`, 'latin1'),
-    ]),
-    fileName: 'registro.txt',
-  });
-  const { account } = await linkFiscalAccount({
+  const account = await seedPartnerFiscalAccount(partner.id);
+  const { endpoint: partnerEndpoint } = await createPartnerWebhookEndpoint({
     database,
     partnerId: partner.id,
-    externalTenantId: `erp-${randomUUID()}`,
-    input: { rnc, legalName: `Cliente ${rnc} SRL`, address: 'Calle 1, Santo Domingo' },
+    name: 'Avisos ERP',
+    url: 'http://127.0.0.1:9/partner/ecf',
+    eventTypes: ['document.state_changed', 'certificate.expiring'],
+    keyring: createCertificateKeyring({ currentKey: secrets['CERTIFICATE_MASTER_KEY'] ?? '' }),
+    allowPrivateTargets: true,
+  });
+  // Queued only (nothing is put on the queue): the page shows a delivery without attempts.
+  const { deliveryId: partnerDeliveryId } = await sendPartnerTestWebhook({
+    database,
+    partnerId: partner.id,
+    endpointId: partnerEndpoint.id,
+    account: { fiscalAccountId: account.id, externalTenantId: account.externalTenantId },
+    environment: 'TesteCF',
+    enqueue: async () => {},
   });
   const { token } = createCertificationEmbedToken({
     tenantId: account.tenant.id,
@@ -231,10 +231,14 @@ async function seedEverything() {
     '/members': owned('/members'),
     '/members/[membershipId]': owned(`/members/${members[0]?.membershipId ?? ''}`),
     '/partner/accounts': [{ who: 'partner', path: '/partner/accounts' }],
+    '/partner/accounts/[accountId]': [{ who: 'partner', path: `/partner/accounts/${account.id}` }],
     '/partner/billing': [{ who: 'partner', path: '/partner/billing' }],
     '/partner/keys': [{ who: 'partner', path: '/partner/keys' }],
     '/partner/origins': [{ who: 'partner', path: '/partner/origins' }],
     '/partner/webhooks': [{ who: 'partner', path: '/partner/webhooks' }],
+    '/partner/webhooks/deliveries/[deliveryId]': [
+      { who: 'partner', path: `/partner/webhooks/deliveries/${partnerDeliveryId}` },
+    ],
     '/embed/certification/[token]': [{ who: 'anonymous', path: `/embed/certification/${token}` }],
     '/sign-in': [{ who: 'anonymous', path: '/sign-in' }],
     '/forgot-password': [{ who: 'anonymous', path: '/forgot-password' }],
@@ -397,6 +401,8 @@ test(
     const owner = await sessionOf('owner');
     await owner.page.setViewportSize({ width: 1366, height: HEIGHT });
     await owner.page.goto(portalUrl('/TesteCF/documents'));
+    // Measured once the live status has drawn the contingency row's countdown ("Reintento en 9:35").
+    await owner.page.getByTestId('next-attempt').first().waitFor({ timeout: 10_000 });
     const documents = await columnsOutOfView(owner.page, 'Documentos emitidos en TesteCF');
     assert.equal(documents.scrolls, false, 'the documents list scrolls at 1366 px');
     assert.ok(documents.rowHeights.length >= 10, String(documents.rowHeights.length));

@@ -110,9 +110,13 @@ test('support sees a document in contingency after a simulator fault and downloa
     await desk.page.getByText('La DGII no responde').waitFor();
     await checkPage(desk.page, 'support-desk');
 
+    // By keyboard, as a support agent tabbing through the desk would: the row's countdown ticks every
+    // second, and Playwright's pointer check kept finding the cell, not the link, mid-update.
+    const zipLink = row.getByRole('link', { name: /Descargar ZIP/ });
+    await zipLink.focus();
     const [download] = await Promise.all([
       desk.page.waitForEvent('download'),
-      row.getByRole('link', { name: /Descargar ZIP/ }).click(),
+      desk.page.keyboard.press('Enter'),
     ]);
     assert.equal(download.suggestedFilename(), `evidencia-${encf}-TesteCF.zip`);
     const files = unzipSync(new Uint8Array(await readFile(await download.path())));
@@ -160,8 +164,13 @@ test('support sees a document in contingency after a simulator fault and downloa
     const ownerSide = await newPortalPage(browser);
     await signIn(ownerSide.page, owner);
     await ownerSide.page.goto(portalUrl('/audit-log'));
-    await ownerSide.page.getByText('Consulta: documents.evidence').first().waitFor();
-    assert.ok(await ownerSide.page.getByText('Consulta: support.contingency').first().isVisible());
+    await ownerSide.page.getByText('Consulta: Documentos · paquete de evidencia').first().waitFor();
+    assert.ok(
+      await ownerSide.page
+        .getByText('Consulta: Mesa de soporte · documentos en contingencia')
+        .first()
+        .isVisible(),
+    );
 
     // The owner downloads the same bundle; another tenant's owner gets 404 for it.
     const mine = await ownerSide.context.request.get(portalUrl(`/api/documents/${documentId}/evidence`));

@@ -75,6 +75,8 @@ test("support reads a tenant's pages, and the tenant's owner reads each view in 
   await supportSide.page.goto(portalUrl('/'));
   await supportSide.page.waitForURL((url) => url.pathname === '/accounts');
   await checkPage(supportSide.page, 'accounts-support');
+  // The chooser lists 50 tenants a page: support finds this one by its name (issue 27's search).
+  await supportSide.page.goto(portalUrl('/accounts?q=Distribuidora+Norte'));
   await supportSide.page.getByRole('button', { name: 'Trabajar en Distribuidora Norte' }).click();
   await supportSide.page.waitForURL((url) => url.pathname === '/TesteCF/overview');
   await supportSide.page.goto(portalUrl('/members'));

@@ -2,7 +2,8 @@
  * What a spec seeds for itself (STYLE 16: every spec its own tenant), with the shared seed helpers
  * of @ecf/db on the stack's database: a tenant and its members with real argon2id passwords.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import {
   createDatabaseClient,
   seedMembership,
@@ -11,7 +12,13 @@ import {
   type MemberRole,
   type TDatabase,
 } from '@ecf/db';
-import { hashPassword } from '@ecf/services';
+import {
+  addPartnerUser,
+  createPartner,
+  hashPassword,
+  importTaxpayerRegistry,
+  linkFiscalAccount,
+} from '@ecf/services';
 import { stack } from './stack.ts';
 
 let database: TDatabase | undefined;
@@ -76,4 +83,46 @@ export async function seedPortalTenant(
     members.push({ ...user, role: member.role, membershipId: membership.id });
   }
   return { tenant, owner: { ...owner, membershipId: ownerMembership.id }, members };
+}
+
+/**
+ * A Partner (paid, with a billing URL) and a person who administers it in the portal
+ * (`partner_admin`): the Partner specs' and the widths check's starting point.
+ */
+export async function seedPartnerAdmin(input: { name?: string } = {}) {
+  const database = stackDatabase();
+  const partner = await createPartner({
+    database,
+    input: {
+      name: `ERP ${randomUUID().slice(0, 8)}`,
+      paidStatus: 'paid',
+      billingUrl: 'https://billing.example.com',
+    },
+  });
+  const admin = await seedPortalUser({ name: input.name ?? 'Pablo Partner' });
+  await addPartnerUser({ database, partnerId: partner.id, email: admin.email, role: 'partner_admin' });
+  return { partner, admin };
+}
+
+/**
+ * An account of `partnerId` as the Partner API links one (`PUT /fiscal-accounts/by-external-id`):
+ * a fresh RNC put in the taxpayer registry first (linking checks it when a registry is loaded).
+ */
+export async function seedPartnerFiscalAccount(partnerId: string) {
+  const database = stackDatabase();
+  const rnc = `4${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+  await importTaxpayerRegistry({
+    database,
+    source: Readable.from([
+      Buffer.from(`${rnc}|CLIENTE ${rnc} SRL|CLIENTE|VENTA|||||01/01/2000|ACTIVO|NORMAL`, 'latin1'),
+    ]),
+    fileName: 'registro.txt',
+  });
+  const { account } = await linkFiscalAccount({
+    database,
+    partnerId,
+    externalTenantId: `erp-${randomUUID()}`,
+    input: { rnc, legalName: `Cliente ${rnc} SRL`, address: 'Calle 1, Santo Domingo' },
+  });
+  return account;
 }

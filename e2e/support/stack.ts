@@ -181,6 +181,8 @@ export async function startStack(): Promise<TRunning> {
         // Every spec signs in from 127.0.0.1: the per-address limit is tested in @ecf/services.
         PORTAL_SIGN_IN_IP_MAX_ATTEMPTS: '100000',
         WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+        // Live pages refresh every second in the specs (5 s in production): portal-live-status.spec.ts.
+        WEB_LIVE_POLL_MS: '1000',
       },
       url: `${portalUrl}/sign-in`,
     });

@@ -15,6 +15,7 @@ import { registerContingencyRoutes } from './routes/contingency.ts';
 import { registerDocumentRoutes } from './routes/documents.ts';
 import { registerReceiverDeliveryRoutes } from './routes/receiver-delivery.ts';
 import { registerPrintedLinkRoutes } from './routes/printed-link.ts';
+import { registerWebhookInboxRoutes } from './routes/webhook-inbox.ts';
 import { registerAnnulmentRoutes } from './routes/annulments.ts';
 import { registerCertificationRoutes } from './routes/certification.ts';
 import { registerCommercialApprovalRoutes } from './routes/commercial-approvals.ts';
@@ -189,6 +190,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   });
   registerReceiverDeliveryRoutes(app, { ...authentication, xsd });
   registerPrintedLinkRoutes(app, { database, linkSecret: env.RI_LINK_SECRET });
+  registerWebhookInboxRoutes(app, { database });
   registerAnnulmentRoutes(app, {
     ...authentication,
     xsd,

@@ -1275,6 +1275,14 @@ function receptionRoutes(): Record<TReceptionRouteName, TRouteContract> {
   return routes;
 }
 
+/** What the TesteCF test inbox answers when it kept a request (routes/webhook-inbox.ts). */
+export const ZWebhookInboxResponse = z.object({
+  ok: z.literal(true),
+  requestId: z.string().min(1),
+  receivedAt: z.string(),
+  correlationId: z.string().min(1),
+});
+
 export const ROUTES = {
   health: {
     method: 'GET',
@@ -1474,6 +1482,24 @@ export const ROUTES = {
         contentType: 'text/plain',
         headers: { 'X-Error-Code': 'RI_LINK_EXPIRED' },
       },
+    },
+  },
+  webhookInbox: {
+    method: 'POST',
+    path: '/webhook-inbox/:token',
+    summary: 'TesteCF test inbox: keeps the webhook it receives (headers, body, time)',
+    description:
+      'The URL of a test inbox created in the portal (TesteCF, "Crear bandeja de prueba"); the token in the path is the credential. ' +
+      "Our worker delivers the endpoint's webhooks here like to any endpoint; each request is kept (headers without credentials, the body as received up to 64 KiB, the time), the newest 100 per inbox for 7 days, and the portal shows them with the signature checked. " +
+      'Any JSON body is accepted.',
+    params: z.object({ token: z.string().max(100).describe('the inbox token, 43 characters (base64url)') }),
+    body: z.record(z.string(), z.unknown()).describe('the webhook body, kept as received'),
+    responses: {
+      200: { description: 'kept', schema: ZWebhookInboxResponse },
+      400: error(JSON_BODY_ERRORS),
+      404: error('NOT_FOUND: no test inbox with this token, or its endpoint was deleted'),
+      500: AUTH_ERRORS[500],
+      503: AUTH_ERRORS[503],
     },
   },
   contingency: {

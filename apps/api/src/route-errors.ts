@@ -110,6 +110,7 @@ export const ROUTE_ERRORS: Record<TDocumentedRouteName, readonly TDeclaredError[
     'RI_NOT_DELIVERABLE_CANCELLED',
   ],
   printedLink: ['RI_LINK_INVALID', 'RI_NOT_DELIVERABLE', 'RI_LINK_EXPIRED'],
+  webhookInbox: ['NOT_FOUND'],
   contingency: [],
   reconcileReceiverDelivery: [
     'NOT_FOUND',

@@ -152,6 +152,8 @@ function directRouteEdges(options: TOptions): Record<keyof typeof ROUTES, TRoute
     documentPdf: NO_BODY,
     printedLink: NO_BODY,
     contingency: NO_BODY,
+    // A webhook body is a few KiB (a document snapshot); 64 KiB is what the inbox keeps of one.
+    webhookInbox: SMALL_JSON,
     reconcileReceiverDelivery: reconciliation,
     listSequences: NO_BODY,
     registerSequence: capped(edgeLimits(SMALL_JSON_LIMITS, { bodyBytes: SEQUENCE_BODY_LIMIT_BYTES })),

@@ -73,7 +73,7 @@ export function AccountSettingsForm(props: { account: TAccount }) {
         label="Plazo de pago (días)"
         name="paymentTermDays"
         inputMode="numeric"
-        hint="De 0 a 365. Completa {{FECHA_LIMITE_PAGO}}; vacío: sin plazo (el marcador queda sin resolver)."
+        hint="De 0 a 365. La fecha límite de pago de cada e-CF será su fecha de emisión más estos días. Déjelo vacío si no da plazo."
         defaultValue={account.paymentTermDays === null ? '' : String(account.paymentTermDays)}
         error={errors.fieldErrors['paymentTermDays']}
       />

@@ -53,7 +53,7 @@ const SECTION_OF_STEP: Record<string, { id: string; label: string }> = {
 /** Sections rendered only for `certification.manage` (the set forms). */
 const MANAGE_SECTIONS: ReadonlySet<string> = new Set(['pruebas-datos', 'simulacion']);
 
-function howCompleted(step: TStep): string {
+export function howCompleted(step: TStep): string {
   if (step.state === 'done') {
     const how = step.source === null ? '' : ` ${COMPLETION_SOURCE_LABELS[step.source] ?? step.source}`;
     return `Completado${step.completedAt ? ` el ${formatDateTime(step.completedAt)}` : ''}${how}.`;

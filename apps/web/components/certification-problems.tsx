@@ -1,4 +1,5 @@
-import { Table } from '@ecf/ui';
+import { Table, TechnicalDetails } from '@ecf/ui';
+import { workbookProblemOf } from '../lib/catalogue.ts';
 
 /** One problem of a set as the services locate it (`details.errors[]` of a 422). */
 export type TSetProblem = {
@@ -36,7 +37,7 @@ export function problemsOf(details: Record<string, unknown> | null): {
   return { problems, total: typeof count === 'number' ? count : problems.length };
 }
 
-/** The problems of a workbook, each where it is: sheet, row, column (or the e-CF path), code, message. */
+/** The problems of a workbook, each where it is: sheet, row, column (or the e-CF path), and what is wrong in Spanish. */
 export function SetProblemsTable(props: { problems: readonly TSetProblem[]; total: number }) {
   return (
     <Table
@@ -56,8 +57,18 @@ export function SetProblemsTable(props: { problems: readonly TSetProblem[]; tota
           header: 'Columna',
           cell: (problem) => <code>{problem.column ?? problem.path ?? '—'}</code>,
         },
-        { header: 'Código', cell: (problem) => <code>{problem.code}</code> },
-        { header: 'Mensaje', cell: (problem) => problem.message },
+        {
+          header: 'Problema',
+          // The catalogue's Spanish first; the code and the reader's own words (a library's error, an
+          // English check) behind a collapsed "Detalles técnicos".
+          cell: (problem) => (
+            <TechnicalDetails
+              technical={[problem.code, problem.message].filter((part) => part !== '').join(': ')}
+            >
+              {workbookProblemOf(problem.code)}
+            </TechnicalDetails>
+          ),
+        },
       ]}
     />
   );

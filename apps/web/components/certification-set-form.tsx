@@ -2,7 +2,8 @@
 import { useRouter } from 'next/navigation';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Banner, Button, Table, TextField } from '@ecf/ui';
+import { Banner, Button, Table, TechnicalDetails, TextField } from '@ecf/ui';
+import { validationMessageOf } from '../lib/catalogue.ts';
 import { PART_LABELS, WORKBOOK_LIMIT_TEXT, type TCertificationPart } from '../lib/certification-schemas.ts';
 import { failureOf, formMessageOf } from '../lib/trpc-errors.ts';
 import { useTRPC } from '../lib/trpc/client.tsx';
@@ -205,7 +206,9 @@ export function CertificationSetForm(props: {
                     <ul className={styles.messages}>
                       {document.warnings.map((warning, index) => (
                         <li key={index}>
-                          <code>{warning.code}</code> {warning.message}
+                          <TechnicalDetails technical={`${warning.code}: ${warning.message}`}>
+                            {validationMessageOf(warning.code)}
+                          </TechnicalDetails>
                         </li>
                       ))}
                     </ul>

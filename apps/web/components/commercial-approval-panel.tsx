@@ -8,9 +8,11 @@ import {
   Panel,
   Select,
   StatusBadge,
+  TechnicalDetails,
   TextField,
   type TStatusTone,
 } from '@ecf/ui';
+import { COMMERCIAL_RECONCILIATION_LABELS, labelOf } from '../lib/catalogue.ts';
 import type { TEnvironment } from '../lib/environments.ts';
 import { useTRPC } from '../lib/trpc/client.tsx';
 import {
@@ -175,14 +177,21 @@ function ApprovalState(props: { approval: TCommercialApprovalPanelView }) {
         {approval.dispatch.error === null ? null : (
           <>
             <dt>Problema</dt>
-            <dd>{approval.dispatch.error.message}</dd>
+            <dd>
+              <TechnicalDetails
+                technical={`${approval.dispatch.error.reason}: ${approval.dispatch.error.message}`}
+              >
+                El envío al emisor no se completó.
+              </TechnicalDetails>
+            </dd>
           </>
         )}
         {approval.reconciliation === null ? null : (
           <>
             <dt>Conciliada</dt>
             <dd>
-              {approval.reconciliation.outcome} el {formatInstant(approval.reconciliation.reconciledAt)}
+              {labelOf(COMMERCIAL_RECONCILIATION_LABELS, approval.reconciliation.outcome)} el{' '}
+              {formatInstant(approval.reconciliation.reconciledAt)}
               {approval.reconciliation.note === null ? null : ` — ${approval.reconciliation.note}`}
             </dd>
           </>

@@ -28,7 +28,7 @@ export function DocumentFilters(props: { environment: string; values: Record<str
           label="Buscar"
           name="q"
           defaultValue={values.q ?? ''}
-          hint="e-NCF (o su inicio), TrackId, o RNC o cédula del comprador."
+          hint="e-NCF (o su inicio), TrackId, o RNC, cédula o nombre del comprador."
           autoComplete="off"
         />
         <TextField

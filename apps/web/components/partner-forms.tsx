@@ -9,9 +9,14 @@ import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Banner, Button, ConfirmDialog, CopyButton, Select, TextField } from '@ecf/ui';
 import { useTRPC } from '../lib/trpc/client.tsx';
+import { partnerWebhookErrorMessage } from '../lib/partner-webhook-errors.ts';
+import { failureOf } from '../lib/trpc-errors.ts';
 import {
   PARTNER_KEY_PROFILE_LABELS,
   PARTNER_KEY_PROFILES_OFFERED,
+  PARTNER_WEBHOOK_EVENT_TYPE_LABELS,
+  PARTNER_WEBHOOK_EVENT_TYPES_PICKER_ORDER,
+  type PARTNER_WEBHOOK_EVENT_TYPES_OFFERED,
 } from '../server/routers/partner/partner.schema.ts';
 import {
   ZCreateEndpointInput,
@@ -20,6 +25,10 @@ import {
 } from '../server/routers/partner/partner-procedures.schema.ts';
 import styles from './api-key-create-form.module.css';
 import { useFormErrors } from './use-form-errors.ts';
+import { webhookIssueMessages } from './webhook-create-form.tsx';
+import webhookStyles from './webhooks.module.css';
+
+type TPartnerEventType = (typeof PARTNER_WEBHOOK_EVENT_TYPES_OFFERED)[number];
 
 function Secret(props: { title: string; value: string; label: string }) {
   return (
@@ -199,7 +208,11 @@ export function PartnerOriginRemoveButton(props: { origin: string }) {
   );
 }
 
-/** A Partner webhook endpoint (every event type that exists now); the secret is shown once. */
+/**
+ * A Partner webhook endpoint; the secret is shown once. The event types are picked in a checkbox
+ * group ("Todos los eventos" by default: every Partner type that exists now); a URL the server
+ * refuses shows why on its field.
+ */
 export function PartnerWebhookCreateForm() {
   const trpc = useTRPC();
   const router = useRouter();
@@ -207,27 +220,51 @@ export function PartnerWebhookCreateForm() {
   const [created, setCreated] = useState<{ secret: string | null; name: string; replayed: boolean } | null>(
     null,
   );
+  const [picked, setPicked] = useState<ReadonlySet<TPartnerEventType>>(
+    () => new Set(PARTNER_WEBHOOK_EVENT_TYPES_PICKER_ORDER),
+  );
+  const everyType = picked.size === PARTNER_WEBHOOK_EVENT_TYPES_PICKER_ORDER.length;
+  const [failed, setFailed] = useState<string | null>(null);
   const create = useMutation(trpc.partner.createEndpoint.mutationOptions());
+  const toggle = (type: TPartnerEventType, checked: boolean) =>
+    setPicked((current) => {
+      const next = new Set(current);
+      if (checked) next.add(type);
+      else next.delete(type);
+      return next;
+    });
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     setCreated(null);
+    setFailed(null);
+    if (picked.size === 0) {
+      errors.show({ eventTypes: 'Elija al menos un tipo de evento.' });
+      return;
+    }
     const input = errors.check(ZCreateEndpointInput, {
       name: form.get('name'),
       url: form.get('url'),
-      eventTypes: 'all',
+      eventTypes: everyType
+        ? 'all'
+        : PARTNER_WEBHOOK_EVENT_TYPES_PICKER_ORDER.filter((type) => picked.has(type)),
     });
     if (input === null) return;
     try {
       const answer = await create.mutateAsync(input);
       setCreated({ secret: answer.signingSecret, name: answer.endpoint.name, replayed: answer.replayed });
       formElement.reset();
+      setPicked(new Set(PARTNER_WEBHOOK_EVENT_TYPES_PICKER_ORDER));
       router.refresh();
     } catch (error) {
-      errors.fail(error);
+      const failure = errors.fail(error);
+      const fields = webhookIssueMessages(failure.details);
+      if (Object.keys(fields).length > 0) errors.show(fields);
+      else setFailed(partnerWebhookErrorMessage(failure, 'create'));
     }
   }
+  const typesError = errors.fieldErrors['eventTypes'] ?? errors.fieldErrors['eventTypes.0'];
   return (
     <>
       {created?.secret ? (
@@ -236,7 +273,7 @@ export function PartnerWebhookCreateForm() {
         <Banner tone="info">Ya existe un endpoint con esa URL; su secreto no se vuelve a mostrar.</Banner>
       ) : null}
       <form onSubmit={(event) => void submit(event)} noValidate aria-label="Crear un endpoint Partner">
-        {errors.message ? <Banner tone="danger">{errors.message}</Banner> : null}
+        {(failed ?? errors.message) ? <Banner tone="danger">{failed ?? errors.message}</Banner> : null}
         <TextField label="Nombre" name="name" maxLength={200} required error={errors.fieldErrors['name']} />
         <TextField
           label="URL (HTTPS pública)"
@@ -245,6 +282,43 @@ export function PartnerWebhookCreateForm() {
           required
           error={errors.fieldErrors['url']}
         />
+        <fieldset
+          className={webhookStyles.types}
+          aria-describedby={typesError ? 'partner-event-types-error' : undefined}
+        >
+          <legend className={webhookStyles.legend}>Eventos</legend>
+          <label className={webhookStyles.type}>
+            <input
+              type="checkbox"
+              checked={everyType}
+              onChange={(event) =>
+                setPicked(
+                  event.target.checked ? new Set(PARTNER_WEBHOOK_EVENT_TYPES_PICKER_ORDER) : new Set(),
+                )
+              }
+            />
+            <span>Todos los eventos</span>
+          </label>
+          {PARTNER_WEBHOOK_EVENT_TYPES_PICKER_ORDER.map((type) => (
+            <label key={type} className={webhookStyles.type}>
+              <input
+                type="checkbox"
+                name="eventTypes"
+                value={type}
+                checked={picked.has(type)}
+                onChange={(event) => toggle(type, event.target.checked)}
+              />
+              <span>
+                {PARTNER_WEBHOOK_EVENT_TYPE_LABELS[type]} <span className={webhookStyles.code}>({type})</span>
+              </span>
+            </label>
+          ))}
+          {typesError ? (
+            <p id="partner-event-types-error" className={webhookStyles.error}>
+              {typesError}
+            </p>
+          ) : null}
+        </fieldset>
         <Button type="submit" busy={create.isPending}>
           Crear endpoint
         </Button>
@@ -253,7 +327,10 @@ export function PartnerWebhookCreateForm() {
   );
 }
 
-/** Pause, resume or delete a Partner endpoint (deleting after a confirmation: it cannot be undone). */
+/**
+ * Pause, resume or delete a Partner endpoint (deleting after a confirmation: it cannot be undone).
+ * A failure names the action and its reason (partnerWebhookErrorMessage).
+ */
 export function PartnerEndpointActions(props: {
   endpointId: string;
   name: string;
@@ -262,28 +339,37 @@ export function PartnerEndpointActions(props: {
 }) {
   const trpc = useTRPC();
   const router = useRouter();
-  const errors = useFormErrors();
+  const [failed, setFailed] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const update = useMutation(trpc.partner.updateEndpoint.mutationOptions());
   const retire = useMutation(trpc.partner.retireEndpoint.mutationOptions());
   if (props.status === 'retired') return null;
+  const pausing = props.status === 'active';
   return (
     <>
-      {errors.message ? <Banner tone="danger">{errors.message}</Banner> : null}
+      {failed === null ? null : (
+        <Banner tone="danger" title="No se pudo completar">
+          <p>{failed}</p>
+        </Banner>
+      )}
       <Button
         variant="secondary"
         size="small"
         busy={update.isPending}
-        onClick={() =>
+        onClick={() => {
+          setFailed(null);
           void update
-            .mutateAsync({
-              endpointId: props.endpointId,
-              status: props.status === 'active' ? 'paused' : 'active',
-            })
-            .finally(() => router.refresh())
-        }
+            .mutateAsync({ endpointId: props.endpointId, status: pausing ? 'paused' : 'active' })
+            .then(
+              () => router.refresh(),
+              (error: unknown) =>
+                setFailed(
+                  partnerWebhookErrorMessage(failureOf(error), pausing ? 'pause' : 'resume', props.name),
+                ),
+            );
+        }}
       >
-        {props.status === 'active' ? 'Pausar' : 'Reanudar'}
+        {pausing ? 'Pausar' : 'Reanudar'}
         <span className="ecf-visually-hidden"> {props.name}</span>
       </Button>{' '}
       <Button variant="secondary" size="small" onClick={() => setConfirming(true)}>
@@ -296,11 +382,13 @@ export function PartnerEndpointActions(props: {
         busy={retire.isPending}
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
+          setFailed(null);
           void retire
             .mutateAsync({ endpointId: props.endpointId })
             .then(
               () => router.refresh(),
-              (error: unknown) => void errors.fail(error),
+              (error: unknown) =>
+                setFailed(partnerWebhookErrorMessage(failureOf(error), 'delete', props.name)),
             )
             .finally(() => setConfirming(false));
         }}
@@ -314,21 +402,33 @@ export function PartnerEndpointActions(props: {
   );
 }
 
-/** Re-queues a failed delivery. */
+/** Re-queues a failed delivery; a refusal says why. */
 export function PartnerReplayButton(props: { deliveryId: string }) {
   const trpc = useTRPC();
   const router = useRouter();
+  const [failed, setFailed] = useState<string | null>(null);
   const replay = useMutation(trpc.partner.replay.mutationOptions());
   return (
-    <Button
-      variant="secondary"
-      size="small"
-      busy={replay.isPending}
-      onClick={() =>
-        void replay.mutateAsync({ deliveryId: props.deliveryId }).finally(() => router.refresh())
-      }
-    >
-      Reenviar
-    </Button>
+    <>
+      {failed === null ? null : (
+        <p className={webhookStyles.error} role="alert">
+          {failed}
+        </p>
+      )}
+      <Button
+        variant="secondary"
+        size="small"
+        busy={replay.isPending}
+        onClick={() => {
+          setFailed(null);
+          void replay.mutateAsync({ deliveryId: props.deliveryId }).then(
+            () => router.refresh(),
+            (error: unknown) => setFailed(partnerWebhookErrorMessage(failureOf(error), 'replay')),
+          );
+        }}
+      >
+        Reenviar
+      </Button>
+    </>
   );
 }

@@ -1,7 +1,8 @@
 'use client';
 import { useId, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Banner, Button, Panel, Select, Table } from '@ecf/ui';
+import { Banner, Button, Panel, Select, Table, TechnicalDetails } from '@ecf/ui';
+import { validationMessageOf } from '../lib/catalogue.ts';
 import { exampleText, TRY_IT_EXAMPLES } from '../lib/try-it-examples.ts';
 import { failureOf, formMessageOf } from '../lib/trpc-errors.ts';
 import { useTRPC } from '../lib/trpc/client.tsx';
@@ -24,8 +25,15 @@ function IssueTable(props: { caption: string; issues: readonly TIssue[] }) {
       rowKey={(issue) => `${issue.path}|${issue.code}|${issue.message}`}
       columns={[
         { header: 'Campo', rowHeader: true, cell: (issue) => <code>{issue.path || '(documento)'}</code> },
-        { header: 'Código', cell: (issue) => <code>{issue.code}</code> },
-        { header: 'Mensaje', cell: (issue) => issue.message },
+        {
+          header: 'Mensaje',
+          // The catalogue's Spanish; the API's code and message (what an integration reads) behind the fold.
+          cell: (issue) => (
+            <TechnicalDetails technical={`${issue.code}: ${issue.message}`}>
+              {validationMessageOf(issue.code)}
+            </TechnicalDetails>
+          ),
+        },
       ]}
     />
   );

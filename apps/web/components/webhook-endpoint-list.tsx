@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Banner, Button, ConfirmDialog, CopyButton, EmptyState, Select, StatusBadge, Table } from '@ecf/ui';
 import type { z } from 'zod';
+import { labelOf, WEBHOOK_EVENT_LABELS } from '../lib/catalogue.ts';
 import type { TEnvironment } from '../lib/environments.ts';
 import { formatDateTime, formatShortDateTime } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc/client.tsx';
@@ -181,9 +182,8 @@ export function WebhookEndpointList(props: {
           },
           {
             header: 'Eventos',
-            cell: (endpoint: TEndpoint) => (
-              <span className={styles.code}>{endpoint.eventTypes.join(', ')}</span>
-            ),
+            cell: (endpoint: TEndpoint) =>
+              endpoint.eventTypes.map((type) => labelOf(WEBHOOK_EVENT_LABELS, type)).join(', '),
           },
           {
             header: 'Estado',

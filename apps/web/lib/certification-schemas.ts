@@ -200,7 +200,10 @@ export function runFailureText(
     return `${where} no se pudo emitir: vea su fila. Reinicie la parte y ejecute un set corregido.`;
   if (failure.code === 'CERTIFICATION_PART_RESTARTED')
     return 'La parte se reinició: esta corrida quedó reemplazada.';
-  return `${failure.code}: ${failure.message}`;
+  if (failure.code === 'DOCUMENT_CANCELLED')
+    return `${where} fue anulado: la corrida no puede seguir. Reinicie la parte y ejecútela de nuevo.`;
+  // Never a raw code (issue 27, "Plain Spanish"): the run's evidence keeps the code and message.
+  return `La corrida terminó sin éxito en ${where}. Reinicie la parte y ejecútela de nuevo.`;
 }
 
 /** Document statuses the tax authority has resolved: nothing to resend. */

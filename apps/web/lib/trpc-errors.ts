@@ -3,6 +3,7 @@
  * zod check, and the services' error code with its details, mapped to the portal's messages.
  */
 import { TRPCClientError } from '@trpc/client';
+import { ERROR_CODE_TEXTS, WEBHOOK_FAILURE_TEXTS } from './catalogue.ts';
 
 export type TProcedureFailure = {
   appCode: string | null;
@@ -128,10 +129,26 @@ export const APP_ERROR_MESSAGES: Record<string, string> = {
   ROUTE_NOT_FOUND: 'Esta acción no existe. Recargue la página.',
 };
 
-/** The message to show for a failure that no field claims. */
+/** A refused webhook URL says why (`details.code`, the transport's rule), in the catalogue's words. */
+function webhookUrlMessageOf(details: Record<string, unknown> | null): string | null {
+  if (details?.['reason'] !== 'webhook_url_not_allowed') return null;
+  const code = typeof details['code'] === 'string' ? details['code'] : '';
+  return Object.hasOwn(WEBHOOK_FAILURE_TEXTS, code)
+    ? `No se pudo guardar el endpoint. ${WEBHOOK_FAILURE_TEXTS[code as keyof typeof WEBHOOK_FAILURE_TEXTS]}.`
+    : null;
+}
+
+/**
+ * The message to show for a failure that no field claims: the page's own words for its code, else
+ * the catalogue's sentence for any code of the error registry (never a raw code or English).
+ */
 export function formMessageOf(failure: TProcedureFailure): string {
+  const webhookUrl = webhookUrlMessageOf(failure.details);
+  if (webhookUrl !== null) return webhookUrl;
   if (failure.appCode !== null && APP_ERROR_MESSAGES[failure.appCode] !== undefined)
     return APP_ERROR_MESSAGES[failure.appCode] ?? '';
   if (Object.keys(failure.fieldErrors).length > 0) return 'Revise los campos marcados.';
+  if (failure.appCode !== null && Object.hasOwn(ERROR_CODE_TEXTS, failure.appCode))
+    return ERROR_CODE_TEXTS[failure.appCode as keyof typeof ERROR_CODE_TEXTS];
   return 'No se pudo completar la acción. Inténtelo de nuevo.';
 }

@@ -27,4 +27,5 @@ export const ROUTE_HANDLER_EDGE: Readonly<Record<string, TRouteHandlerEdge>> = O
   'received/[inboundDocumentId]/xml': { body: 'none' },
   'received-approvals/[inboundDocumentId]/xml': { body: 'none' },
   'certification/runs/[runId]/evidence': { body: 'none' },
+  'exports/[exportId]': { body: 'none' },
 });

@@ -105,7 +105,11 @@ export function portalRuntime(): TPortalRuntime {
       return keyring;
     },
     documents,
-    webhooks: { allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, enqueue: documents.enqueue },
+    webhooks: {
+      allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+      enqueue: documents.enqueue,
+      inboxBaseUrl: env.PUBLIC_BASE_URL ?? env.NEXT_PUBLIC_API_URL,
+    },
     partnerPlans: { quotas: env.PARTNER_PLAN_QUOTAS, graceDays: env.PARTNER_PAYMENT_GRACE_DAYS },
   };
   return holder.__ecfPortalRuntime;

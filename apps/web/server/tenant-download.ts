@@ -19,6 +19,7 @@ import {
   hasCapability,
   recordSupportView,
   type TCapability,
+  type TPrincipal,
 } from '@ecf/services';
 import { getPortalSession } from '../auth/portal-session.ts';
 import { requestMetaOf } from './request-meta.ts';
@@ -65,7 +66,13 @@ export async function serveTenantDownload(options: {
   what: string;
   /** The request's parameters as parsed; null when they are not valid (400, before any check of the data). */
   input: Record<string, unknown> | null;
-  load: (scope: { database: TDatabase; tenantId: string }) => Promise<TDownload>;
+  /** `userId` and `principal`: for files owned by one user (exports) and checks that depend on the file. */
+  load: (scope: {
+    database: TDatabase;
+    tenantId: string;
+    userId: string;
+    principal: TPrincipal;
+  }) => Promise<TDownload>;
 }): Promise<Response> {
   // No database connection was free (pool full, server out of slots): 503 with Retry-After.
   return answeringDatabaseBusy(guardedDownload)(options);
@@ -112,7 +119,9 @@ async function guardedDownload(options: Parameters<typeof serveTenantDownload>[0
       now: () => new Date(),
     });
   try {
-    return fileResponse(await options.load({ database, tenantId: tenant.id }));
+    return fileResponse(
+      await options.load({ database, tenantId: tenant.id, userId: session.user.id, principal }),
+    );
   } catch (error) {
     if (error instanceof AppError && error.status < 500)
       return errorResponse(error.status, error.code, error.message);

@@ -60,6 +60,8 @@ export type TPortalHarness = {
 export const TEST_PUBLIC_BASE_URL = 'https://ecf.example.test';
 
 /** The API's cursor secret in tests. */
+/** The HMAC key of the embedded certification links the tests open. */
+export const TEST_EMBED_SECRET = 'portal-test-embed-secret-00000000000000000';
 export const TEST_CURSOR_SECRET = 'portal-test-cursor-secret-0000000000000000';
 
 export async function openPortalHarness(): Promise<TPortalHarness> {
@@ -83,7 +85,7 @@ export async function openPortalHarness(): Promise<TPortalHarness> {
   };
   return {
     documents,
-    webhooks: { allowPrivateTargets: true, enqueue: queue.enqueue },
+    webhooks: { allowPrivateTargets: true, enqueue: queue.enqueue, inboxBaseUrl: 'http://127.0.0.1:3000' },
     database: context.database,
     catcher,
     mail: {
@@ -229,6 +231,7 @@ export function contextOf(
     documents: harness.documents,
     webhooks: harness.webhooks,
     partnerPlans: { quotas: { starter: 1000 }, graceDays: 7 },
+    certificationEmbed: { secret: TEST_EMBED_SECRET, portalBaseUrl: 'http://127.0.0.1:3001' },
   };
 }
 

@@ -109,7 +109,7 @@ const ZEnv = z
     WORKER_EMAIL_IN_FLIGHT_MS: z.coerce.number().int().min(200).default(60_000),
     /** `From` of the buyer e-mail. */
     MAIL_FROM: z.string().min(3).default('Facturación electrónica <no-reply@ecf.localhost>'),
-    /** Address buyers open the link at (`{PUBLIC_BASE_URL}/ri/{token}`): the API's public base URL. */
+    /** The API's public base URL: buyers open `{PUBLIC_BASE_URL}/ri/{token}`; webhooks to `{PUBLIC_BASE_URL}/webhook-inbox/{token}` (TesteCF test inboxes) are always allowed. */
     PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
     /** HMAC key of the buyer links; the API must have the same. Set a long random value in production. */
     RI_LINK_SECRET: z.string().min(32).default('local-development-ri-link-secret-change-me-000'),

@@ -70,6 +70,7 @@ const worker = createWorker({
   },
   webhooks: {
     allowPrivateTargets: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+    inboxBaseUrl: env.PUBLIC_BASE_URL,
     leaseMs: env.WORKER_WEBHOOK_LEASE_SECONDS * 1000,
   },
   buyerEmail: {

@@ -93,6 +93,12 @@ export const JOB_CONTRACTS = {
   'certification.sync': z.strictObject({ tenantId: z.uuid().optional() }),
   /** Daily: certificate.expiring / certificate.expired for the Partner accounts' certificates (issue 20). */
   'maintenance.certificate-expiry': z.strictObject({}),
+  /**
+   * Builds a large portal export (issue 27: CSV or xlsx of issued or received documents or of the
+   * audit log) page by page, recording its progress, and stores the file in `portal_exports`. A
+   * redelivered job of a finished export does nothing.
+   */
+  'export.build': z.strictObject({ exportId: z.uuid() }),
 } as const;
 
 /** Channel the outbox triggers (migration 0012) NOTIFY, with an empty payload, when they record an event. */

@@ -42,6 +42,7 @@ export {
   findApiKeys,
   findTenantCertificates,
   findTenants,
+  searchTenants,
   getTenant,
   loadActiveCertificate,
   previewTenantCertificate,
@@ -66,6 +67,9 @@ export {
   ANNULMENT_IDEMPOTENCY_KEY_MAX_LENGTH,
   getAnnulment,
   listAnnulments,
+  searchAnnulments,
+  ZAnnulmentSearchQuery,
+  type TAnnulmentSearchQuery,
   prevalidateAnnulment,
   reconcileAnnulment,
   recoverAnnulments,
@@ -94,6 +98,9 @@ export {
   TAXAUTH_VALIDITY_STATUSES,
   ZReceivedApprovalListQuery,
   ZReceivedListQuery,
+  searchReceivedDocuments,
+  ZReceivedSearchQuery,
+  type TReceivedSearchQuery,
   type TReceivedApproval,
   type TReceivedDocument,
   type TReceivedGroup,
@@ -203,11 +210,13 @@ export {
   AUDIT_ACTIONS,
   findAuditEntries,
   recordSupportView,
+  SUPPORT_VIEW_REPEAT_WINDOW_MS,
   type TAuditAction,
   type TAuditEntry,
 } from './audit/index.ts';
 export {
   acknowledgeOperatorNotification,
+  contingencyNextAttemptOf,
   findContingencyAcrossTenants,
   findOperatorNotifications,
   findOutageEpisodes,
@@ -234,6 +243,7 @@ export {
   getWebhookEndpoint,
   replayWebhookDelivery,
   retireWebhookEndpoint,
+  retryWebhookDeliveryNow,
   rotateWebhookSecret,
   sendTestWebhook,
   updateWebhookEndpoint,
@@ -247,6 +257,20 @@ export {
   type TWebhookEndpointPatch,
   type TWebhookEventType,
   type TWebhookTargetRefusal,
+} from './webhooks/index.ts';
+// TesteCF test inboxes (issue 27): created from the portal, fed by the API's /webhook-inbox/{token}.
+export {
+  checkWebhookSignature,
+  createWebhookInbox,
+  findWebhookInboxRequests,
+  isWebhookInboxUrl,
+  recordWebhookInboxRequest,
+  WEBHOOK_INBOX_BODY_KEEP_BYTES,
+  WEBHOOK_INBOX_ENDPOINT_NAME,
+  WEBHOOK_INBOX_TOKEN_PATTERN,
+  type TWebhookInboxRequest,
+  type TWebhookSignatureCheck,
+  type TWebhookSignatureRefusal,
 } from './webhooks/index.ts';
 // The webhook signer and sender (the example receiver's test, the bench).
 export { deliverWebhook, signWebhookBody, webhookRequestHeaders } from './webhooks/index.ts';
@@ -413,3 +437,47 @@ export {
   unstorableCodePoint,
   type TEdgeLimits,
 } from './edge/index.ts';
+// The codes the portal's Spanish catalogue walks (issue 27, "Plain Spanish"): fiscal-core's
+// validation codes, the certification workbook's, the event types of a document's log, the
+// receiver delivery's reasons and the webhook attempts' error codes.
+export {
+  SUBMISSION_ERROR_CODES,
+  SUBMISSION_WARNING_CODES,
+  XML_ISSUE_CODES,
+  type TSubmissionErrorCode,
+  type TSubmissionWarningCode,
+  type TXmlIssueCode,
+} from '@ecf/fiscal-core';
+export { WORKBOOK_ERROR_CODES, type TWorkbookErrorCode } from '@ecf/certification-sets';
+export { TRANSMISSION_ERROR_CODES, TRANSMISSION_EVENT_TYPES } from './transmission/index.ts';
+export {
+  RECEIVER_DELIVERY_EVENT_TYPES,
+  RECEIVER_DELIVERY_NOT_APPLICABLE_REASONS,
+} from './receiver-delivery/index.ts';
+export {
+  WEBHOOK_ATTEMPT_ERROR_CODES,
+  WEBHOOK_TARGET_REFUSALS,
+  type TWebhookDeliveryErrorCode,
+} from './webhooks/index.ts';
+export {
+  buildExport,
+  createExport,
+  DIRECT_EXPORT_MAX_ROWS,
+  getExport,
+  getExportFile,
+  ZAuditExportRequest,
+  ZExportFormat,
+  ZExportMonth,
+  ZIssuedExportRequest,
+  ZReceivedExportRequest,
+  type TExportRequest,
+  type TExportView,
+} from './exports/index.ts';
+// The portal's search boxes (issue 27): what a search text means, the capped totals.
+export {
+  accountSearchOf,
+  ACCOUNT_SEARCH_HINT,
+  NAME_SEARCH_COUNT_CAP,
+  SEARCH_COUNT_CAP,
+  type TAccountSearch,
+} from './shared/search-text.ts';

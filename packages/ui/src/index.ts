@@ -14,3 +14,4 @@ export { Panel } from './panel.tsx';
 export { StatusBadge, type TStatusTone } from './status-badge.tsx';
 export { ConfirmDialog } from './confirm-dialog.tsx';
 export { CopyButton } from './copy-button.tsx';
+export { TechnicalDetails } from './technical-details.tsx';

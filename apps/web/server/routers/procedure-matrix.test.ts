@@ -15,7 +15,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
-import { seedApiKey } from '@ecf/db';
+import { seedApiKey, seedTenant } from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core/testing';
 import {
   CAPABILITIES,
@@ -149,6 +149,18 @@ async function seedFailedDelivery(world: TWorld, harness: TPortalHarness): Promi
   return deliveryId;
 }
 
+/** A queued delivery (a test event) of a fresh endpoint, waiting for its next attempt. */
+async function seedQueuedDelivery(world: TWorld, harness: TPortalHarness): Promise<string> {
+  const endpointId = await seedWebhookEndpoint(world, harness);
+  const { deliveryId } = await sendTestWebhook({
+    database: harness.database,
+    tenantId: world.tenant.id,
+    endpointId,
+    enqueue: harness.webhooks.enqueue,
+  });
+  return deliveryId;
+}
+
 /** An active endpoint of the world's Partner (a local receiver's address). */
 async function seedPartnerEndpoint(world: TWorld, harness: TPortalHarness): Promise<string> {
   const { endpoint } = await createPartnerWebhookEndpoint({
@@ -160,6 +172,21 @@ async function seedPartnerEndpoint(world: TWorld, harness: TPortalHarness): Prom
     allowPrivateTargets: true,
   });
   return endpoint.id;
+}
+
+/** An account of the world's Partner (a tenant linked to it) and, with `origin`, a fresh registered origin. */
+async function seedPartnerAccount(
+  world: TWorld,
+  harness: TPortalHarness,
+): Promise<{ accountId: string; browserOrigin: string }> {
+  const tenant = await seedTenant(harness.database, { tradeName: 'Cliente del Partner' });
+  await harness.database.tenant.update({
+    where: { id: tenant.id },
+    data: { partnerId: world.partner.id, externalTenantId: `erp-${randomUUID()}` },
+  });
+  const browserOrigin = `https://erp-${randomUUID().slice(0, 8)}.example.com`;
+  await addBrowserOrigin({ database: harness.database, partnerId: world.partner.id, origin: browserOrigin });
+  return { accountId: tenant.id, browserOrigin };
 }
 
 let counter = 0;
@@ -244,6 +271,13 @@ const ROWS: Record<string, TRow> = {
   'documents.locate': {
     access: { tenant: 'documents.read' },
     input: () => ({ reference: 'E310000000001', environment: 'TesteCF' }),
+  },
+  'live.documents': {
+    access: { tenant: 'documents.read' },
+    input: async (world, _role, harness) => ({
+      environment: 'TesteCF',
+      documentIds: [(await seedIssuedDocument(harness.database, { tenantId: world.tenant.id })).id],
+    }),
   },
   'tryIt.preflight': { access: { tenant: 'emission.test' }, input: () => ({ json: validTryItJson() }) },
   'tryIt.emit': { access: { tenant: 'emission.test' }, input: () => ({ json: validTryItJson() }) },
@@ -362,6 +396,21 @@ const ROWS: Record<string, TRow> = {
   'webhooks.replay': {
     access: { tenant: 'webhooks.manage' },
     input: async (world, _role, harness) => ({ deliveryId: await seedFailedDelivery(world, harness) }),
+  },
+  'webhooks.retryNow': {
+    access: { tenant: 'webhooks.manage' },
+    input: async (world, _role, harness) => ({ deliveryId: await seedQueuedDelivery(world, harness) }),
+  },
+  'webhooks.createInbox': {
+    access: { tenant: 'webhooks.manage' },
+    input: () => ({ environment: 'TesteCF' }),
+  },
+  'webhooks.inboxRequests': {
+    access: { tenant: 'webhooks.read' },
+    input: async (world, _role, harness) => ({
+      environment: 'TesteCF',
+      endpointId: await seedWebhookEndpoint(world, harness),
+    }),
   },
   'sequences.list': { access: { tenant: 'annulments.read' }, input: () => ({ environment: 'TesteCF' }) },
   'sequences.register': {
@@ -590,6 +639,20 @@ const ROWS: Record<string, TRow> = {
   },
   // The Partner portal (issue 20).
   'partner.accounts': { access: { partner: 'partner.accounts.read' }, input: () => undefined },
+  'partner.account': {
+    access: { partner: 'partner.accounts.read' },
+    input: async (world, _role, harness) => ({
+      accountId: (await seedPartnerAccount(world, harness)).accountId,
+    }),
+  },
+  'partner.createCertificationLink': {
+    access: { partner: 'partner.accounts.manage' },
+    input: (world, _role, harness) => seedPartnerAccount(world, harness),
+  },
+  'partner.createUploadSession': {
+    access: { partner: 'partner.accounts.manage' },
+    input: (world, _role, harness) => seedPartnerAccount(world, harness),
+  },
   'partner.keys': { access: { partner: 'partner.keys.read' }, input: () => undefined },
   'partner.createKey': {
     access: { partner: 'partner.keys.manage' },
@@ -635,6 +698,21 @@ const ROWS: Record<string, TRow> = {
     input: async (world, _role, harness) => ({ endpointId: await seedPartnerEndpoint(world, harness) }),
   },
   'partner.deliveries': { access: { partner: 'partner.webhooks.read' }, input: () => ({}) },
+  'partner.delivery': {
+    access: { partner: 'partner.webhooks.read' },
+    input: async (world, _role, harness) => {
+      const endpointId = await seedPartnerEndpoint(world, harness);
+      const { deliveryId } = await sendPartnerTestWebhook({
+        database: harness.database,
+        partnerId: world.partner.id,
+        endpointId,
+        account: { fiscalAccountId: world.tenant.id, externalTenantId: 'matriz' },
+        environment: 'TesteCF',
+        enqueue: harness.webhooks.enqueue,
+      });
+      return { deliveryId };
+    },
+  },
   'partner.replay': {
     access: { partner: 'partner.webhooks.manage' },
     input: async (world, _role, harness) => {
@@ -655,6 +733,33 @@ const ROWS: Record<string, TRow> = {
     },
   },
   'partner.billing': { access: { partner: 'partner.billing.read' }, input: () => ({}) },
+  'exports.issued': {
+    access: { tenant: 'documents.read' },
+    input: () => ({ environment: 'TesteCF', format: 'csv', month: '2026-10' }),
+  },
+  'exports.received': {
+    access: { tenant: 'inbound.read' },
+    input: () => ({ environment: 'TesteCF', format: 'xlsx', query: {} }),
+  },
+  'exports.auditLog': { access: { tenant: 'audit.read' }, input: () => ({ format: 'csv' }) },
+  'exports.get': {
+    access: { tenant: 'overview.read' },
+    // An export of the caller itself (another user's is NOT_FOUND, like an unknown id).
+    input: async (world, role, harness) => {
+      const user = role === 'signedOut' ? world.users.owner : world.users[role];
+      const row = await harness.database.portalExport.create({
+        data: {
+          tenantId: world.tenant.id,
+          userId: user.id,
+          kind: 'issued',
+          format: 'csv',
+          status: 'queued',
+          expiresAt: new Date(Date.now() + 3_600_000),
+        },
+      });
+      return { exportId: row.id };
+    },
+  },
 };
 
 /** The Partner role of a matrix role, if it is one. */

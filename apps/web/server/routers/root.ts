@@ -23,6 +23,8 @@ import { commercialApprovalsRouter } from './commercial-approvals/index.ts';
 import { inboundRouter } from './inbound/index.ts';
 import { certificationRouter } from './certification/index.ts';
 import { partnerRouter } from './partner/index.ts';
+import { exportsRouter } from './exports/index.ts';
+import { liveRouter } from './live/index.ts';
 
 export const appRouter = createRouter({
   session: sessionRouter,
@@ -44,6 +46,8 @@ export const appRouter = createRouter({
   inbound: inboundRouter,
   certification: certificationRouter,
   partner: partnerRouter,
+  exports: exportsRouter,
+  live: liveRouter,
 });
 
 export type AppRouter = typeof appRouter;

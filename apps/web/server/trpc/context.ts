@@ -35,13 +35,26 @@ export type TTrpcContext = {
   webhooks: TPortalWebhooks;
   /** The Partner plans (quotas, grace), as the API is configured: the Partner billing page. */
   partnerPlans: TPartnerPlans;
+  /**
+   * The embedded certification links the Partner account page opens (as the Partner API's
+   * `certification-sessions`): the HMAC key (CERTIFICATION_EMBED_SECRET) and the portal's public address.
+   */
+  certificationEmbed: { secret: string; portalBaseUrl: string };
 };
 
 /**
  * `allowPrivateTargets`: WEBHOOKS_ALLOW_PRIVATE_TARGETS (development only, off by default): local
  * receivers on loopback and plain http. `enqueue`: the same producer as Try it's.
  */
-export type TPortalWebhooks = { allowPrivateTargets: boolean; enqueue: TEnqueue };
+export type TPortalWebhooks = {
+  allowPrivateTargets: boolean;
+  enqueue: TEnqueue;
+  /**
+   * The API's public address (PUBLIC_BASE_URL, else NEXT_PUBLIC_API_URL): TesteCF test inboxes are
+   * `{inboxBaseUrl}/webhook-inbox/{token}`. Absent: "Crear bandeja de prueba" is not offered.
+   */
+  inboxBaseUrl?: string;
+};
 
 /**
  * The documents pages' share of the runtime: the API's cursor secret (one cursor for both), the

@@ -11,7 +11,8 @@
  *   FORBIDDEN without an active tenant (`data.appCode` NO_ACTIVE_TENANT) or without the capability
  *   (`data.appCode` FORBIDDEN, `data.details.capability`).
  *   Use-cases answer NOT_FOUND for another tenant's ids, so existence is never revealed. Every call
- *   by support is written to the tenant's audit log (`support.viewed`) before it runs.
+ *   by support is written to the tenant's audit log (`support.viewed`) before it runs; the same
+ *   call (procedure and input) again within 5 minutes, a live page's refresh, is not written twice.
  * - `supportProcedure(capability)`: operator staff only (FORBIDDEN otherwise), across tenants. A
  *   call that reads a tenant's data must say so with `ctx.recordSupportView(tenantId, detail)`
  *   for each tenant it returns data of (one audit entry each, in that tenant's log); a named action
@@ -25,6 +26,7 @@ import {
   hasCapability,
   hasPartnerCapability,
   recordSupportView,
+  SUPPORT_VIEW_REPEAT_WINDOW_MS,
   type TCapability,
   type TPartnerCapability,
   type TPortalActor,
@@ -52,12 +54,15 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
 });
 
 /** The input as it may go into an audit entry: bounded, and never a field that looks like a secret. */
-function auditableInput(input: unknown): unknown {
+export function auditableInput(input: unknown): unknown {
   if (input === undefined || input === null) return undefined;
   const text = JSON.stringify(input, (key, value: unknown) =>
     /password|token|secret|key$/i.test(key) ? '[REDACTED]' : value,
   );
-  return text.length > 2000 ? { truncated: text.slice(0, 2000) } : (JSON.parse(text) as unknown);
+  if (text.length <= 2000) return JSON.parse(text) as unknown;
+  // Cut between characters, never inside a surrogate pair: half of one is text PostgreSQL refuses.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(1999)) ? 1999 : 2000;
+  return { truncated: text.slice(0, end) };
 }
 
 export function tenantProcedure(capability: TCapability) {
@@ -78,6 +83,7 @@ export function tenantProcedure(capability: TCapability) {
         input: auditableInput(await getRawInput()),
         ip: ctx.request.ip,
         now: ctx.now,
+        repeatWindowMs: SUPPORT_VIEW_REPEAT_WINDOW_MS,
       });
     const actor: TPortalActor = { userId: session.user.id, principal, ip: ctx.request.ip };
     return next({ ctx: { tenant, principal, actor } });
@@ -106,6 +112,7 @@ export function supportProcedure(capability: TCapability) {
             input: auditableInput(input),
             ip: ctx.request.ip,
             now: ctx.now,
+            repeatWindowMs: SUPPORT_VIEW_REPEAT_WINDOW_MS,
           }),
         /** Writes `support.acted` to the tenant's audit log (a named support action). */
         recordSupportAction: (tenantId: string, action: string, data: Record<string, unknown> = {}) =>

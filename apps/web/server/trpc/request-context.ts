@@ -32,5 +32,6 @@ export async function createRequestContext(): Promise<TTrpcContext> {
     documents: runtime.documents,
     webhooks: runtime.webhooks,
     partnerPlans: runtime.partnerPlans,
+    certificationEmbed: { secret: runtime.embedSecret, portalBaseUrl: runtime.publicUrl.href },
   };
 }

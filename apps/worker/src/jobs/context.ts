@@ -55,6 +55,8 @@ export type TJobContext = {
 export type TWebhookSettings = {
   /** Development only: loopback, private targets and plain HTTP allowed (local receivers). */
   allowPrivateTargets: boolean;
+  /** The API's public address (PUBLIC_BASE_URL): its TesteCF test inboxes are always allowed targets. */
+  inboxBaseUrl?: string;
   /** How long a claimed attempt may run before the sweep takes its worker for dead (default 60 s). */
   leaseMs?: number;
   /** Per-request timeout (default 10 s; tests). */

@@ -18,6 +18,7 @@ export async function deliverWebhookJob(
     keyring: context.certificateKeyring,
     now: context.now,
     allowPrivateTargets: context.webhooks?.allowPrivateTargets ?? false,
+    ...(context.webhooks?.inboxBaseUrl === undefined ? {} : { inboxBaseUrl: context.webhooks.inboxBaseUrl }),
     ...(context.webhooks?.leaseMs === undefined ? {} : { leaseMs: context.webhooks.leaseMs }),
     ...(context.webhooks?.timeoutMs === undefined ? {} : { timeoutMs: context.webhooks.timeoutMs }),
   });

@@ -21,6 +21,7 @@ import { advanceCertificationRunJob } from './advance-certification-run.ts';
 import { sendCertificationApprovalsJob } from './send-certification-approvals.ts';
 import { syncCertificationJob } from './sync-certification.ts';
 import { scanCertificateExpiryJob } from './scan-certificate-expiry.ts';
+import { buildExportJob } from './build-export.ts';
 
 export type { TAnyJobDefinition, TJobContext, TJobDefinition, TWebhookSettings } from './context.ts';
 
@@ -207,5 +208,11 @@ export const JOB_REGISTRY: TAnyJobDefinition[] = [
     handle: syncCertificationJob,
     schedule: '* * * * *',
     queue: { retryLimit: 2, retryDelay: 10, expireInSeconds: 300 },
+  }),
+  // Portal exports too large to build in the request (issue 27); a failure is recorded on the export, not retried.
+  defineJob({
+    name: 'export.build',
+    handle: buildExportJob,
+    queue: { retryLimit: 0, expireInSeconds: 900, heartbeatSeconds: JOB_HEARTBEAT_SECONDS },
   }),
 ];

@@ -21,6 +21,7 @@ export {
 } from './update-account-settings.ts';
 export { createTenant, ZCreateTenantInput, type TCreateTenantInput } from './create-tenant.ts';
 export { findTenants } from './find-tenants.ts';
+export { searchTenants } from './search-tenants.ts';
 export { getTenant } from './get-tenant.ts';
 export { getFirstSteps, type TFirstSteps, type TFirstStepState } from './get-first-steps.ts';
 export { enableBuyerEmail } from './enable-buyer-email.ts';

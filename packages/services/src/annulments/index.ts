@@ -25,3 +25,9 @@ export {
   recoverAnnulments,
 } from './recover-annulments.ts';
 export { listAnnulments, type TAnnulmentPage, type TAnnulmentSummary } from './list-annulments.ts';
+export {
+  annulmentEncfSearchOf,
+  searchAnnulments,
+  ZAnnulmentSearchQuery,
+  type TAnnulmentSearchQuery,
+} from './search-annulments.ts';

@@ -48,6 +48,8 @@ export const AUDIT_ACTIONS = {
   SUPPORT_VIEWED: 'support.viewed',
   /** Operator staff acted on this tenant through a named support action. `targetId` the action. */
   SUPPORT_ACTED: 'support.acted',
+  /** A member exported documents or the audit log (CSV or Excel). `targetId` the export id; `data.kind`, `data.format`, `data.environment`, `data.scope` (month or filters), `data.rows` when built at once. */
+  EXPORT_CREATED: 'export.created',
 } as const;
 
 export type TAuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];

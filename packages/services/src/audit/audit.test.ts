@@ -10,7 +10,7 @@ import {
 } from '../../test/identity-harness.ts';
 import { appendAuditEntry } from './append-audit-entry.ts';
 import { findAuditEntries } from './find-audit-entries.ts';
-import { recordSupportView } from './record-support-view.ts';
+import { recordSupportView, SUPPORT_VIEW_REPEAT_WINDOW_MS } from './record-support-view.ts';
 
 let harness: TIdentityHarness;
 before(async () => {
@@ -107,4 +107,32 @@ test('a cursor past the largest id (19 digits, over bigint) reads from the newes
       cursor,
     );
   }
+});
+
+test('a support view repeated within the window is written once (live pages); without a window, every time', async () => {
+  const { tenant } = await seedTenantWithOwner(harness.database);
+  const support = await seedPortalUser(harness.database, { isSupport: true });
+  const start = Date.now();
+  const view = (what: string, input: unknown, offsetMs: number, repeatWindowMs?: number) =>
+    recordSupportView({
+      database: harness.database,
+      tenantId: tenant.id,
+      supportUserId: support.user.id,
+      what,
+      input,
+      now: () => new Date(start + offsetMs),
+      ...(repeatWindowMs === undefined ? {} : { repeatWindowMs }),
+    });
+  const window = SUPPORT_VIEW_REPEAT_WINDOW_MS;
+  const written: boolean[] = [];
+  for (let poll = 0; poll < 6; poll += 1)
+    written.push(await view('live.documents', { id: 'a' }, poll * 5000, window));
+  assert.deepEqual(written, [true, false, false, false, false, false]);
+  // Other input, or the window passed: a new view. No window (a download): every time.
+  assert.equal(await view('live.documents', { id: 'b' }, 30_000, window), true);
+  assert.equal(await view('live.documents', { id: 'a' }, window + 1000, window), true);
+  assert.equal(await view('documents.evidence', { id: 'a' }, 40_000), true);
+  assert.equal(await view('documents.evidence', { id: 'a' }, 41_000), true);
+  const { items } = await findAuditEntries({ database: harness.database, tenantId: tenant.id, limit: 20 });
+  assert.equal(items.filter((item) => item.action === 'support.viewed').length, 5);
 });

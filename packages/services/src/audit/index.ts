@@ -5,5 +5,5 @@
 export { AUDIT_ACTIONS, type TAuditAction } from './audit-actions.ts';
 export { appendAuditEntry } from './append-audit-entry.ts';
 export { findAuditEntries } from './find-audit-entries.ts';
-export { recordSupportView } from './record-support-view.ts';
+export { recordSupportView, SUPPORT_VIEW_REPEAT_WINDOW_MS } from './record-support-view.ts';
 export type { TAuditEntry } from '../persistence/index.ts';

@@ -34,6 +34,8 @@ export function bindingOf(tenantId: string, environment: Environment, filters: T
     filters.type ?? null,
     filters.status ?? null,
     ...(search.some((value) => value !== null) ? search : []),
+    // The name (issue 27's second part) likewise: the cursors of the searches before it stay valid.
+    ...(filters.buyerName === undefined ? [] : [['buyerName', filters.buyerName]]),
   ]);
   return createHash('sha256').update(canonical).digest('base64url');
 }

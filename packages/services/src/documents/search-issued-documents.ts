@@ -1,6 +1,6 @@
 /**
  * The portal's search of the issued list (issue 27): the REST API's filters plus one search text
- * (an e-NCF prefix, a TrackId or the buyer's RNC/cédula) and an amount range, a capped total, and a
+ * (an e-NCF prefix, a TrackId, the buyer's RNC/cédula or part of the buyer's name) and an amount range, a capped total, and a
  * previous page beside the next one. The REST API's list (`findIssuedDocuments`) is untouched: its
  * cursors stay valid here for the same filters (same secret, same binding).
  */
@@ -14,47 +14,43 @@ import {
   type TIssuedFilters,
 } from '../persistence/index.ts';
 import { ZPageCursorText } from '../shared/page-query.ts';
+import {
+  E_NCF_PREFIX,
+  isDigitsText,
+  isReversedAmountRange,
+  NAME_SEARCH_COUNT_CAP,
+  nameSearchOf,
+  rncOf,
+  REVERSED_AMOUNT_RANGE,
+  SEARCH_COUNT_CAP,
+  ZAmountText,
+} from '../shared/search-text.ts';
 import { toIssuedDocument } from './find-issued-documents.ts';
 import { bindingOf, decodeCursor, encodeCursor } from './issued-cursor.ts';
 
 /** Past this many matches the portal says "más de 10 000" instead of counting every row. */
-export const ISSUED_COUNT_CAP = 10_000;
+export const ISSUED_COUNT_CAP = SEARCH_COUNT_CAP;
 
-const E_NCF_PREFIX = /^E\d{0,12}$/;
-// RNC (9 digits) or cédula (11), dashes and spaces as people write them ("131-12345-6").
-const RNC_OR_CEDULA = /^(\d{9}|\d{11})$/;
 // A TrackId is the tax authority's opaque token: one word, no spaces.
 const TRACK_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{3,99}$/;
-const AMOUNT = /^\d{1,16}(\.\d{1,2})?$/;
 
-/** What one search text means: an e-NCF prefix, a buyer RNC/cédula or a TrackId; null when none. */
+/**
+ * What one search text means: an e-NCF prefix, a buyer RNC/cédula, a TrackId or part of the buyer's
+ * name (one word may be either of the last two: both are searched); null when none.
+ */
 export function searchFiltersOf(
   text: string,
-): Pick<TIssuedFilters, 'encfPrefix' | 'buyerRnc' | 'trackId'> | null {
+): Pick<TIssuedFilters, 'encfPrefix' | 'buyerRnc' | 'trackId' | 'buyerName'> | null {
   const trimmed = text.trim();
   const upper = trimmed.toUpperCase();
   if (E_NCF_PREFIX.test(upper)) return { encfPrefix: upper };
-  const digits = trimmed.replace(/[\s-]/g, '');
-  if (/^\d+$/.test(digits)) return RNC_OR_CEDULA.test(digits) ? { buyerRnc: digits } : null;
-  return TRACK_ID.test(trimmed) ? { trackId: trimmed } : null;
-}
-
-/** Amount text as people type it ("1,500.00", "1500"), thousands commas dropped; never a float. */
-const ZAmountText = z
-  .string()
-  .max(40)
-  .transform((text) => text.trim().replace(/,/g, ''))
-  .refine((text) => AMOUNT.test(text), 'un monto como 1500 o 1500.50')
-  .optional();
-
-/**
- * Cents of an amount text, exactly (BigInt): only to compare the range's ends; null when the text is
- * not an amount (zod runs the object's refinement even when a member failed its own check).
- */
-function centsOf(amount: string): bigint | null {
-  if (!AMOUNT.test(amount)) return null;
-  const [units = '0', fraction = ''] = amount.split('.');
-  return BigInt(units) * 100n + BigInt(fraction.padEnd(2, '0'));
+  if (isDigitsText(trimmed)) {
+    const rnc = rncOf(trimmed);
+    return rnc === null ? null : { buyerRnc: rnc };
+  }
+  const name = nameSearchOf(trimmed);
+  if (TRACK_ID.test(trimmed)) return { trackId: trimmed, ...(name === null ? {} : { buyerName: name }) };
+  return name === null ? null : { buyerName: name };
 }
 
 /** The portal's search members of the issued list's URL (text), beside the REST API's query. */
@@ -71,15 +67,11 @@ export const ZIssuedSearchQuery = z
       context.addIssue({
         code: 'custom',
         path: ['q'],
-        message: 'Busque por e-NCF (p. ej. E310000000001), TrackId, o RNC o cédula del comprador.',
+        message:
+          'Busque por e-NCF (p. ej. E310000000001), TrackId, RNC o cédula del comprador, o al menos 3 letras de su nombre.',
       });
-    const [low, high] = [centsOf(query.amountMin ?? ''), centsOf(query.amountMax ?? '')];
-    if (low !== null && high !== null && low > high)
-      context.addIssue({
-        code: 'custom',
-        path: ['amountMin'],
-        message: 'El monto mínimo no puede ser mayor que el máximo.',
-      });
+    if (isReversedAmountRange(query.amountMin, query.amountMax))
+      context.addIssue({ code: 'custom', path: ['amountMin'], message: REVERSED_AMOUNT_RANGE });
   });
 
 export type TIssuedSearchQuery = z.output<typeof ZIssuedSearchQuery>;
@@ -125,7 +117,12 @@ export async function searchIssuedDocuments(options: {
       ...(before === undefined ? {} : { before }),
       take: limit + 1,
     }),
-    countIssuedDocuments(database, { tenantId, environment, filters, cap: ISSUED_COUNT_CAP }),
+    countIssuedDocuments(database, {
+      tenantId,
+      environment,
+      filters,
+      cap: filters.buyerName === undefined ? ISSUED_COUNT_CAP : NAME_SEARCH_COUNT_CAP,
+    }),
   ]);
   const more = rows.length > limit;
   // A previous page's rows come oldest first: newest first again for the table.

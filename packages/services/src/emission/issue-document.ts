@@ -97,6 +97,7 @@ export async function issueDocument(
       issueDate: data.issueDate,
       totalAmount: data.totalAmount,
       buyerRnc: data.buyerRnc,
+      buyerName: buyerNameOf(data.document),
       payloadText: options.rawBody,
       fingerprint: { algorithm, value },
       // The validated tree is what the signer signs: re-validating later could fill
@@ -131,6 +132,13 @@ export async function issueDocument(
     if (replay) return replay;
     throw error;
   }
+}
+
+/** `RazonSocialComprador` of the validated tree (either input format), or null: the portal's name search. */
+function buyerNameOf(document: unknown): string | null {
+  const ecf = (document as { ECF?: { Encabezado?: { Comprador?: { RazonSocialComprador?: unknown } } } }).ECF;
+  const name = ecf?.Encabezado?.Comprador?.RazonSocialComprador;
+  return typeof name === 'string' && name.trim() !== '' ? name : null;
 }
 
 /** The eNCF of either format, read before validation so a replay is answered without re-validating. */

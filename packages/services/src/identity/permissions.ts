@@ -137,6 +137,8 @@ export type TPartnerRole = (typeof PARTNER_ROLES)[number];
 export const PARTNER_CAPABILITIES = {
   /** The Partner's fiscal accounts with their production (and certification) state. */
   'partner.accounts.read': ['partner_admin', 'partner_developer'],
+  /** An account's certification embed link and certificate upload session (the Partner API's, from the portal). */
+  'partner.accounts.manage': ['partner_admin', 'partner_developer'],
   /** Partner keys: list. */
   'partner.keys.read': ['partner_admin', 'partner_developer'],
   /** Partner keys: create with a profile (the key shown once), revoke. */

@@ -12,6 +12,12 @@ export {
 } from './check-received-validity.ts';
 export { findReceivedApprovals } from './find-received-approvals.ts';
 export { findReceivedDocuments } from './find-received-documents.ts';
+export {
+  receivedSearchFiltersOf,
+  searchReceivedDocuments,
+  ZReceivedSearchQuery,
+  type TReceivedSearchQuery,
+} from './search-received-documents.ts';
 export { getReceivedApproval } from './get-received-approval.ts';
 export { getReceivedApprovalXml } from './get-received-approval-xml.ts';
 export { getReceivedDocument } from './get-received-document.ts';

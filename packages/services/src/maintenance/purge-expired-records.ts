@@ -1,8 +1,10 @@
 import { sqlPoolOf, type TDatabase } from '@ecf/db';
 import {
   deleteExpiredInboundRefusals,
+  deleteExpiredPortalExports,
   deleteExpiredReceptionCredentials,
   deleteExpiredRecords,
+  deleteExpiredWebhookInboxRequests,
   deleteRecoveredWorkerInstances,
 } from '../persistence/index.ts';
 
@@ -28,6 +30,8 @@ export async function purgeExpiredRecords(options: { database: TDatabase; before
   receptionTokens: number;
   inboundRefusals: number;
   inboundRefusalDays: number;
+  portalExports: number;
+  webhookInboxRequests: number;
 }> {
   const expired = await deleteExpiredRecords(options.database, options.before);
   const workerInstances = await deleteRecoveredWorkerInstances(
@@ -39,5 +43,9 @@ export async function purgeExpiredRecords(options: { database: TDatabase; before
     before: options.before,
     countersBefore: new Date(options.before.getTime() - REFUSAL_COUNTER_RETENTION_MS),
   });
-  return { ...expired, workerInstances, ...reception, ...refusals };
+  // Portal exports past their 7 days, files included (issue 27).
+  const portalExports = await deleteExpiredPortalExports(options.database, options.before);
+  // TesteCF test inboxes keep 7 days (an inbox trims itself on each request; this clears quiet ones).
+  const webhookInboxRequests = await deleteExpiredWebhookInboxRequests(options.database, options.before);
+  return { ...expired, workerInstances, ...reception, ...refusals, portalExports, webhookInboxRequests };
 }

@@ -1,16 +1,22 @@
 import type { TDatabase } from '@ecf/db';
 import { findPartnerAccountPage } from '../persistence/index.ts';
+import type { TAccountSearch } from '../shared/search-text.ts';
 import { fiscalAccountOf, type TFiscalAccount } from './partner-rules.ts';
 
 export const FISCAL_ACCOUNTS_DEFAULT_LIMIT = 50;
 export const FISCAL_ACCOUNTS_MAX_LIMIT = 100;
 
-/** A Partner's accounts in creation order, `limit` (1–100) from `offset`, with the total. */
+/**
+ * A Partner's accounts in creation order, `limit` (1–100) from `offset`, with the total; `search`
+ * (the portal's account search, `accountSearchOf`) keeps those whose RNC starts with it or whose
+ * name holds it.
+ */
 export async function findFiscalAccounts(options: {
   database: TDatabase;
   partnerId: string;
   limit: number;
   offset: number;
+  search?: TAccountSearch | undefined;
 }): Promise<{ items: TFiscalAccount[]; total: number; limit: number; offset: number }> {
   const page = await findPartnerAccountPage(options.database, options);
   return {

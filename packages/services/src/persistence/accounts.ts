@@ -35,6 +35,63 @@ export async function findAllTenants(database: TDatabase): Promise<Tenant[]> {
   return database.tenant.findMany({ orderBy: { createdAt: 'asc' } });
 }
 
+/**
+ * The condition of an account search on `tenants t` with its one parameter at `$position`: the
+ * start of the RNC, or part of the legal or trade name in any letter case (the LIKE operand's
+ * wildcards escaped by the caller). Tenants are few (a scan of them is a few milliseconds, measured
+ * in bench/portal), so no index serves it.
+ */
+export function accountMatchOf(
+  search: { rncPrefix: string } | { name: string },
+  position: number,
+): { sql: string; parameter: string } {
+  return 'rncPrefix' in search
+    ? { sql: `t.rnc LIKE $${position}::text || '%'`, parameter: search.rncPrefix }
+    : {
+        sql: `(t.legal_name ILIKE '%' || $${position}::text || '%' OR t.trade_name ILIKE '%' || $${position}::text || '%')`,
+        parameter: search.name,
+      };
+}
+
+/**
+ * Support's tenant chooser: tenants matching the search (every tenant without one), by name
+ * (trade name, else legal name) then RNC, `limit` from `offset`, with the total (at most `cap`).
+ */
+export async function searchTenantRows(
+  database: TDatabase,
+  input: {
+    search: { rncPrefix: string } | { name: string } | null;
+    limit: number;
+    offset: number;
+    cap: number;
+  },
+): Promise<{
+  rows: Array<{ id: string; rnc: string; name: string }>;
+  total: { count: number; capped: boolean };
+}> {
+  const pool = sqlPoolOf(database);
+  const match = input.search === null ? null : accountMatchOf(input.search, 1);
+  const where = match === null ? '' : `WHERE ${match.sql}`;
+  const parameters = match === null ? [] : [match.parameter];
+  const next = parameters.length + 1;
+  const [page, total] = await Promise.all([
+    pool.query<{ id: string; rnc: string; name: string }>(
+      `SELECT t.id::text AS id, t.rnc, COALESCE(t.trade_name, t.legal_name) AS name FROM tenants t ${where}
+        ORDER BY lower(COALESCE(t.trade_name, t.legal_name)), t.rnc LIMIT $${next}::int OFFSET $${next + 1}::int`,
+      [...parameters, input.limit, input.offset],
+    ),
+    pool.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM (SELECT 1 FROM tenants t ${where} LIMIT $${next}::int) matched`,
+      [...parameters, input.cap + 1],
+    ),
+  ]);
+  const count = total.rows[0]?.count ?? 0;
+  return {
+    rows: page.rows,
+    total: count > input.cap ? { count: input.cap, capped: true } : { count, capped: false },
+  };
+}
+
 /** Creates a tenant; `rnc_taken` when the RNC already has one. */
 export async function insertTenant(
   database: TDatabase,

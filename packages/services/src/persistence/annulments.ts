@@ -574,6 +574,83 @@ export async function findAnnulmentPage(
 }
 
 /**
+ * The portal's search of annulments (issue 27): ranges that hold an e-NCF starting with a prefix,
+ * as the range's series-and-type pattern (`E3%`, `E31`) and the numbers the prefix spans.
+ */
+export type TAnnulmentEncfSearch = { prefixPattern: string; lowNumber: bigint; highNumber: bigint };
+
+const ANNULMENT_SEARCH_WHERE = `
+     WHERE a.tenant_id = $1::uuid AND a.environment = $2::"Environment"
+       AND ($3::text IS NULL OR a.state::text = $3::text)
+       AND ($4::text IS NULL OR EXISTS (
+             SELECT 1 FROM annulment_ranges r
+              WHERE r.annulment_id = a.id AND r.prefix LIKE $4::text
+                AND r.first_number <= $6::bigint AND r.last_number >= $5::bigint))`;
+
+function annulmentSearchParameters(input: {
+  tenantId: string;
+  environment: Environment;
+  status?: AnnulmentState | undefined;
+  encf?: TAnnulmentEncfSearch | undefined;
+}): unknown[] {
+  return [
+    input.tenantId,
+    input.environment,
+    input.status ?? null,
+    input.encf?.prefixPattern ?? null,
+    (input.encf?.lowNumber ?? 0n).toString(),
+    (input.encf?.highNumber ?? 0n).toString(),
+  ];
+}
+
+/**
+ * A page of the tenant's annulments for the portal's search: newest first after `after`, or the
+ * ones newer than `before` OLDEST first (the caller reverses them); keyset on (`created_at`, `id`).
+ */
+export async function findAnnulmentSearchPage(
+  database: TDatabase,
+  input: {
+    tenantId: string;
+    environment: Environment;
+    status?: AnnulmentState | undefined;
+    encf?: TAnnulmentEncfSearch | undefined;
+    after?: { createdAt: Date; id: string } | undefined;
+    before?: { createdAt: Date; id: string } | undefined;
+    limit: number;
+  },
+): Promise<TAnnulmentRow[]> {
+  const position = input.after ?? input.before;
+  const direction = input.before === undefined ? 'DESC' : 'ASC';
+  const comparison = input.before === undefined ? '<' : '>';
+  const { rows } = await sqlPoolOf(database).query<TAnnulmentRecord>(
+    `${ANNULMENT_SELECT} ${ANNULMENT_SEARCH_WHERE}
+       AND ($7::timestamptz IS NULL OR (a.created_at, a.id) ${comparison} ($7::timestamptz, $8::uuid))
+     ORDER BY a.created_at ${direction}, a.id ${direction} LIMIT $9::int`,
+    [...annulmentSearchParameters(input), position?.createdAt ?? null, position?.id ?? null, input.limit],
+  );
+  return rows.map(annulmentOf);
+}
+
+/** How many annulments the search matches, counting at most `cap` + 1 (past it: "más de N"). */
+export async function countAnnulments(
+  database: TDatabase,
+  input: {
+    tenantId: string;
+    environment: Environment;
+    status?: AnnulmentState | undefined;
+    encf?: TAnnulmentEncfSearch | undefined;
+    cap: number;
+  },
+): Promise<{ count: number; capped: boolean }> {
+  const { rows } = await sqlPoolOf(database).query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM (SELECT 1 FROM annulments a ${ANNULMENT_SEARCH_WHERE} LIMIT $7::int) matched`,
+    [...annulmentSearchParameters(input), input.cap + 1],
+  );
+  const count = rows[0]?.count ?? 0;
+  return count > input.cap ? { count: input.cap, capped: true } : { count, capped: false };
+}
+
+/**
  * Reconciliation of an `uncertain` annulment: the evidence as a write-once artifact, the outcome
  * fixed (`rejected` frees the ranges), in one transaction. Answers the annulment as it was when
  * it was no longer `uncertain` (the caller decides replay or conflict).

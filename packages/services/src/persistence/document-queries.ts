@@ -51,11 +51,16 @@ export type TIssuedFilters = {
   encfPrefix?: string | undefined;
   trackId?: string | undefined;
   buyerRnc?: string | undefined;
+  /**
+   * Part of the buyer's name (any letter case; LIKE wildcards already escaped). With `trackId` as
+   * well, either matches: one word of the search box may be a TrackId or a name.
+   */
+  buyerName?: string | undefined;
   amountMin?: string | undefined;
   amountMax?: string | undefined;
 };
 
-/** The issued list's WHERE without the keyset position (0021_document_search's indexes serve the search members). */
+/** The issued list's WHERE without the keyset position (the indexes of 0021_document_search and 0024_search_names serve the search members). */
 function issuedWhereOf(input: TScope & { filters: TIssuedFilters }): Prisma.DocumentWhereInput {
   const { filters } = input;
   return {
@@ -74,7 +79,20 @@ function issuedWhereOf(input: TScope & { filters: TIssuedFilters }): Prisma.Docu
         }
       : {}),
     ...(filters.encfPrefix === undefined ? {} : { encf: { startsWith: filters.encfPrefix } }),
-    ...(filters.trackId === undefined ? {} : { trackId: filters.trackId }),
+    ...(filters.trackId === undefined || filters.buyerName !== undefined ? {} : { trackId: filters.trackId }),
+    ...(filters.buyerName === undefined
+      ? {}
+      : {
+          // In AND: the keyset position of a page uses the top-level OR. Served by 0024's trigram index.
+          AND: [
+            {
+              OR: [
+                { buyerName: { contains: filters.buyerName, mode: 'insensitive' as const } },
+                ...(filters.trackId === undefined ? [] : [{ trackId: filters.trackId }]),
+              ],
+            },
+          ],
+        }),
     ...(filters.buyerRnc === undefined ? {} : { buyerRnc: filters.buyerRnc }),
     ...(filters.amountMin === undefined && filters.amountMax === undefined
       ? {}
@@ -142,7 +160,12 @@ export async function countIssuedDocuments(
   database: TDatabase,
   input: TScope & { filters: TIssuedFilters; cap: number },
 ): Promise<{ count: number; capped: boolean }> {
-  const count = await database.document.count({ where: issuedWhereOf(input), take: input.cap + 1 });
+  // Ordered as the list (Prisma's default for a counted `take` is the primary key, a scan of the whole table).
+  const count = await database.document.count({
+    where: issuedWhereOf(input),
+    orderBy: [{ submittedAt: 'desc' }, { id: 'desc' }],
+    take: input.cap + 1,
+  });
   return count > input.cap ? { count: input.cap, capped: true } : { count, capped: false };
 }
 

@@ -12,7 +12,7 @@ export type TDocumentState = Omit<Document, 'submittedPayload'>;
  * numeric as a float-prone string.
  */
 export const DOCUMENT_STATE_COLUMNS = `d.id, d.tenant_id, d.environment::text AS environment, d.type, d.encf, d.status::text AS status,
-  d.format::text AS format, d.issue_date::text AS issue_date, d.total_amount::text AS total_amount, d.buyer_rnc, d.track_id,
+  d.format::text AS format, d.issue_date::text AS issue_date, d.total_amount::text AS total_amount, d.buyer_rnc, d.buyer_name, d.track_id,
   d.security_code, d.qr_url, d.signature_date, d.last_error, d.taxauth_messages, d.contingency_since, d.attempts,
   d.last_deferred_at, d.submitted_at, d.updated_at, d.replaced_at`;
 
@@ -27,6 +27,7 @@ export type TDocumentStateRow = {
   issue_date: string;
   total_amount: string;
   buyer_rnc: string | null;
+  buyer_name: string | null;
   track_id: string | null;
   security_code: string | null;
   qr_url: string | null;
@@ -54,6 +55,7 @@ export function documentStateOf(row: TDocumentStateRow): TDocumentState {
     issueDate: new Date(`${row.issue_date}T00:00:00Z`),
     totalAmount: new Prisma.Decimal(row.total_amount),
     buyerRnc: row.buyer_rnc,
+    buyerName: row.buyer_name,
     trackId: row.track_id,
     securityCode: row.security_code,
     qrUrl: row.qr_url,

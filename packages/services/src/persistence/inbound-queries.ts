@@ -21,6 +21,13 @@ export type TReceivedFilters = {
   buyerRnc?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  /** The portal's search (issue 27), never sent by the REST API: an e-NCF prefix (upper case). */
+  encfPrefix?: string | undefined;
+  /** Part of the supplier's name (any letter case; LIKE wildcards already escaped). */
+  issuerName?: string | undefined;
+  /** Amount range of `MontoTotal`, decimal text (NUMERIC, never a float), both ends included. */
+  amountMin?: string | undefined;
+  amountMax?: string | undefined;
 };
 
 /** Start of a Dominican Republic calendar day (UTC-4 all year) as an instant. */
@@ -54,32 +61,50 @@ const withActiveApproval = {
 /** A received row with its active commercial approval (none, or the one not superseded). */
 export type TInboundRow = Prisma.InboundDocumentGetPayload<{ include: typeof withActiveApproval }>;
 
+type TInboundPosition = { receivedAt: Date; id: string };
+
 /**
- * Up to `take` received rows of one kind, newest reception first, by keyset on (receivedAt, id).
+ * The received list's WHERE: its filters, and a keyset bound (`after`: older rows; `before`: newer
+ * rows). The search members are served by 0024_search_names's indexes (partial on the e-CF kind).
  */
-export async function findInboundPage(
-  database: TDatabase,
+function inboundWhereOf(
   input: TScope & {
     kind: InboundKind;
     filters: TReceivedFilters;
-    after?: { receivedAt: Date; id: string };
-    take: number;
+    after?: TInboundPosition | undefined;
+    before?: TInboundPosition | undefined;
   },
-): Promise<TInboundRow[]> {
-  const { filters, after } = input;
+): Prisma.InboundDocumentWhereInput {
+  const { filters, after, before } = input;
   const received: Prisma.DateTimeFilter = {
     ...(filters.from ? { gte: dominicanDayStart(filters.from) } : {}),
     ...(filters.to ? { lt: new Date(dominicanDayStart(filters.to).getTime() + 86_400_000) } : {}),
     ...(after ? { lte: after.receivedAt } : {}),
   };
-  const where: Prisma.InboundDocumentWhereInput = {
+  const amount: Prisma.DecimalNullableFilter = {
+    // Decimal text straight to NUMERIC: an amount never passes through a float.
+    ...(filters.amountMin === undefined ? {} : { gte: filters.amountMin }),
+    ...(filters.amountMax === undefined ? {} : { lte: filters.amountMax }),
+  };
+  return {
     tenantId: input.tenantId,
     environment: input.environment,
     kind: input.kind,
     ...(filters.type === undefined ? {} : { ecfType: filters.type }),
-    ...(filters.encf === undefined ? {} : { encf: filters.encf }),
+    ...(filters.encf === undefined && filters.encfPrefix === undefined
+      ? {}
+      : {
+          encf: {
+            ...(filters.encf === undefined ? {} : { equals: filters.encf }),
+            ...(filters.encfPrefix === undefined ? {} : { startsWith: filters.encfPrefix }),
+          },
+        }),
     ...(filters.issuerRnc === undefined ? {} : { issuerRnc: filters.issuerRnc }),
     ...(filters.buyerRnc === undefined ? {} : { buyerRnc: filters.buyerRnc }),
+    ...(filters.issuerName === undefined
+      ? {}
+      : { issuerName: { contains: filters.issuerName, mode: 'insensitive' as const } }),
+    ...(Object.keys(amount).length === 0 ? {} : { totalAmount: amount }),
     ...(Object.keys(received).length === 0 ? {} : { receivedAt: received }),
     AND: [
       groupWhere(filters.group),
@@ -91,14 +116,58 @@ export async function findInboundPage(
             ],
           }
         : {},
+      before
+        ? {
+            receivedAt: { gte: before.receivedAt },
+            OR: [
+              { receivedAt: { gt: before.receivedAt } },
+              { receivedAt: before.receivedAt, id: { gt: before.id } },
+            ],
+          }
+        : {},
     ],
   };
+}
+
+/**
+ * Up to `take` received rows of one kind, newest reception first, by keyset on (receivedAt, id):
+ * after `after`, or (the portal's previous page) the rows newer than `before`, OLDEST first (the
+ * caller reverses them).
+ */
+export async function findInboundPage(
+  database: TDatabase,
+  input: TScope & {
+    kind: InboundKind;
+    filters: TReceivedFilters;
+    after?: TInboundPosition;
+    before?: TInboundPosition;
+    take: number;
+  },
+): Promise<TInboundRow[]> {
+  const direction = input.before ? 'asc' : 'desc';
   return database.inboundDocument.findMany({
-    where,
+    where: inboundWhereOf(input),
     include: withActiveApproval,
-    orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+    orderBy: [{ receivedAt: direction }, { id: direction }],
     take: input.take,
   });
+}
+
+/**
+ * How many received rows of a kind the filters match, counting at most `cap` + 1 (a LIMIT
+ * subquery): past the cap the page says "más de N".
+ */
+export async function countInboundDocuments(
+  database: TDatabase,
+  input: TScope & { kind: InboundKind; filters: TReceivedFilters; cap: number },
+): Promise<{ count: number; capped: boolean }> {
+  // Ordered as the list (Prisma's default for a counted `take` is the primary key, a scan of the whole table).
+  const count = await database.inboundDocument.count({
+    where: inboundWhereOf(input),
+    orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+    take: input.cap + 1,
+  });
+  return count > input.cap ? { count: input.cap, capped: true } : { count, capped: false };
 }
 
 /** One received row of a kind in the tenant's environment; null for another tenant, environment or kind. */

@@ -84,6 +84,7 @@ export {
 export {
   addBuyerEmailEnvironment,
   findAllTenants,
+  searchTenantRows,
   findTenant,
   findTenantApiKey,
   findTenantApiKeys,
@@ -166,6 +167,7 @@ export {
 export { consumePasswordReset, findPasswordReset, insertPasswordReset } from './password-resets.ts';
 export {
   appendAuditEntryRow,
+  appendAuditEntryUnlessRecent,
   findTenantAuditEntries,
   insertAuditEntry,
   type TAuditEntry,
@@ -204,6 +206,7 @@ export {
   insertAuditedWebhookTest,
   replayAuditedWebhookDelivery,
   retireAuditedWebhookEndpoint,
+  retryAuditedWebhookDeliveryNow,
   rotateAuditedWebhookSecret,
   updateAuditedWebhookEndpoint,
   type TEndpointChanges,
@@ -213,6 +216,16 @@ export {
   type TWebhookEndpointRow,
   type TWebhookEndpointStatus,
 } from './webhook-endpoints.ts';
+export {
+  deleteExpiredWebhookInboxRequests,
+  findWebhookInboxOfEndpoint,
+  findWebhookInboxRequestRows,
+  insertWebhookInboxRequest,
+  WEBHOOK_INBOX_KEEP_DAYS,
+  WEBHOOK_INBOX_KEEP_REQUESTS,
+  type TWebhookInboxRequestRow,
+  type TWebhookInboxRow,
+} from './webhook-inboxes.ts';
 export {
   findOverlappingSequenceRange,
   findSequenceRangeOfEncf,
@@ -227,6 +240,9 @@ export {
   findAnnulmentByKey,
   failStaleBuiltAnnulments,
   findAnnulmentPage,
+  findAnnulmentSearchPage,
+  countAnnulments,
+  type TAnnulmentEncfSearch,
   findAnnulmentsToRecover,
   findDocumentsInRanges,
   isEncfAnnulled,
@@ -262,6 +278,7 @@ export {
   findInboundArtifact,
   findInboundForValidityCheck,
   findInboundItem,
+  countInboundDocuments,
   findInboundPage,
   findReceivedByEncf,
   markCommercialApprovalsDue,
@@ -422,3 +439,20 @@ export {
   useUploadAttempt,
   type TUploadSessionRow,
 } from './certificate-upload-sessions.ts';
+export {
+  completePortalExport,
+  countAuditEntriesInRange,
+  deleteExpiredPortalExports,
+  failPortalExport,
+  findArtifactContents,
+  findAuditEntriesInRange,
+  findPortalExport,
+  findPortalExportContent,
+  findPortalExportForJob,
+  findSignedXmlByDocument,
+  insertPortalExport,
+  updatePortalExportProgress,
+  type TAuditExportRow,
+  type TPortalExportRow,
+  type TPortalExportStatus,
+} from './portal-exports.ts';

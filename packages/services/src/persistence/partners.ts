@@ -18,6 +18,7 @@ import {
   type TDatabase,
   type TSqlPool,
 } from '@ecf/db';
+import { accountMatchOf } from './accounts.ts';
 import { retryOnConflict } from './retry-on-conflict.ts';
 
 /** A Partner as operators and the Partner itself see it. */
@@ -401,21 +402,35 @@ export async function findPartnerAccountRow(
   return rows[0] ?? null;
 }
 
-/** A Partner's accounts in creation order, `limit` from `offset`, with the total. */
+/**
+ * A Partner's accounts in creation order, `limit` from `offset`, with the total; with `search`, only
+ * those whose RNC starts with it or whose name holds it (the portal's account search, issue 27).
+ */
 export async function findPartnerAccountPage(
   database: TDatabase,
-  input: { partnerId: string; limit: number; offset: number },
+  input: {
+    partnerId: string;
+    limit: number;
+    offset: number;
+    search?: { rncPrefix: string } | { name: string } | undefined;
+  },
 ): Promise<{ rows: TPartnerAccountRecord[]; total: number }> {
   const pool = sqlPoolOf(database);
+  // The search's parameter follows the statement's own ($4 in the page, $2 in the count).
+  const [pageMatch, countMatch] = [4, 2].map((position) =>
+    input.search === undefined ? null : accountMatchOf(input.search, position),
+  );
   const [page, total] = await Promise.all([
     pool.query<TPartnerAccountRecord>(
-      `SELECT ${ACCOUNT_COLUMNS} FROM tenants t WHERE t.partner_id = $1::uuid
+      `SELECT ${ACCOUNT_COLUMNS} FROM tenants t WHERE t.partner_id = $1::uuid ${pageMatch ? `AND ${pageMatch.sql}` : ''}
         ORDER BY t.created_at, t.id LIMIT $2 OFFSET $3`,
-      [input.partnerId, input.limit, input.offset],
+      [input.partnerId, input.limit, input.offset, ...(pageMatch ? [pageMatch.parameter] : [])],
     ),
-    pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM tenants WHERE partner_id = $1::uuid`, [
-      input.partnerId,
-    ]),
+    pool.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM tenants t
+        WHERE t.partner_id = $1::uuid ${countMatch ? `AND ${countMatch.sql}` : ''}`,
+      [input.partnerId, ...(countMatch ? [countMatch.parameter] : [])],
+    ),
   ]);
   return { rows: page.rows, total: total.rows[0]?.total ?? 0 };
 }

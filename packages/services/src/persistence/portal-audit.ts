@@ -3,7 +3,7 @@
  * TRUNCATE). Entries are inserted alone or inside the transaction of the change they record, so a
  * change and its entry commit together or not at all.
  */
-import { sqlPoolOf, type TDatabase, type TSql } from '@ecf/db';
+import { inSqlTransaction, sqlPoolOf, type TDatabase, type TSql } from '@ecf/db';
 
 /** An entry to append. `tenantId` null: an operator-level entry (a sign-in, support's desk). */
 export type TAuditEntryInput = {
@@ -54,6 +54,52 @@ export async function insertAuditEntry(sql: TSql, entry: TAuditEntryInput): Prom
 /** Appends one entry on its own. */
 export async function appendAuditEntryRow(database: TDatabase, entry: TAuditEntryInput): Promise<string> {
   return insertAuditEntry(sqlPoolOf(database), entry);
+}
+
+/** How many of a tenant's newest entries {@link appendAuditEntryUnlessRecent} looks through for a repeat. */
+const RECENT_ENTRIES_SCANNED = 500;
+
+/**
+ * Appends `entry` unless the same actor already has an entry with the same action, target and data
+ * in the tenant's log within `withinMs` before `entry.at` (issue 27: a live page refreshing every
+ * few seconds is one view, not one per refresh). Returns the new id, or null when it was a repeat.
+ * The look-back reads only the tenant's newest entries on its `(tenant_id, id DESC)` index, so its
+ * cost never grows with the log (a repeat beyond them is written again: harmless). A transaction-
+ * scoped advisory lock per actor and tenant makes concurrent refreshes of one page write one entry.
+ */
+export async function appendAuditEntryUnlessRecent(
+  database: TDatabase,
+  entry: TAuditEntryInput & { tenantId: string },
+  withinMs: number,
+): Promise<string | null> {
+  if (withinMs <= 0) return appendAuditEntryRow(database, entry);
+  return inSqlTransaction(database, async (sql) => {
+    await sql.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended('portal_audit_repeat:' || $1 || ':' || $2, 0))`,
+      [entry.tenantId, entry.actorUserId ?? ''],
+    );
+    const { rows } = await sql.query<{ found: number }>(
+      `SELECT 1 AS found FROM (
+         SELECT actor_user_id, action, target_id, data, created_at FROM portal_audit_log
+          WHERE tenant_id = $1::uuid ORDER BY id DESC LIMIT ${RECENT_ENTRIES_SCANNED}) recent
+        WHERE recent.actor_user_id IS NOT DISTINCT FROM $2::uuid AND recent.action = $3
+          AND recent.target_id IS NOT DISTINCT FROM $4 AND recent.data = $5::jsonb
+          AND recent.created_at > $6::timestamptz - make_interval(secs => $7::double precision / 1000)
+          AND recent.created_at <= $6::timestamptz
+        LIMIT 1`,
+      [
+        entry.tenantId,
+        entry.actorUserId,
+        entry.action,
+        entry.targetId ?? null,
+        JSON.stringify(entry.data ?? {}),
+        entry.at,
+        withinMs,
+      ],
+    );
+    if (rows.length > 0) return null;
+    return insertAuditEntry(sql, entry);
+  });
 }
 
 type TAuditRow = {

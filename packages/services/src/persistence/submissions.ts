@@ -36,6 +36,8 @@ export type TSubmittedDocument = {
   /** Decimal text. */
   totalAmount: string;
   buyerRnc: string | null;
+  /** `RazonSocialComprador` of the validated tree, or null (the portal's name search). */
+  buyerName?: string | null | undefined;
   /** The body text as received: jsonb from it keeps a number's text (`1.10` stays `1.10`). */
   payloadText: string;
   fingerprint: { algorithm: string; value: string };
@@ -54,11 +56,11 @@ export type TSubmittedDocument = {
 const INSERT_SUBMITTED_DOCUMENTS = `
   WITH input AS (
     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::"Environment"[], $4::smallint[], $5::text[], $6::"SubmissionFormat"[], $7::date[],
-      $8::numeric[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
-      AS i(id, tenant_id, environment, type, encf, format, issue_date, total_amount, buyer_rnc, payload, algorithm, value, event_data)
+      $8::numeric[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
+      AS i(id, tenant_id, environment, type, encf, format, issue_date, total_amount, buyer_rnc, payload, algorithm, value, event_data, buyer_name)
   ), d AS (
-    INSERT INTO documents AS d (id, tenant_id, environment, type, encf, status, format, issue_date, total_amount, buyer_rnc, submitted_payload, updated_at)
-    SELECT id, tenant_id, environment, type, encf, 'queued_for_signing', format, issue_date, total_amount, buyer_rnc, payload::jsonb, now() FROM input
+    INSERT INTO documents AS d (id, tenant_id, environment, type, encf, status, format, issue_date, total_amount, buyer_rnc, buyer_name, submitted_payload, updated_at)
+    SELECT id, tenant_id, environment, type, encf, 'queued_for_signing', format, issue_date, total_amount, buyer_rnc, buyer_name, payload::jsonb, now() FROM input
     RETURNING ${DOCUMENT_STATE_COLUMNS}
   ), fingerprint AS (
     INSERT INTO document_fingerprints (document_id, algorithm, value) SELECT id, algorithm, value FROM input
@@ -83,6 +85,7 @@ function columnsOf(document: TSubmittedDocument): unknown[] {
     document.fingerprint.algorithm,
     document.fingerprint.value,
     document.eventDataText,
+    document.buyerName ?? null,
   ];
 }
 

@@ -123,6 +123,8 @@ export async function insertAuditedWebhookEndpoint(
     eventTypes: string[];
     secret: TSealedSecret;
     at: Date;
+    /** A TesteCF test inbox: its row (the SHA-256 of the URL's token) commits with the endpoint. */
+    inbox?: { id: string; tokenSha256: Buffer };
   },
   entry: TEndpointAudit,
 ): Promise<TWebhookEndpointRow> {
@@ -147,11 +149,23 @@ export async function insertAuditedWebhookEndpoint(
     const inserted = rows[0];
     if (inserted === undefined) throw new Error('the webhook endpoint was not inserted');
     const row = endpointOf(inserted);
+    if (input.inbox !== undefined)
+      await sql.query(
+        `INSERT INTO webhook_inboxes (id, endpoint_id, tenant_id, token_sha256, created_at)
+         VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5)`,
+        [input.inbox.id, row.id, row.tenantId, input.inbox.tokenSha256, input.at],
+      );
     await audit(sql, entry, {
       tenantId: row.tenantId,
       targetId: row.id,
       at: input.at,
-      data: { environment: row.environment, name: row.name, url: row.url, eventTypes: row.eventTypes },
+      data: {
+        environment: row.environment,
+        name: row.name,
+        url: row.url,
+        eventTypes: row.eventTypes,
+        ...(input.inbox === undefined ? {} : { testInbox: true }),
+      },
     });
     return row;
   });
@@ -535,6 +549,72 @@ export async function replayAuditedWebhookDelivery(
       },
     });
     return { kind: 'replayed', row };
+  });
+}
+
+export type TRetryNowResult =
+  | { kind: 'not_found' }
+  | { kind: 'not_allowed'; status: TWebhookDeliveryStatus; endpointStatus: TWebhookEndpointStatus }
+  | { kind: 'retried'; row: TWebhookDeliveryRow };
+
+/**
+ * "Reintentar ahora": a `queued` delivery of an ACTIVE endpoint waiting for its next attempt becomes
+ * due now, with a `webhook.deliver` job and the audit entry in the same transaction. The change is
+ * ONE conditional update (`WHERE status = 'queued'`): a delivery a worker has claimed meanwhile
+ * (`running`) is not touched, and the job it adds can only claim the delivery while it is still
+ * queued and due (the claim is guarded the same way), so an attempt in flight is never doubled. The
+ * job the backoff scheduled stays: when it fires the delivery is no longer due, or already done.
+ */
+export async function retryAuditedWebhookDeliveryNow(
+  database: TDatabase,
+  input: { tenantId: string; deliveryId: string; at: Date; enqueue: TEnqueue },
+  entry: TEndpointAudit,
+): Promise<TRetryNowResult> {
+  return inSqlTransaction(database, async (sql) => {
+    const { rows: changed } = await sql.query<{ id: string }>(
+      `UPDATE webhook_deliveries d SET next_attempt_at = $3, updated_at = $3
+         FROM webhook_endpoints e
+        WHERE d.id = $1::uuid AND e.id = d.endpoint_id AND e.tenant_id = $2::uuid AND e.system = 'direct'
+          AND d.status = 'queued' AND e.status = 'active' AND d.attempts < d.max_attempts
+        RETURNING d.id::text`,
+      [input.deliveryId, input.tenantId, input.at],
+    );
+    if (changed[0] === undefined) {
+      const { rows: current } = await sql.query<{
+        status: TWebhookDeliveryStatus;
+        endpoint_status: TWebhookEndpointStatus;
+      }>(
+        `SELECT d.status, e.status AS endpoint_status
+           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+          WHERE d.id = $1::uuid AND e.tenant_id = $2::uuid AND e.system = 'direct'`,
+        [input.deliveryId, input.tenantId],
+      );
+      const found = current[0];
+      if (found === undefined) return { kind: 'not_found' };
+      return { kind: 'not_allowed', status: found.status, endpointStatus: found.endpoint_status };
+    }
+    await input.enqueue([webhookDeliveryJob(input.deliveryId)], { executor: jobExecutorOfSql(sql) });
+    const { rows } = await sql.query<TDeliveryRecord>(
+      `SELECT ${DELIVERY_COLUMNS}, ${ATTEMPT_LOG} FROM webhook_deliveries d WHERE d.id = $1::uuid`,
+      [input.deliveryId],
+    );
+    const retried = rows[0];
+    if (retried === undefined) throw new Error('the retried delivery vanished');
+    const row = deliveryOf(retried);
+    await audit(sql, entry, {
+      tenantId: input.tenantId,
+      targetType: 'webhook_delivery',
+      targetId: row.id,
+      at: input.at,
+      data: {
+        endpointId: row.endpointId,
+        eventId: row.eventId,
+        eventType: row.eventType,
+        attempts: row.attempts,
+        retryNow: true,
+      },
+    });
+    return { kind: 'retried', row };
   });
 }
 

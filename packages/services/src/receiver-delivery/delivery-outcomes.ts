@@ -11,6 +11,7 @@ import {
   RECEIVER_DELIVERY_EVENT_TYPES,
   RECEIVER_DELIVERY_MAX_ATTEMPTS,
   receiverRetryWaitSeconds,
+  type TReceiverNotApplicableReason,
 } from './receiver-delivery-rules.ts';
 
 /** What the caller should do next (`afterSeconds` from now). */
@@ -49,7 +50,10 @@ function outcomeEvent(data: Record<string, unknown>, at: Date): TEventInput {
 }
 
 /** Nothing to deliver (type not exchanged, no directory, buyer not in it...): final. */
-export async function notApplicable(step: TDeliveryStep, reason: string): Promise<TReceiverDeliveryReport> {
+export async function notApplicable(
+  step: TDeliveryStep,
+  reason: TReceiverNotApplicableReason,
+): Promise<TReceiverDeliveryReport> {
   const { database, document, delivery, at } = step;
   const moved = await changeDelivery(sqlPoolOf(database), {
     documentId: document.id,

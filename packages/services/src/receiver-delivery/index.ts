@@ -20,6 +20,7 @@ export {
   isDeliveredToReceiver,
   RECEIVER_DELIVERY_EVENT_TYPES,
   RECEIVER_DELIVERY_MAX_ATTEMPTS,
+  RECEIVER_DELIVERY_NOT_APPLICABLE_REASONS,
   RECEIVER_DELIVERY_TYPES,
   receiverRetryWaitSeconds,
 } from './receiver-delivery-rules.ts';

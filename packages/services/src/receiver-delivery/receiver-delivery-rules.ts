@@ -30,6 +30,17 @@ export function directoryRetryWaitSeconds(failures: number): number {
   return Math.min(1800, 60 * 2 ** Math.max(0, Math.min(failures - 1, 10)));
 }
 
+/** Why there is nothing to deliver (`reason` of `receiver_delivery_not_applicable`; final). */
+export const RECEIVER_DELIVERY_NOT_APPLICABLE_REASONS = [
+  'type_not_exchanged',
+  'no_directory_in_certecf',
+  'no_buyer_rnc',
+  'not_in_directory',
+  'no_reception_url',
+] as const;
+
+export type TReceiverNotApplicableReason = (typeof RECEIVER_DELIVERY_NOT_APPLICABLE_REASONS)[number];
+
 /** Event types receiver delivery appends to a document's log. */
 export const RECEIVER_DELIVERY_EVENT_TYPES = {
   /** Committed before the e-CF leaves toward the buyer: `{ attempt, targetUrl, at }`. */

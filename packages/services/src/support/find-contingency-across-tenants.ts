@@ -22,12 +22,16 @@ export async function findContingencyAcrossTenants(options: {
       rnc: document.tenant.rnc,
       name: document.tenant.tradeName ?? document.tenant.legalName,
     },
-    nextAttemptAt: nextAttemptOf(document.lastError),
+    nextAttemptAt: contingencyNextAttemptOf(document.lastError),
   }));
 }
 
-/** `lastError.nextAttemptAt` as the contingency schedule wrote it; null when absent. */
-function nextAttemptOf(lastError: unknown): string | null {
+/**
+ * When a document in contingency is tried again: `lastError.nextAttemptAt` as the contingency
+ * schedule (`transmission/contingency.ts`) wrote it; null when absent. The support desk, the
+ * document page and the documents list (live status, issue 27) all read it from here.
+ */
+export function contingencyNextAttemptOf(lastError: unknown): string | null {
   if (lastError && typeof lastError === 'object' && 'nextAttemptAt' in lastError) {
     const value = lastError.nextAttemptAt;
     if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return value;

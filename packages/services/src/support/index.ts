@@ -4,7 +4,7 @@
  * reconciliation) and where a document belongs. The portal records support's views of each
  * tenant's data and its actions in that tenant's audit log.
  */
-export { findContingencyAcrossTenants } from './find-contingency-across-tenants.ts';
+export { contingencyNextAttemptOf, findContingencyAcrossTenants } from './find-contingency-across-tenants.ts';
 export { findOutageEpisodes } from './find-outage-episodes.ts';
 export { findOperatorNotifications } from './find-operator-notifications.ts';
 export { acknowledgeOperatorNotification } from './acknowledge-operator-notification.ts';

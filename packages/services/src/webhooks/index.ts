@@ -52,6 +52,11 @@ export {
   type TWebhookDelivery,
 } from './find-webhook-deliveries.ts';
 export { replayWebhookDelivery } from './replay-webhook-delivery.ts';
+export { retryWebhookDeliveryNow } from './retry-webhook-delivery-now.ts';
+// TesteCF test inboxes (issue 27): an endpoint served by the API itself that records what it receives.
+export { createWebhookInbox, WEBHOOK_INBOX_ENDPOINT_NAME } from './create-webhook-inbox.ts';
+export { recordWebhookInboxRequest, WEBHOOK_INBOX_BODY_KEEP_BYTES } from './record-webhook-inbox-request.ts';
+export { findWebhookInboxRequests, type TWebhookInboxRequest } from './find-webhook-inbox-requests.ts';
 // Partner endpoints (issue 20): the same engine, `system = partner`, lifecycle through the Partner API.
 export { PARTNER_WEBHOOK_EVENT_TYPES } from './event-types.ts';
 export { partnerWebhookEndpointsFor } from './fan-out-webhook-events.ts';

@@ -45,6 +45,8 @@ export async function runWebhookDelivery(options: {
   keyring: TCertificateKeyring | undefined;
   now: () => Date;
   allowPrivateTargets: boolean;
+  /** The API's public address (PUBLIC_BASE_URL): deliveries to its own test inboxes are allowed. */
+  inboxBaseUrl?: string;
   timeoutMs?: number;
   leaseMs?: number;
   random?: () => number;
@@ -90,6 +92,7 @@ export async function runWebhookDelivery(options: {
     secrets,
     now: options.now,
     allowPrivateTargets: options.allowPrivateTargets,
+    inboxBaseUrl: options.inboxBaseUrl,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
   });

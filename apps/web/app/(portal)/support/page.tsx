@@ -1,10 +1,15 @@
 import { forbidden } from 'next/navigation';
 import { Banner, PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
+import { NextAttemptCountdown } from '../../../components/live-status.tsx';
+import { LiveSupportDesk } from '../../../components/live-support-desk.tsx';
 import { SupportAcknowledgeButton } from '../../../components/support-acknowledge-button.tsx';
 import { SupportDocumentLink } from '../../../components/support-document-link.tsx';
+import { ProblemText } from '../../../components/problem-text.tsx';
 import { SupportReconcileForm } from '../../../components/support-reconcile-form.tsx';
 import styles from '../../../components/support-desk.module.css';
+import { labelOf, OPERATOR_NOTIFICATION_LABELS, OUTAGE_CODE_LABELS } from '../../../lib/catalogue.ts';
 import { formatDateTime, formatShortDateTime } from '../../../lib/format.ts';
+import { livePollMs } from '../../../server/live-status.ts';
 import { requirePortalSession } from '../../../server/page-access.ts';
 import { serverApi } from '../../../server/trpc/server-caller.ts';
 
@@ -21,12 +26,6 @@ function durationOf(seconds: number): string {
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
   return `${hours} h ${minutes % 60} min`;
-}
-
-/** Long answers (an HTML error page) shortened for the table; the bundle keeps them whole. */
-function shortened(text: string | null): string {
-  if (text === null) return '—';
-  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
 function documentHref(environment: string, documentId: string): string {
@@ -80,6 +79,7 @@ export default async function SupportDeskPage() {
         title="Mesa de soporte"
         description="Contingencia de todas las cuentas, caídas de la DGII, avisos al operador y entregas inciertas. Cada consulta queda en el registro de auditoría de la cuenta consultada."
       />
+      <LiveSupportDesk pollMs={livePollMs()} />
       {openEpisodes.length > 0 ? (
         <Banner tone="warning" title="La DGII no responde">
           {openEpisodes
@@ -111,12 +111,18 @@ export default async function SupportDeskPage() {
             { header: 'Intentos', numeric: true, cell: (item) => item.attempts },
             {
               header: 'Último error',
-              cell: (item) => <span className={styles.error}>{shortened(item.lastError)}</span>,
+              cell: (item) =>
+                item.lastError === null ? (
+                  '—'
+                ) : (
+                  <ProblemText text={item.lastError} sections={[]} fallback="La DGII no respondió." />
+                ),
             },
             {
               header: 'Próximo intento',
               nowrap: true,
-              cell: (item) => (item.nextAttemptAt === null ? '—' : formatShortDateTime(item.nextAttemptAt)),
+              cell: (item) =>
+                item.nextAttemptAt === null ? '—' : <NextAttemptCountdown at={item.nextAttemptAt} withTime />,
             },
             {
               header: 'Evidencia',
@@ -147,7 +153,7 @@ export default async function SupportDeskPage() {
                   )}
                 </p>
                 <p className={styles.episodeMeta}>
-                  Código <span className={styles.mono}>{episode.code}</span> · desde{' '}
+                  Motivo: {labelOf(OUTAGE_CODE_LABELS, episode.code)} · desde{' '}
                   {formatDateTime(episode.degradedSince)}
                   {episode.restoredAt === null
                     ? ' · sigue abierta'
@@ -170,7 +176,7 @@ export default async function SupportDeskPage() {
             {
               header: 'Aviso',
               rowHeader: true,
-              cell: (notification) => notification.message ?? notification.kind,
+              cell: (notification) => labelOf(OPERATOR_NOTIFICATION_LABELS, notification.kind),
             },
             {
               header: 'Cuenta',
@@ -208,7 +214,7 @@ export default async function SupportDeskPage() {
                 notification.acknowledgedAt === null ? (
                   <SupportAcknowledgeButton
                     notificationId={notification.id}
-                    label={notification.message ?? notification.kind}
+                    label={labelOf(OPERATOR_NOTIFICATION_LABELS, notification.kind)}
                   />
                 ) : (
                   <>
@@ -240,7 +246,16 @@ export default async function SupportDeskPage() {
             { header: 'Intentos', numeric: true, cell: (delivery) => delivery.attempts },
             {
               header: 'Último error',
-              cell: (delivery) => <span className={styles.error}>{shortened(delivery.lastError)}</span>,
+              cell: (delivery) =>
+                delivery.lastError === null ? (
+                  '—'
+                ) : (
+                  <ProblemText
+                    text={delivery.lastError}
+                    sections={[]}
+                    fallback="Sin respuesta del comprador tras todos los reintentos."
+                  />
+                ),
             },
             {
               header: 'Conciliar',

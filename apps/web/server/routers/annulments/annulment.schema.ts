@@ -60,11 +60,18 @@ export const ZReconcileAnnulmentInput = ZReconciliationForm.extend({
 });
 export const ZReconcileAnnulmentOutput = z.object({ replayed: z.boolean(), annulment: ZAnnulmentView });
 
-/** One page of the list: newest first; `cursor` is the previous page's `nextCursor`. */
+/**
+ * One page of the list: newest first; `cursor` is the previous page's `nextCursor`, `before` the
+ * next page's `previousCursor`; `q` an e-NCF or its start (issue 27's search).
+ */
 export const ZListAnnulmentsInput = z.object({
   environment: ZEnvironment,
   status: z.enum(ANNULMENT_STATES).optional(),
   cursor: z.string().min(1).max(512).optional(),
+  before: z.string().min(1).max(512).optional(),
+  // Checked by the use-case (`searchAnnulments`: INVALID_REQUEST on `q`); this file reaches client
+  // components, so it imports nothing of @ecf/services.
+  q: z.string().max(100).optional(),
 });
 export const ZAnnulmentListItem = ZAnnulmentView.omit({ coveredDocuments: true }).extend({
   coveredCounts: z.object({ cancelled: z.number().int(), skipped: z.number().int() }),
@@ -72,4 +79,7 @@ export const ZAnnulmentListItem = ZAnnulmentView.omit({ coveredDocuments: true }
 export const ZListAnnulmentsOutput = z.object({
   items: z.array(ZAnnulmentListItem),
   nextCursor: z.string().nullable(),
+  previousCursor: z.string().nullable(),
+  /** How many match; `capped` when there are more than `count` (the count stops there). */
+  total: z.object({ count: z.number().int().nonnegative(), capped: z.boolean() }),
 });

@@ -1,4 +1,4 @@
-import { listAnnulments as listAnnulmentsUseCase } from '@ecf/services';
+import { searchAnnulments } from '@ecf/services';
 import { tenantProcedure } from '../../trpc/procedures.ts';
 import { ZListAnnulmentsInput, ZListAnnulmentsOutput } from './annulment.schema.ts';
 
@@ -6,19 +6,20 @@ import { ZListAnnulmentsInput, ZListAnnulmentsOutput } from './annulment.schema.
 const PAGE_SIZE = 50;
 
 /**
- * The active tenant's annulments in this environment, newest first, 50 per page; a cursor of
- * another status filter, or one the list never gave, is BAD_REQUEST (the page says so).
+ * The active tenant's annulments in this environment, newest first, 50 per page, by state and by
+ * e-NCF (issue 27's search), with the total and both neighbouring pages; a cursor of another
+ * search, or one the list never gave, is BAD_REQUEST (the page says so).
  */
 export const listAnnulments = tenantProcedure('annulments.read')
   .input(ZListAnnulmentsInput)
   .output(ZListAnnulmentsOutput)
   .query(async ({ ctx, input }) => {
-    const page = await listAnnulmentsUseCase({
+    const page = await searchAnnulments({
       database: ctx.database,
       tenantId: ctx.tenant.id,
       environment: input.environment,
       status: input.status,
-      cursor: input.cursor,
+      search: { q: input.q, cursor: input.cursor, before: input.before },
       limit: PAGE_SIZE,
     });
     return {
@@ -35,5 +36,7 @@ export const listAnnulments = tenantProcedure('annulments.read')
         coveredCounts: item.coveredCounts,
       })),
       nextCursor: page.nextCursor,
+      previousCursor: page.previousCursor,
+      total: page.total,
     };
   });

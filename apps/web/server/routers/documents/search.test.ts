@@ -91,8 +91,10 @@ test('search: e-NCF prefix in any case, exact TrackId, buyer RNC (dashes allowed
     ['E310000000104', 'E310000000102'],
   );
 
+  // Any other text of 3 or more characters is part of the buyer's name (0024's column).
+  assert.deepEqual(encfs(await list({ q: 'nombre con espacios' })), []);
   const refused: Record<string, string>[] = [
-    { q: 'nombre con espacios' },
+    { q: 'ab' },
     { q: '12345' },
     { amountMin: '1.005' },
     { amountMin: '5', amountMax: '4.99' },

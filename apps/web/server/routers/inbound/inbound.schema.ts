@@ -8,10 +8,16 @@ import {
   TAXAUTH_VALIDITY_STATUSES,
   ZReceivedApprovalListQuery,
   ZReceivedListQuery,
+  ZReceivedSearchQuery,
 } from '@ecf/services';
 import { ZEnvironment } from '../documents/document.schema.ts';
 
-export const ZListReceivedDocumentsInput = z.object({ environment: ZEnvironment, query: ZReceivedListQuery });
+/** The page's environment, EXACTLY the REST API's query and, apart, the portal's search (issue 27). */
+export const ZListReceivedDocumentsInput = z.object({
+  environment: ZEnvironment,
+  query: ZReceivedListQuery,
+  search: ZReceivedSearchQuery.optional(),
+});
 export const ZListReceivedApprovalsInput = z.object({
   environment: ZEnvironment,
   query: ZReceivedApprovalListQuery,
@@ -84,6 +90,9 @@ export type TReceivedApprovalItem = z.infer<typeof ZReceivedApprovalItem>;
 export const ZListReceivedDocumentsOutput = z.object({
   items: z.array(ZReceivedDocumentItem),
   nextCursor: z.string().nullable(),
+  previousCursor: z.string().nullable(),
+  /** How many match; `capped` when there are more than `count` (the count stops there). */
+  total: z.object({ count: z.number().int().nonnegative(), capped: z.boolean() }),
 });
 export const ZListReceivedApprovalsOutput = z.object({
   items: z.array(ZReceivedApprovalItem),

@@ -1,8 +1,12 @@
 import { createRouter } from '../../trpc/init.ts';
 import { addPartnerOrigin } from './add-partner-origin.ts';
+import { createPartnerCertificationLink } from './create-partner-certification-link.ts';
 import { createPartnerEndpoint } from './create-partner-endpoint.ts';
 import { createPartnerKey } from './create-partner-key.ts';
+import { createPartnerUploadSession } from './create-partner-upload-session.ts';
+import { getPartnerAccount } from './get-partner-account.ts';
 import { getPartnerBilling } from './get-partner-billing.ts';
+import { getPartnerDelivery } from './get-partner-delivery.ts';
 import { listPartnerAccounts } from './list-partner-accounts.ts';
 import { listPartnerDeliveries } from './list-partner-deliveries.ts';
 import { listPartnerEndpoints } from './list-partner-endpoints.ts';
@@ -21,6 +25,9 @@ import { updatePartnerEndpoint } from './update-partner-endpoint.ts';
  */
 export const partnerRouter = createRouter({
   accounts: listPartnerAccounts,
+  account: getPartnerAccount,
+  createCertificationLink: createPartnerCertificationLink,
+  createUploadSession: createPartnerUploadSession,
   keys: listPartnerKeys,
   createKey: createPartnerKey,
   revokeKey: revokePartnerKey,
@@ -32,6 +39,7 @@ export const partnerRouter = createRouter({
   updateEndpoint: updatePartnerEndpoint,
   retireEndpoint: retirePartnerEndpoint,
   deliveries: listPartnerDeliveries,
+  delivery: getPartnerDelivery,
   replay: replayPartnerDelivery,
   billing: getPartnerBilling,
 });

@@ -1,9 +1,10 @@
 import { CERTIFICATION_STEP_INFO, findCertificationSummaries, findFiscalAccounts } from '@ecf/services';
+import { accountSearchOfText } from '../../account-search.ts';
 import { partnerProcedure } from '../../trpc/procedures.ts';
 import { ZListAccountsInput, ZListAccountsOutput } from './partner-procedures.schema.ts';
 
 /**
- * The Partner's fiscal accounts (100 a page) with their production state and where their
+ * The Partner's fiscal accounts (100 a page; `q` searches the RNC's start or the name, issue 27) with their production state and where their
  * certification stands (the step's title at the tax authority portal, or the case's end state).
  */
 export const listPartnerAccounts = partnerProcedure('partner.accounts.read')
@@ -15,6 +16,7 @@ export const listPartnerAccounts = partnerProcedure('partner.accounts.read')
       partnerId: ctx.partner.id,
       limit: 100,
       offset: input?.offset ?? 0,
+      search: accountSearchOfText(input?.q) ?? undefined,
     });
     const certifications = await findCertificationSummaries({
       database: ctx.database,

@@ -10,7 +10,11 @@ import {
   ZPartnerOrigin,
 } from './partner.schema.ts';
 
-export const ZListAccountsInput = z.object({ offset: z.number().int().min(0).default(0) }).optional();
+/** A page of 100 accounts from `offset`; `q` the account search (issue 27): the start of an RNC or part of a name. */
+export const ZListAccountsInput = z
+  // `q` is checked by the procedure (`accountSearchOf` of @ecf/services): this file reaches client components.
+  .object({ offset: z.number().int().min(0).max(1_000_000).default(0), q: z.string().max(100).optional() })
+  .optional();
 export const ZListAccountsOutput = z.object({ items: z.array(ZPartnerAccount), total: z.number().int() });
 export const ZListKeysOutput = z.object({ keys: z.array(ZPartnerKey) });
 export const ZCreateKeyInput = z.object({
@@ -64,4 +68,9 @@ export const ZBillingOutput = z.object({
   accounts: z.array(
     z.object({ fiscalAccountId: ZUuid, externalTenantId: z.string().nullable(), accepted: z.number().int() }),
   ),
+  /** The current Dominican month (the billing period): the month picker goes no further. */
+  currentMonth: z.string(),
+  /** Where the Partner pays (the Partner API's `details.billingUrl` of a 402); null when none is set. */
+  billingUrl: z.string().nullable(),
+  paidStatus: z.enum(['paid', 'overdue', 'unpaid']),
 });

@@ -69,3 +69,30 @@ export const ZPartnerDelivery = z.object({
   createdAt: z.date(),
   completedAt: z.date().nullable(),
 });
+
+/** The Partner event types as the picker names them (every account of the Partner). */
+export const PARTNER_WEBHOOK_EVENT_TYPE_LABELS: Record<
+  (typeof PARTNER_WEBHOOK_EVENT_TYPES_OFFERED)[number],
+  string
+> = {
+  'ecf.queued': 'e-CF recibido y en cola para firmar',
+  'document.state_changed': 'Cambio de estado de un e-CF (firmado, enviado, aceptado, rechazado…)',
+  'annulment.state_changed': 'La DGII respondió una anulación de e-NCF',
+  'document.received': 'Un proveedor envió un e-CF a una cuenta (recibido)',
+  'document.commercial_approval_received': 'Un cliente aceptó o rechazó un e-CF (aprobación comercial)',
+  'document.commercial_approval_due': 'Un e-CF recibido vence en 3 días o menos sin aprobación comercial',
+  'certificate.validated': 'Se instaló un certificado de firma',
+  'certificate.expiring': 'Un certificado vence en 30 días o menos',
+  'certificate.expired': 'Un certificado venció',
+  'production.state_changed': 'Cambió la autorización de producción (eCF) de una cuenta',
+  'certification.state_changed': 'La certificación cambió de paso o de estado',
+  'certification.run_completed': 'Una corrida de certificación terminó',
+  'taxauth.service_degraded': 'La DGII dejó de responder',
+  'taxauth.service_restored': 'La DGII volvió a responder',
+  'webhook.test': 'Prueba enviada desde el portal o la API',
+};
+
+/** The picker's order: documents first, then accounts, certification, the tax authority, tests. */
+export const PARTNER_WEBHOOK_EVENT_TYPES_PICKER_ORDER = Object.keys(
+  PARTNER_WEBHOOK_EVENT_TYPE_LABELS,
+) as Array<(typeof PARTNER_WEBHOOK_EVENT_TYPES_OFFERED)[number]>;

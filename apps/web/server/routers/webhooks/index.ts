@@ -1,11 +1,14 @@
 import { createRouter } from '../../trpc/init.ts';
 import { checkWebhookUrl } from './check-webhook-url.ts';
 import { createWebhookEndpoint } from './create-webhook-endpoint.ts';
+import { createWebhookInbox } from './create-webhook-inbox.ts';
 import { getWebhookEndpoint } from './get-webhook-endpoint.ts';
 import { listWebhookDeliveries } from './list-webhook-deliveries.ts';
 import { listWebhookEndpoints } from './list-webhook-endpoints.ts';
+import { listWebhookInboxRequests } from './list-webhook-inbox-requests.ts';
 import { replayWebhookDelivery } from './replay-webhook-delivery.ts';
 import { retireWebhookEndpoint } from './retire-webhook-endpoint.ts';
+import { retryWebhookDeliveryNow } from './retry-webhook-delivery-now.ts';
 import { rotateWebhookSecret } from './rotate-webhook-secret.ts';
 import { sendTestWebhook } from './send-test-webhook.ts';
 import { updateWebhookEndpoint } from './update-webhook-endpoint.ts';
@@ -25,4 +28,8 @@ export const webhooksRouter = createRouter({
   rotateSecret: rotateWebhookSecret,
   sendTest: sendTestWebhook,
   replay: replayWebhookDelivery,
+  retryNow: retryWebhookDeliveryNow,
+  // TesteCF test inboxes (issue 27).
+  createInbox: createWebhookInbox,
+  inboxRequests: listWebhookInboxRequests,
 });

@@ -24,6 +24,7 @@ import {
 import { signWebhookBody, webhookRequestHeaders } from './sign-webhook-body.ts';
 import {
   guardedLookup,
+  isWebhookInboxUrl,
   webhookUrlRefusal,
   WebhookTargetRefusedError,
   type TWebhookResolver,
@@ -32,19 +33,24 @@ import {
 
 export type TWebhookDeliveryOutcome = 'succeeded' | 'retry' | 'failed';
 
-export type TWebhookDeliveryErrorCode =
+/** Why an attempt did not succeed, besides a refused target (the portal's catalogue walks this list). */
+export const WEBHOOK_ATTEMPT_ERROR_CODES = [
   /** A non-2xx, non-3xx answer (`status` says which). */
-  | 'http_status'
+  'http_status',
   /** A 3xx answer, not followed. */
-  | 'redirect'
+  'redirect',
   /** No complete answer within the timeout. */
-  | 'timeout'
+  'timeout',
   /** Refused, reset or closed connection, DNS failure, TLS failure. */
-  | 'network'
+  'network',
   /** TLS: the receiver's certificate is not valid for its host (expired, self-signed, wrong name...). */
-  | 'certificate_invalid'
+  'certificate_invalid',
   /** The answer is longer than 64 KiB. */
-  | 'response_too_large'
+  'response_too_large',
+] as const;
+
+export type TWebhookDeliveryErrorCode =
+  | (typeof WEBHOOK_ATTEMPT_ERROR_CODES)[number]
   /** The target is not allowed (checked again at this attempt). */
   | TWebhookTargetRefusal;
 
@@ -77,6 +83,8 @@ export type TDeliverWebhookOptions = {
   timeoutMs?: number | undefined;
   /** Host name resolution (tests); the system resolver when absent. */
   resolve?: TWebhookResolver | undefined;
+  /** The service's public address: its test inbox URLs are allowed (`isWebhookInboxUrl`). */
+  inboxBaseUrl?: string | undefined;
 };
 
 /** Kept-alive connections per guard setting; every new connection runs the guarded lookup. */
@@ -152,7 +160,12 @@ async function attemptDelivery(options: TDeliverWebhookOptions): Promise<TWebhoo
       error: { code: refusal.reason, message: refusal.message },
     };
 
-  const agent = agentFor(options.allowPrivateTargets, options.resolve);
+  // The service's own test inbox may be on a private address (a local stack, an internal load
+  // balancer): its origin is the operator's PUBLIC_BASE_URL, so its connection skips the address check.
+  const agent = agentFor(
+    options.allowPrivateTargets || isWebhookInboxUrl(options.url, options.inboxBaseUrl),
+    options.resolve,
+  );
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

@@ -14,6 +14,11 @@ export {
 export {
   addressRefusal,
   assertWebhookTarget,
+  WEBHOOK_TARGET_REFUSALS,
+  isWebhookInboxUrl,
+  WEBHOOK_INBOX_PATH,
+  WEBHOOK_INBOX_TOKEN_PATTERN,
+  webhookInboxUrlOf,
   webhookUrlRefusal,
   WebhookTargetRefusedError,
   type TWebhookResolver,
@@ -22,8 +27,14 @@ export {
 } from './target-rules.ts';
 export { signWebhookBody, webhookRequestHeaders } from './sign-webhook-body.ts';
 export {
+  checkWebhookSignature,
+  type TWebhookSignatureCheck,
+  type TWebhookSignatureRefusal,
+} from './check-webhook-signature.ts';
+export {
   closeWebhookConnections,
   deliverWebhook,
+  WEBHOOK_ATTEMPT_ERROR_CODES,
   WEBHOOK_ERROR_MESSAGE_MAX_LENGTH,
   type TDeliverWebhookOptions,
   type TWebhookDeliveryErrorCode,

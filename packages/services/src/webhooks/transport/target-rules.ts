@@ -28,17 +28,58 @@ export type TWebhookTargetOptions = {
   allowPrivateTargets: boolean;
   /** Host name resolution; the system resolver when absent. */
   resolve?: TWebhookResolver | undefined;
+  /**
+   * The service's own public address (`PUBLIC_BASE_URL`): a URL of its TesteCF test inbox
+   * (`{inboxBaseUrl}/webhook-inbox/{token}`, see {@link isWebhookInboxUrl}) is allowed whatever the
+   * address class, in every deployment, since it only ever reaches that route of our own API.
+   */
+  inboxBaseUrl?: string | undefined;
 };
 
+/** The path of the test inbox route under the API's public address (`POST /webhook-inbox/{token}`). */
+export const WEBHOOK_INBOX_PATH = '/webhook-inbox/';
+/** A test inbox token: 32 random bytes, base64url. */
+export const WEBHOOK_INBOX_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The URL of a test inbox: `{base}/webhook-inbox/{token}` (a base with a path keeps it). */
+export function webhookInboxUrlOf(inboxBaseUrl: string, token: string): string {
+  return `${inboxBaseUrl.replace(/\/+$/, '')}${WEBHOOK_INBOX_PATH}${token}`;
+}
+
+/**
+ * Whether `url` is exactly a test inbox URL of this service: the same origin as `inboxBaseUrl`, the
+ * path `{base path}/webhook-inbox/{token}` with a well-formed token, no credentials, query or
+ * fragment. Anything else (another port, `..`, a longer path) is judged by the normal rules.
+ */
+export function isWebhookInboxUrl(url: string, inboxBaseUrl: string | undefined): boolean {
+  if (inboxBaseUrl === undefined || url.length > WEBHOOK_URL_MAX_LENGTH) return false;
+  let parsed: URL;
+  let base: URL;
+  try {
+    parsed = new URL(url);
+    base = new URL(inboxBaseUrl);
+  } catch {
+    return false;
+  }
+  if (parsed.origin !== base.origin || parsed.username !== '' || parsed.password !== '') return false;
+  if (parsed.search !== '' || parsed.hash !== '' || url.includes('?') || url.includes('#')) return false;
+  const prefix = `${base.pathname.replace(/\/+$/, '')}${WEBHOOK_INBOX_PATH}`;
+  if (!parsed.pathname.startsWith(prefix)) return false;
+  return WEBHOOK_INBOX_TOKEN_PATTERN.test(parsed.pathname.slice(prefix.length));
+}
+
 /** Why a target is refused (the `code` of the field error, and of a delivery's error). */
-export type TWebhookTargetRefusal =
-  | 'url_invalid'
-  | 'url_too_long'
-  | 'scheme_not_https'
-  | 'credentials_in_url'
-  | 'host_not_allowed'
-  | 'address_not_public'
-  | 'host_unresolvable';
+export const WEBHOOK_TARGET_REFUSALS = [
+  'url_invalid',
+  'url_too_long',
+  'scheme_not_https',
+  'credentials_in_url',
+  'host_not_allowed',
+  'address_not_public',
+  'host_unresolvable',
+] as const;
+
+export type TWebhookTargetRefusal = (typeof WEBHOOK_TARGET_REFUSALS)[number];
 
 /** A refused target at connection time; undici hands it back as the request's error. */
 export class WebhookTargetRefusedError extends Error {
@@ -94,8 +135,9 @@ export function addressRefusal(address: string, options: { allowPrivateTargets: 
  */
 export function webhookUrlRefusal(
   url: string,
-  options: { allowPrivateTargets: boolean },
+  options: { allowPrivateTargets: boolean; inboxBaseUrl?: string | undefined },
 ): { reason: TWebhookTargetRefusal; message: string } | null {
+  if (isWebhookInboxUrl(url, options.inboxBaseUrl)) return null;
   if (url.length > WEBHOOK_URL_MAX_LENGTH)
     return { reason: 'url_too_long', message: `The URL has more than ${WEBHOOK_URL_MAX_LENGTH} characters.` };
   let parsed: URL;
@@ -198,6 +240,8 @@ export async function assertWebhookTarget(url: string, options: TWebhookTargetOp
   const refusal = webhookUrlRefusal(url, options);
   if (refusal !== null) throw targetError(refusal.reason, refusal.message);
   const parsed = new URL(url);
+  // The service's own test inbox: its address is the operator's configuration, not the caller's.
+  if (isWebhookInboxUrl(url, options.inboxBaseUrl)) return parsed;
   try {
     await resolveCheckedAddresses(hostOf(parsed), options);
   } catch (error) {

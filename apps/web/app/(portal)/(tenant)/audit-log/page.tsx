@@ -1,36 +1,33 @@
-import { LinkButton, PageHeader, StatusBadge, Table } from '@ecf/ui';
+import { LinkButton, PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
+import { ExportPanel } from '../../../../components/export-panel.tsx';
+import {
+  AUDIT_ACTION_LABELS,
+  labelOf,
+  roleLabelOf,
+  SUPPORT_ACTION_LABELS,
+  supportViewText,
+} from '../../../../lib/catalogue.ts';
 import { formatShortDateTime } from '../../../../lib/format.ts';
 import { requirePageCapability } from '../../../../server/page-access.ts';
 import { serverApi } from '../../../../server/trpc/server-caller.ts';
 
 export const metadata = { title: 'Registro de auditoría' };
 
-/** What each action means, in the owners' words. */
-const ACTION_LABELS: Record<string, string> = {
-  'member.invited': 'Invitó a un miembro',
-  'member.invitation_revoked': 'Anuló una invitación',
-  'member.joined': 'Se unió a la cuenta',
-  'member.role_changed': 'Cambió un rol',
-  'member.removed': 'Quitó a un miembro',
-  'webhook.created': 'Creó un endpoint de webhooks',
-  'webhook.updated': 'Cambió un endpoint de webhooks',
-  'webhook.retired': 'Eliminó un endpoint de webhooks',
-  'webhook.secret_rotated': 'Rotó el secreto de un endpoint',
-  'webhook.test_sent': 'Envió una prueba de webhook',
-  'webhook.delivery_replayed': 'Reenvió una entrega de webhook',
-  'support.viewed': 'Soporte consultó datos',
-  'support.acted': 'Soporte realizó una acción',
-};
-
+/**
+ * The entry's detail in words: who was invited and with which role, which key, which endpoint,
+ * what support read or did. Codes (roles, procedures, actions) go through the catalogue.
+ */
 function describe(data: Record<string, unknown>, targetId: string | null, action: string): string {
-  if (action === 'support.viewed') return `Consulta: ${targetId ?? ''}`;
+  if (action === 'support.viewed') return supportViewText(targetId);
+  if (action === 'support.acted') return labelOf(SUPPORT_ACTION_LABELS, targetId);
   const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   const role = text(data.role);
   const previousRole = text(data.previousRole);
+  const roleText = role === '' ? '' : roleLabelOf(role);
   const parts = [
     text(data.email),
-    previousRole === '' ? role : `${previousRole} → ${role}`,
-    // Webhook endpoints: their name and URL (never a secret).
+    previousRole === '' ? roleText : `${roleLabelOf(previousRole)} → ${roleText}`,
+    // Keys and webhook endpoints: their name and URL (never a secret or a key).
     text(data.name),
     text(data.url),
   ];
@@ -72,7 +69,7 @@ export default async function AuditLogPage(props: { searchParams: Promise<{ curs
                 </>
               ),
           },
-          { header: 'Acción', cell: (item) => ACTION_LABELS[item.action] ?? item.action },
+          { header: 'Acción', cell: (item) => labelOf(AUDIT_ACTION_LABELS, item.action) },
           { header: 'Detalle', cell: (item) => describe(item.data, item.targetId, item.action) },
           { header: 'Dirección IP', cell: (item) => item.ip ?? '—' },
         ]}
@@ -82,6 +79,12 @@ export default async function AuditLogPage(props: { searchParams: Promise<{ curs
           <LinkButton href={`/audit-log?cursor=${page.nextCursor}`}>Eventos anteriores</LinkButton>
         </p>
       ) : null}
+      <Panel title="Exportar el registro">
+        <ExportPanel
+          kind="audit"
+          actions={Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => ({ value, label }))}
+        />
+      </Panel>
     </>
   );
 }

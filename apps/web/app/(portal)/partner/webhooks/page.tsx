@@ -5,11 +5,16 @@ import {
   PartnerReplayButton,
   PartnerWebhookCreateForm,
 } from '../../../../components/partner-forms.tsx';
+import { labelOf, WEBHOOK_FAILURE_TEXTS } from '../../../../lib/catalogue.ts';
 import { formatShortDateTime } from '../../../../lib/format.ts';
 import {
   DELIVERY_STATUS_LABELS,
   WEBHOOK_STATUS_LABELS,
 } from '../../../../server/routers/webhooks/webhook.schema.ts';
+import {
+  PARTNER_WEBHOOK_EVENT_TYPE_LABELS,
+  PARTNER_WEBHOOK_EVENT_TYPES_OFFERED,
+} from '../../../../server/routers/partner/partner.schema.ts';
 import { requirePartnerPageCapability } from '../../../../server/page-access.ts';
 import { serverApi } from '../../../../server/trpc/server-caller.ts';
 
@@ -46,7 +51,13 @@ export default async function PartnerWebhooksPage() {
           columns={[
             { header: 'Nombre', rowHeader: true, cell: (endpoint: TEndpoint) => endpoint.name },
             { header: 'URL', cell: (endpoint: TEndpoint) => <code>{endpoint.url}</code> },
-            { header: 'Eventos', cell: (endpoint: TEndpoint) => endpoint.eventTypes.length },
+            {
+              header: 'Eventos',
+              cell: (endpoint: TEndpoint) =>
+                endpoint.eventTypes.length >= PARTNER_WEBHOOK_EVENT_TYPES_OFFERED.length
+                  ? 'Todos'
+                  : `${endpoint.eventTypes.length} de ${PARTNER_WEBHOOK_EVENT_TYPES_OFFERED.length}`,
+            },
             {
               header: 'Estado',
               cell: (endpoint: TEndpoint) => (
@@ -84,7 +95,13 @@ export default async function PartnerWebhooksPage() {
             {
               header: 'Evento',
               rowHeader: true,
-              cell: (delivery: TDelivery) => <code>{delivery.eventType}</code>,
+              cell: (delivery: TDelivery) => (
+                <a href={`/partner/webhooks/deliveries/${delivery.id}`}>
+                  {PARTNER_WEBHOOK_EVENT_TYPE_LABELS[
+                    delivery.eventType as keyof typeof PARTNER_WEBHOOK_EVENT_TYPE_LABELS
+                  ] ?? delivery.eventType}
+                </a>
+              ),
             },
             {
               header: 'Estado',
@@ -106,7 +123,10 @@ export default async function PartnerWebhooksPage() {
               header: 'Intentos',
               cell: (delivery: TDelivery) => `${delivery.attempts} / ${delivery.maxAttempts}`,
             },
-            { header: 'Motivo', cell: (delivery: TDelivery) => delivery.failureReason ?? '—' },
+            {
+              header: 'Motivo',
+              cell: (delivery: TDelivery) => labelOf(WEBHOOK_FAILURE_TEXTS, delivery.failureReason),
+            },
             {
               header: 'Creada',
               nowrap: true,

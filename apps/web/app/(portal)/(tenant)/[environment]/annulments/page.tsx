@@ -1,15 +1,22 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-import { hasCapability } from '@ecf/services';
-import { Banner, EmptyState, LinkButton, PageHeader, Panel, Table } from '@ecf/ui';
+import { hasCapability, ZAnnulmentSearchQuery } from '@ecf/services';
+import { Banner, Button, EmptyState, LinkButton, PageHeader, Panel, Table, TextField } from '@ecf/ui';
 import { AnnulmentForm } from '../../../../../components/annulment-form.tsx';
 import styles from '../../../../../components/annulments.module.css';
 import { ANNULMENT_STATUS_LABELS } from '../../../../../lib/annulment-schemas.ts';
 import { ENVIRONMENT_LABELS, isEnvironment } from '../../../../../lib/environments.ts';
 import { formatShortDateTime } from '../../../../../lib/format.ts';
+import {
+  ANNULMENT_SEARCH_KEYS,
+  hrefOf as hrefWith,
+  paramsOf,
+  totalText,
+} from '../../../../../lib/list-search.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import {
   ANNULMENT_STATES,
+  ZListAnnulmentsInput,
   type ZListAnnulmentsOutput,
 } from '../../../../../server/routers/annulments/annulment.schema.ts';
 import { serverApi } from '../../../../../server/trpc/server-caller.ts';
@@ -26,9 +33,10 @@ const count = (value: number) => value.toLocaleString('es-DO');
 
 /**
  * Annulment of unused eNCF ranges (ANECF) in one environment: owners and developers prevalidate
- * (conflicts per document) and send; everyone with access sees the list (newest first, by state,
- * 50 per page) and each annulment's page, where an uncertain one is reconciled. Not in CerteCF
- * (annulments are eCF operations, tested in TesteCF).
+ * (conflicts per document) and send; everyone with access sees the list (newest first, by state and
+ * by e-NCF, issue 27's search; 50 per page with the total and both neighbouring pages) and each
+ * annulment's page, where an uncertain one is reconciled. Not in CerteCF (annulments are eCF
+ * operations, tested in TesteCF).
  */
 export default async function AnnulmentsPage(props: {
   params: Promise<{ environment: string }>;
@@ -41,23 +49,40 @@ export default async function AnnulmentsPage(props: {
   const searchParams = await props.searchParams;
   const statusText = first(searchParams['status']);
   const status = isState(statusText) ? statusText : undefined;
-  const cursor = first(searchParams['cursor']) || undefined;
-  let page: z.infer<typeof ZListAnnulmentsOutput> = { items: [], nextCursor: null };
-  let problem: string | null = null;
-  if (environment !== 'CerteCF') {
-    try {
-      page = await (await serverApi()).annulments.list({ environment, status, cursor });
-    } catch (error) {
-      if (!(error instanceof TRPCError) || error.code !== 'BAD_REQUEST') throw error;
-      problem = 'El enlace de la página siguiente no corresponde a este filtro: vuelva a elegirlo.';
-    }
-  }
-  const hrefOf = (query: Record<string, string>) => {
-    const text = new URLSearchParams(query).toString();
-    return `/${environment}/annulments${text === '' ? '' : `?${text}`}`;
+  const { q, cursor, before } = paramsOf(searchParams, ANNULMENT_SEARCH_KEYS);
+  let page: z.infer<typeof ZListAnnulmentsOutput> = {
+    items: [],
+    nextCursor: null,
+    previousCursor: null,
+    total: { count: 0, capped: false },
   };
+  let problem: string | null = null;
+  let searchProblem: string | null = null;
+  if (environment !== 'CerteCF') {
+    const input = ZListAnnulmentsInput.safeParse({ environment, status, cursor, before, q });
+    // What an e-NCF search may be, said on its field (the use-case refuses it too).
+    const searchCheck = ZAnnulmentSearchQuery.safeParse({ q });
+    if (!input.success || !searchCheck.success) {
+      searchProblem = searchCheck.error?.issues[0]?.message ?? null;
+      problem = searchProblem ?? 'Revise la búsqueda.';
+    } else
+      try {
+        page = await (await serverApi()).annulments.list(input.data);
+      } catch (error) {
+        if (!(error instanceof TRPCError) || error.code !== 'BAD_REQUEST') throw error;
+        problem = 'El enlace de esta página no corresponde a esta búsqueda: vuelva a buscar.';
+      }
+  }
+  const hrefOf = (query: Record<string, string>) => hrefWith(`/${environment}/annulments`, query);
+  const searched: Record<string, string> = q === undefined ? {} : { q };
   const nextHref =
-    page.nextCursor === null ? null : hrefOf({ ...(status ? { status } : {}), cursor: page.nextCursor });
+    page.nextCursor === null
+      ? null
+      : hrefOf({ ...(status ? { status } : {}), ...searched, cursor: page.nextCursor });
+  const previousHref =
+    page.previousCursor === null
+      ? null
+      : hrefOf({ ...(status ? { status } : {}), ...searched, before: page.previousCursor });
   return (
     <>
       <PageHeader
@@ -75,14 +100,31 @@ export default async function AnnulmentsPage(props: {
       )}
       {environment === 'CerteCF' ? null : (
         <Panel title="Anulaciones enviadas">
+          <form method="get" action={`/${environment}/annulments`} aria-label="Buscar anulaciones">
+            {status ? <input type="hidden" name="status" value={status} /> : null}
+            <TextField
+              label="Buscar por e-NCF"
+              name="q"
+              defaultValue={q ?? ''}
+              hint="Un e-NCF o su inicio (E31, E3100000001): las anulaciones cuyos rangos lo contienen."
+              autoComplete="off"
+              error={searchProblem}
+            />
+            <div className={styles.actions}>
+              <Button type="submit">Buscar</Button>
+              {q === undefined ? null : (
+                <LinkButton href={hrefOf(status ? { status } : {})}>Quitar búsqueda</LinkButton>
+              )}
+            </div>
+          </form>
           <nav aria-label="Filtrar por estado" className={styles.actions}>
-            <a href={hrefOf({})} aria-current={status === undefined ? 'page' : undefined}>
+            <a href={hrefOf(searched)} aria-current={status === undefined ? 'page' : undefined}>
               Todas
             </a>
             {ANNULMENT_STATES.map((state) => (
               <a
                 key={state}
-                href={hrefOf({ status: state })}
+                href={hrefOf({ status: state, ...searched })}
                 aria-current={status === state ? 'page' : undefined}
               >
                 {ANNULMENT_STATUS_LABELS[state] ?? state}
@@ -90,6 +132,9 @@ export default async function AnnulmentsPage(props: {
             ))}
           </nav>
           {problem ? <Banner tone="danger">{problem}</Banner> : null}
+          {problem === null ? (
+            <p>{totalText(page.total, { one: 'anulación', many: 'anulaciones' })}</p>
+          ) : null}
           <Table
             caption="Anulaciones enviadas"
             captionHidden
@@ -97,7 +142,12 @@ export default async function AnnulmentsPage(props: {
             rowKey={(item) => item.id}
             empty={
               problem !== null ? (
-                'Sin resultados: vuelva a elegir el filtro.'
+                'Sin resultados: revise la búsqueda.'
+              ) : q !== undefined ? (
+                <EmptyState
+                  title="Ninguna anulación contiene ese e-NCF."
+                  action={{ href: hrefOf({}), label: 'Ver todas las anulaciones' }}
+                />
               ) : status ? (
                 <EmptyState
                   title="No hay anulaciones en este estado."
@@ -148,10 +198,11 @@ export default async function AnnulmentsPage(props: {
               { header: 'Motivo', cell: (item) => item.reason ?? '—' },
             ]}
           />
-          {nextHref === null ? null : (
-            <div className={styles.actions}>
-              <LinkButton href={nextHref}>Página siguiente</LinkButton>
-            </div>
+          {nextHref === null && previousHref === null ? null : (
+            <nav className={styles.actions} aria-label="Páginas">
+              {previousHref === null ? null : <LinkButton href={previousHref}>Anterior</LinkButton>}
+              {nextHref === null ? null : <LinkButton href={nextHref}>Página siguiente</LinkButton>}
+            </nav>
           )}
         </Panel>
       )}

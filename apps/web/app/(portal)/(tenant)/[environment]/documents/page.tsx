@@ -8,9 +8,11 @@ import {
 } from '../../../../../components/document-filters.tsx';
 import { ecfTypeLabel, formatAmount } from '../../../../../components/document-labels.ts';
 import styles from '../../../../../components/document-pages.module.css';
-import { DocumentStatusBadge } from '../../../../../components/document-status-badge.tsx';
+import { LiveDocumentList, LiveDocumentStatusCell } from '../../../../../components/live-documents.tsx';
+import { ExportPanel } from '../../../../../components/export-panel.tsx';
 import type { TEnvironment } from '../../../../../lib/environments.ts';
 import { formatShortDate, formatShortDateTime } from '../../../../../lib/format.ts';
+import { livePollMs } from '../../../../../server/live-status.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import { activeProductionState } from '../../../../../server/production-state.ts';
 import { serverApi } from '../../../../../server/trpc/server-caller.ts';
@@ -138,6 +140,9 @@ export default async function DocumentsPage(props: {
           : 'Revise los filtros: alguno no es válido.';
     }
   const { before: _before, ...searched } = search;
+  // The export's "current filter": the list's query and search without the page's position.
+  const { cursor: _exportCursor, ...exportQuery } = query;
+  const exportSearch = searched;
   const { cursor: _cursor, ...filters } = { ...query, ...searched };
   // "Por página" narrows nothing: only the other keys make the list a filtered one.
   const filtered = Object.keys(filters).some((key) => key !== 'limit');
@@ -165,41 +170,58 @@ export default async function DocumentsPage(props: {
       {problem ? <Banner tone="danger">{problem}</Banner> : null}
       <Panel title="Documentos">
         {problem === null ? <p className={styles.total}>{totalText(page.total)}</p> : null}
-        <Table
-          caption={`Documentos emitidos en ${environment}`}
-          captionHidden
-          rows={page.items}
-          rowKey={(item) => item.documentId}
-          empty={empty ?? 'Sin resultados: revise los filtros.'}
-          columns={[
-            {
-              header: 'e-NCF',
-              nowrap: true,
-              rowHeader: true,
-              cell: (item) => (
-                <a className={styles.mono} href={`/${environment}/documents/${item.documentId}`}>
-                  {item.encf}
-                </a>
-              ),
-            },
-            { header: 'Tipo', nowrap: true, cell: (item) => ecfTypeLabel(item.type) },
-            { header: 'RNC comprador', nowrap: true, cell: (item) => item.buyerRnc ?? '—' },
-            {
-              header: 'Emisión',
-              nowrap: true,
-              cell: (item) => formatShortDate(`${item.issueDate}T12:00:00-04:00`),
-            },
-            { header: 'Total', numeric: true, cell: (item) => formatAmount(item.totalAmount) },
-            { header: 'Estado', cell: (item) => <DocumentStatusBadge status={item.status} /> },
-            { header: 'Recibido', nowrap: true, cell: (item) => formatShortDateTime(item.submittedAt) },
-          ]}
-        />
+        <LiveDocumentList
+          key={page.items.map((item) => item.documentId).join(',')}
+          environment={environment}
+          documents={page.items.map(({ documentId, encf, status }) => ({ documentId, encf, status }))}
+          pollMs={livePollMs()}
+        >
+          <Table
+            caption={`Documentos emitidos en ${environment}`}
+            captionHidden
+            rows={page.items}
+            rowKey={(item) => item.documentId}
+            empty={empty ?? 'Sin resultados: revise los filtros.'}
+            columns={[
+              {
+                header: 'e-NCF',
+                nowrap: true,
+                rowHeader: true,
+                cell: (item) => (
+                  <a className={styles.mono} href={`/${environment}/documents/${item.documentId}`}>
+                    {item.encf}
+                  </a>
+                ),
+              },
+              { header: 'Tipo', nowrap: true, cell: (item) => ecfTypeLabel(item.type) },
+              { header: 'RNC comprador', nowrap: true, cell: (item) => item.buyerRnc ?? '—' },
+              {
+                header: 'Emisión',
+                nowrap: true,
+                cell: (item) => formatShortDate(`${item.issueDate}T12:00:00-04:00`),
+              },
+              { header: 'Total', numeric: true, cell: (item) => formatAmount(item.totalAmount) },
+              {
+                header: 'Estado',
+                cell: (item) => <LiveDocumentStatusCell documentId={item.documentId} status={item.status} />,
+              },
+              { header: 'Recibido', nowrap: true, cell: (item) => formatShortDateTime(item.submittedAt) },
+            ]}
+          />
+        </LiveDocumentList>
         {nextHref === null && previousHref === null ? null : (
           <nav className={styles.actions} aria-label="Páginas">
             {previousHref === null ? null : <LinkButton href={previousHref}>Anterior</LinkButton>}
             {nextHref === null ? null : <LinkButton href={nextHref}>Página siguiente</LinkButton>}
           </nav>
         )}
+      </Panel>
+      <Panel title="Exportar">
+        <ExportPanel
+          kind="issued"
+          environment={environment}
+          currentFilter={filtered ? { query: exportQuery, search: exportSearch } : null}
+        />
       </Panel>
     </>
   );

@@ -3,10 +3,13 @@ import { hasCapability } from '@ecf/services';
 import { DOCUMENT_STATUS_LABELS } from '../../../../../components/document-labels.ts';
 import { DocumentStatusBadge } from '../../../../../components/document-status-badge.tsx';
 import { FirstSteps } from '../../../../../components/first-steps.tsx';
+import { LiveOverview } from '../../../../../components/live-overview.tsx';
 import { OverviewAcceptedChart } from '../../../../../components/overview-accepted-chart.tsx';
 import styles from '../../../../../components/overview.module.css';
+import { endSentence, labelOf, OUTAGE_CODE_LABELS } from '../../../../../lib/catalogue.ts';
 import { ENVIRONMENT_LABELS, isEnvironment } from '../../../../../lib/environments.ts';
 import { formatDate, formatDateTime } from '../../../../../lib/format.ts';
+import { livePollMs } from '../../../../../server/live-status.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import { serverApi } from '../../../../../server/trpc/server-caller.ts';
 
@@ -40,19 +43,22 @@ export default async function OverviewPage(props: { params: Promise<{ environmen
         title="Resumen"
         description={`Documentos emitidos en ${ENVIRONMENT_LABELS[environment]}.`}
       />
+      <LiveOverview environment={environment} initial={overview} pollMs={livePollMs()} />
       {contingency.count > 0 ? (
         <Banner tone="warning" title="Documentos en contingencia">
           {contingency.count === 1 ? 'Hay 1 documento' : `Hay ${NUMBER.format(contingency.count)} documentos`}{' '}
-          en contingencia
-          {contingency.since ? ` desde ${formatDateTime(contingency.since)}` : ''}. Se reintentan solos; no
-          los vuelva a emitir.
+          {/* One period even after "a. m." (endSentence). */}
+          {endSentence(
+            `en contingencia${contingency.since ? ` desde ${formatDateTime(contingency.since)}` : ''}`,
+          )}{' '}
+          Se reintentan solos; no los vuelva a emitir.
         </Banner>
       ) : null}
       {openEpisode ? (
         <Banner tone="warning" title="La DGII no está recibiendo documentos">
           Desde {formatDateTime(openEpisode.since)} los envíos de {environment} no llegan a la DGII (
-          {openEpisode.code}). Los documentos quedan en contingencia y se envían cuando el servicio se
-          restablezca.
+          {labelOf(OUTAGE_CODE_LABELS, openEpisode.code)}). Los documentos quedan en contingencia y se envían
+          cuando el servicio se restablezca.
         </Banner>
       ) : null}
       {certificate.state === 'missing' ? (

@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { AppError } from '@ecf/services';
+import { AppError, ZReceivedSearchQuery } from '@ecf/services';
 import {
   Banner,
   Button,
@@ -20,8 +20,10 @@ import {
   RECEIVED_QUERY_KEYS,
   receivedQueryOf,
 } from '../../../../../components/received-labels.ts';
+import { ExportPanel } from '../../../../../components/export-panel.tsx';
 import type { TEnvironment } from '../../../../../lib/environments.ts';
 import { formatShortDate, formatShortDateTime } from '../../../../../lib/format.ts';
+import { hrefOf, paramsOf, RECEIVED_SEARCH_KEYS, totalText } from '../../../../../lib/list-search.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import { serverApi } from '../../../../../server/trpc/server-caller.ts';
 
@@ -31,8 +33,9 @@ type TSearchParams = Record<string, string | string[] | undefined>;
 
 /**
  * "Recibidos": the e-CF suppliers sent to this account in one environment, newest reception
- * first, with the REST API's filters and cursor in the URL (a GET form). Bad filters or a cursor of
- * another query say so and list nothing.
+ * first, with the REST API's filters and cursor plus the portal's search (issue 27: e-NCF prefix,
+ * the supplier's RNC or name, amount range) in the URL (a GET form), the total and both
+ * neighbouring pages. Bad filters or a cursor of another query say so and list nothing.
  */
 export default async function ReceivedPage(props: {
   params: Promise<{ environment: TEnvironment }>;
@@ -40,26 +43,52 @@ export default async function ReceivedPage(props: {
 }) {
   await requirePageCapability('inbound.read');
   const { environment } = await props.params;
-  const query = receivedQueryOf(await props.searchParams, RECEIVED_QUERY_KEYS);
+  const searchParams = await props.searchParams;
+  const query = receivedQueryOf(searchParams, RECEIVED_QUERY_KEYS);
+  const search = paramsOf(searchParams, RECEIVED_SEARCH_KEYS);
   const api = await serverApi();
-  let page: Awaited<ReturnType<typeof api.inbound.listDocuments>> = { items: [], nextCursor: null };
+  let page: Awaited<ReturnType<typeof api.inbound.listDocuments>> = {
+    items: [],
+    nextCursor: null,
+    previousCursor: null,
+    total: { count: 0, capped: false },
+  };
   let problem: string | null = null;
-  try {
-    page = await api.inbound.listDocuments({ environment, query });
-  } catch (error) {
-    if (!(error instanceof TRPCError) || error.code !== 'BAD_REQUEST') throw error;
-    problem =
-      error.cause instanceof AppError
-        ? 'El enlace de la página siguiente no corresponde a estos filtros: vuelva a filtrar.'
-        : 'Revise los filtros: alguno no es válido.';
-  }
-  const { cursor: _cursor, ...filters } = query;
+  let searchProblem: { field: string; message: string } | null = null;
+  // The search's own message, on its field (what a search text may be, a reversed range).
+  const searchCheck = ZReceivedSearchQuery.safeParse(search);
+  if (!searchCheck.success) {
+    const issue = searchCheck.error.issues[0];
+    searchProblem = {
+      field: String(issue?.path[0] ?? 'q'),
+      message: issue?.message ?? 'Revise la búsqueda.',
+    };
+    problem = searchProblem.message;
+  } else
+    try {
+      page = await api.inbound.listDocuments({ environment, query, search });
+    } catch (error) {
+      if (!(error instanceof TRPCError) || error.code !== 'BAD_REQUEST') throw error;
+      problem =
+        error.cause instanceof AppError
+          ? 'El enlace de esta página no corresponde a estos filtros: vuelva a filtrar.'
+          : 'Revise los filtros: alguno no es válido.';
+    }
+  const { before: _before, ...searched } = search;
+  const { cursor: _cursor, ...filters } = { ...query, ...searched };
   // "Por página" narrows nothing: only the other keys make the list a filtered one.
   const filtered = Object.keys(filters).some((key) => key !== 'limit');
+  // The export's "current filter": the list's query and search without the page's position.
+  const { cursor: _exportCursor, ...exportQuery } = query;
   const nextHref =
     page.nextCursor === null
       ? null
-      : `/${environment}/received?${new URLSearchParams({ ...filters, cursor: page.nextCursor }).toString()}`;
+      : hrefOf(`/${environment}/received`, { ...filters, cursor: page.nextCursor });
+  const previousHref =
+    page.previousCursor === null
+      ? null
+      : hrefOf(`/${environment}/received`, { ...filters, before: page.previousCursor });
+  const fieldError = (field: string) => (searchProblem?.field === field ? searchProblem.message : null);
   return (
     <>
       <PageHeader
@@ -69,6 +98,28 @@ export default async function ReceivedPage(props: {
       <Panel title="Filtros">
         <form method="get" action={`/${environment}/received`} aria-label="Filtrar recibidos">
           <div className={styles.filters}>
+            <TextField
+              label="Buscar"
+              name="q"
+              defaultValue={search.q ?? ''}
+              hint="e-NCF (o su inicio), o RNC, cédula o nombre del proveedor."
+              autoComplete="off"
+              error={fieldError('q')}
+            />
+            <TextField
+              label="Monto mínimo"
+              name="amountMin"
+              inputMode="decimal"
+              defaultValue={search.amountMin ?? ''}
+              error={fieldError('amountMin')}
+            />
+            <TextField
+              label="Monto máximo"
+              name="amountMax"
+              inputMode="decimal"
+              defaultValue={search.amountMax ?? ''}
+              error={fieldError('amountMax')}
+            />
             <Select
               label="Situación"
               name="group"
@@ -90,8 +141,6 @@ export default async function ReceivedPage(props: {
                 })),
               ]}
             />
-            <TextField label="e-NCF" name="encf" defaultValue={query.encf ?? ''} />
-            <TextField label="RNC del proveedor" name="issuerRnc" defaultValue={query.issuerRnc ?? ''} />
             <TextField label="Recibido desde" name="from" type="date" defaultValue={query.from ?? ''} />
             <TextField label="Recibido hasta" name="to" type="date" defaultValue={query.to ?? ''} />
             <Select
@@ -109,6 +158,11 @@ export default async function ReceivedPage(props: {
       </Panel>
       {problem ? <Banner tone="danger">{problem}</Banner> : null}
       <Panel title="Documentos recibidos">
+        {problem === null ? (
+          <p className={styles.total}>
+            {totalText(page.total, { one: 'comprobante recibido', many: 'comprobantes recibidos' })}
+          </p>
+        ) : null}
         <Table
           caption={`Documentos recibidos en ${environment}`}
           captionHidden
@@ -176,11 +230,19 @@ export default async function ReceivedPage(props: {
             { header: 'Recibido', nowrap: true, cell: (item) => formatShortDateTime(item.receivedAt) },
           ]}
         />
-        {nextHref === null ? null : (
-          <div className={styles.actions}>
-            <LinkButton href={nextHref}>Página siguiente</LinkButton>
-          </div>
+        {nextHref === null && previousHref === null ? null : (
+          <nav className={styles.actions} aria-label="Páginas">
+            {previousHref === null ? null : <LinkButton href={previousHref}>Anterior</LinkButton>}
+            {nextHref === null ? null : <LinkButton href={nextHref}>Página siguiente</LinkButton>}
+          </nav>
         )}
+      </Panel>
+      <Panel title="Exportar">
+        <ExportPanel
+          kind="received"
+          environment={environment}
+          currentFilter={filtered ? { query: exportQuery, search: searched } : null}
+        />
       </Panel>
     </>
   );

@@ -1,6 +1,7 @@
 import { PageHeader, Panel } from '@ecf/ui';
 import { WebhookCreateForm } from '../../../../../components/webhook-create-form.tsx';
 import { WebhookEndpointList } from '../../../../../components/webhook-endpoint-list.tsx';
+import { WebhookInboxCreate } from '../../../../../components/webhook-inbox-create.tsx';
 import { ENVIRONMENT_LABELS, isEnvironment } from '../../../../../lib/environments.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import { serverApi } from '../../../../../server/trpc/server-caller.ts';
@@ -26,6 +27,11 @@ export default async function WebhooksPage(props: { params: Promise<{ environmen
       <Panel title="Endpoints">
         <WebhookEndpointList environment={environment} endpoints={endpoints} canManage={canManage} />
       </Panel>
+      {canManage && environment === 'TesteCF' ? (
+        <Panel title="Bandeja de prueba" id="bandeja-de-prueba">
+          <WebhookInboxCreate environment={environment} />
+        </Panel>
+      ) : null}
       {canManage ? (
         <Panel title="Crear un endpoint" id="crear-endpoint">
           <WebhookCreateForm environment={environment} eventTypes={eventTypes} />

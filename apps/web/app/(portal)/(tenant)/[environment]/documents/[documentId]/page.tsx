@@ -9,11 +9,18 @@ import {
   PRINTING_STATUS_LABELS,
 } from '../../../../../../components/document-labels.ts';
 import styles from '../../../../../../components/document-pages.module.css';
-import { DocumentStatusBadge } from '../../../../../../components/document-status-badge.tsx';
 import { DocumentTimeline } from '../../../../../../components/document-timeline.tsx';
+import { ProblemText } from '../../../../../../components/problem-text.tsx';
+import { LiveDocumentState } from '../../../../../../components/live-documents.tsx';
+import {
+  DOCUMENT_PROBLEM_TEXTS,
+  ERROR_CODE_TEXTS,
+  RECEIVER_PROBLEM_TEXTS,
+} from '../../../../../../lib/catalogue.ts';
 import type { TEnvironment } from '../../../../../../lib/environments.ts';
 import { formatDate, formatDateTime, formatShortDateTime } from '../../../../../../lib/format.ts';
 import { documentDownloadHref } from '../../../../../../server/document-download-params.ts';
+import { livePollMs } from '../../../../../../server/live-status.ts';
 import { requirePageCapability } from '../../../../../../server/page-access.ts';
 import { orNotFound, serverApi } from '../../../../../../server/trpc/server-caller.ts';
 
@@ -52,7 +59,13 @@ export default async function DocumentPage(props: {
           <dd>{`${document.type} ${ECF_TYPE_LABELS[document.type] ?? ''}`.trim()}</dd>
           <dt>Estado</dt>
           <dd>
-            <DocumentStatusBadge status={document.status} />
+            <LiveDocumentState
+              environment={environment}
+              documentId={document.documentId}
+              status={document.status}
+              updatedAt={document.updatedAt}
+              pollMs={livePollMs()}
+            />
           </dd>
           <dt>Comprador (RNC)</dt>
           <dd>{document.buyerRnc ?? 'Sin comprador identificado'}</dd>
@@ -71,7 +84,12 @@ export default async function DocumentPage(props: {
         </dl>
         {document.lastError ? (
           <Banner tone="warning" title="Último error">
-            {document.lastError.code}: {document.lastError.message}
+            <ProblemText
+              code={document.lastError.code}
+              message={document.lastError.message}
+              sections={[DOCUMENT_PROBLEM_TEXTS, ERROR_CODE_TEXTS]}
+              fallback="Ocurrió un problema con este documento."
+            />
           </Banner>
         ) : null}
         {document.taxauthMessages.length > 0 ? (
@@ -140,7 +158,13 @@ export default async function DocumentPage(props: {
             {receiverDelivery.lastError ? (
               <>
                 <dt>Último error</dt>
-                <dd>{receiverDelivery.lastError}</dd>
+                <dd>
+                  <ProblemText
+                    text={receiverDelivery.lastError}
+                    sections={[RECEIVER_PROBLEM_TEXTS, ERROR_CODE_TEXTS]}
+                    fallback="La entrega al comprador tuvo un problema."
+                  />
+                </dd>
               </>
             ) : null}
             {receiverDelivery.nextAttemptAt ? (
@@ -167,7 +191,15 @@ export default async function DocumentPage(props: {
               header: 'Resultado',
               cell: (attempt) => EMAIL_OUTCOME_LABELS[attempt.outcome] ?? attempt.outcome,
             },
-            { header: 'Error', cell: (attempt) => attempt.error ?? '—' },
+            {
+              header: 'Error',
+              cell: (attempt) =>
+                attempt.error === null ? (
+                  '—'
+                ) : (
+                  <ProblemText text={attempt.error} sections={[]} fallback="El correo no se pudo entregar." />
+                ),
+            },
           ]}
         />
       </Panel>

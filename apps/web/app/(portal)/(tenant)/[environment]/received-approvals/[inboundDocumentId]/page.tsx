@@ -1,5 +1,5 @@
 import { notFound } from 'next/navigation';
-import { Banner, LinkButton, PageHeader, Panel, StatusBadge } from '@ecf/ui';
+import { Banner, LinkButton, PageHeader, Panel, StatusBadge, TechnicalDetails } from '@ecf/ui';
 import styles from '../../../../../../components/document-pages.module.css';
 import {
   CORRESPONDENCE_LABELS,
@@ -71,7 +71,14 @@ export default async function ReceivedApprovalPage(props: {
           <dt>Correspondencia</dt>
           <dd>{typeof result === 'string' ? (CORRESPONDENCE_LABELS[result] ?? result) : '—'}</dd>
         </dl>
-        {item.notReceived ? <Banner tone="warning">{item.notReceived.reason}</Banner> : null}
+        {item.notReceived ? (
+          <Banner tone="warning">
+            <TechnicalDetails technical={item.notReceived.reason}>
+              La aprobación comercial no se aceptó al recibirla: no pasó las verificaciones de formato o
+              firma.
+            </TechnicalDetails>
+          </Banner>
+        ) : null}
         {mismatches.length > 0 ? (
           <ul className={styles.issues}>
             {mismatches.map((mismatch, index) => (

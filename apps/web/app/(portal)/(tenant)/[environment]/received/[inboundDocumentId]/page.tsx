@@ -1,5 +1,5 @@
 import { notFound } from 'next/navigation';
-import { Banner, LinkButton, PageHeader, Panel, StatusBadge } from '@ecf/ui';
+import { Banner, LinkButton, PageHeader, Panel, StatusBadge, TechnicalDetails } from '@ecf/ui';
 import { CommercialApprovalPanel } from '../../../../../../components/commercial-approval-panel.tsx';
 import { ECF_TYPE_LABELS, formatAmount } from '../../../../../../components/document-labels.ts';
 import styles from '../../../../../../components/document-pages.module.css';
@@ -9,6 +9,7 @@ import {
   RECEIVED_GROUP_TONES,
   VALIDITY_LABELS,
 } from '../../../../../../components/received-labels.ts';
+import { endSentence } from '../../../../../../lib/catalogue.ts';
 import type { TEnvironment } from '../../../../../../lib/environments.ts';
 import { formatDate, formatDateTime } from '../../../../../../lib/format.ts';
 import { requirePageCapability } from '../../../../../../server/page-access.ts';
@@ -76,8 +77,9 @@ export default async function ReceivedDocumentPage(props: {
         </dl>
         {item.notReceived ? (
           <Banner tone="warning" title="No recibido">
-            {NOT_RECEIVED_LABELS[item.notReceived.code] ?? `Código ${item.notReceived.code}`}:{' '}
-            {item.notReceived.reason}
+            <TechnicalDetails technical={item.notReceived.reason}>
+              {endSentence(NOT_RECEIVED_LABELS[item.notReceived.code] ?? 'Motivo no reconocido')}
+            </TechnicalDetails>
           </Banner>
         ) : null}
       </Panel>

@@ -1,10 +1,19 @@
 import { notFound } from 'next/navigation';
 import { Button, LinkButton, PageHeader, Panel, Select, StatusBadge, Table } from '@ecf/ui';
+import { LiveWebhookDeliveries } from '../../../../../../components/live-webhook-deliveries.tsx';
 import styles from '../../../../../../components/webhooks.module.css';
 import { WebhookStatusBadge } from '../../../../../../components/webhook-endpoint-list.tsx';
 import { WebhookReplayButton } from '../../../../../../components/webhook-replay-button.tsx';
+import {
+  WebhookInboxRequests,
+  WebhookSignatureSnippets,
+} from '../../../../../../components/webhook-inbox-requests.tsx';
+import { WebhookRetryNowButton } from '../../../../../../components/webhook-retry-now-button.tsx';
+import { ProblemText } from '../../../../../../components/problem-text.tsx';
+import { labelOf, WEBHOOK_EVENT_LABELS, WEBHOOK_FAILURE_TEXTS } from '../../../../../../lib/catalogue.ts';
 import { isEnvironment } from '../../../../../../lib/environments.ts';
 import { formatDateTime, formatShortDateTime } from '../../../../../../lib/format.ts';
+import { livePollMs } from '../../../../../../server/live-status.ts';
 import { requirePageCapability } from '../../../../../../server/page-access.ts';
 import {
   DELIVERY_STATUS_LABELS,
@@ -21,6 +30,10 @@ const OUTCOME_LABELS = { succeeded: 'Entregado', retry: 'Se reintentará', faile
 const DELIVERY_TONES = { queued: 'info', running: 'info', succeeded: 'success', failed: 'danger' } as const;
 
 type TSearch = { status?: string; cursor?: string };
+
+/** A delivery that used its last attempt without success: its last attempt is not retried. */
+const isExhausted = (delivery: { status: string; failureReason: string | null }) =>
+  delivery.status === 'failed' && delivery.failureReason === 'attempts_exhausted';
 
 /**
  * One endpoint and its deliveries log, newest first, 25 per page (cursor and status filter in the
@@ -45,6 +58,9 @@ export default async function WebhookEndpointPage(props: {
   const api = await serverApi();
   const { endpoint, canManage } = await orNotFound(api.webhooks.get({ environment, endpointId }));
   const deliveries = await orNotFound(api.webhooks.deliveries({ environment, endpointId, status, cursor }));
+  // A TesteCF test inbox (issue 27) shows what it received, with the signature checked.
+  const inbox =
+    environment === 'TesteCF' ? await api.webhooks.inboxRequests({ environment, endpointId }) : null;
   const base = `/${environment}/webhooks/${endpoint.id}`;
   const nextHref =
     deliveries.nextCursor === null
@@ -64,7 +80,7 @@ export default async function WebhookEndpointPage(props: {
             <WebhookStatusBadge status={endpoint.status} />
           </dd>
           <dt>Eventos</dt>
-          <dd className={styles.code}>{endpoint.eventTypes.join(', ')}</dd>
+          <dd>{endpoint.eventTypes.map((type) => labelOf(WEBHOOK_EVENT_LABELS, type)).join(', ')}</dd>
           <dt>Creado</dt>
           <dd>{formatDateTime(endpoint.createdAt)}</dd>
           {endpoint.previousSecretExpiresAt === null ? null : (
@@ -84,6 +100,24 @@ export default async function WebhookEndpointPage(props: {
           <a href={`/${environment}/webhooks`}>Volver a los endpoints</a>
         </p>
       </Panel>
+      {inbox?.isInbox === true ? (
+        <>
+          <Panel title="Solicitudes recibidas en la bandeja de prueba">
+            <WebhookInboxRequests
+              inboxUrl={endpoint.url}
+              keepDays={inbox.keepDays}
+              keepRequests={inbox.keepRequests}
+              requests={inbox.requests}
+            />
+            <p>
+              <a href={base}>Actualizar la bandeja</a>
+            </p>
+          </Panel>
+          <Panel title="Verificar la firma en su receptor">
+            <WebhookSignatureSnippets />
+          </Panel>
+        </>
+      ) : null}
       <Panel title="Entregas">
         <form method="get" action={base} aria-label="Filtrar entregas" className={styles.filters}>
           <Select
@@ -102,6 +136,14 @@ export default async function WebhookEndpointPage(props: {
             Actualizar
           </LinkButton>
         </form>
+        {cursor === null ? (
+          <LiveWebhookDeliveries
+            environment={environment}
+            endpointId={endpoint.id}
+            status={status}
+            pollMs={livePollMs()}
+          />
+        ) : null}
         {deliveries.items.length === 0 ? (
           <p>
             {status === null ? 'Aún no hay entregas para este endpoint.' : 'No hay entregas con este estado.'}
@@ -117,29 +159,44 @@ export default async function WebhookEndpointPage(props: {
             >
               <div className={styles.deliveryHeader}>
                 <h3 id={`delivery-${delivery.id}`} className={styles.deliveryTitle}>
-                  <span className={styles.code}>{delivery.eventType}</span>{' '}
+                  {labelOf(WEBHOOK_EVENT_LABELS, delivery.eventType)}{' '}
                   <StatusBadge tone={DELIVERY_TONES[delivery.status]}>
                     {DELIVERY_STATUS_LABELS[delivery.status]}
                   </StatusBadge>
                 </h3>
                 {canManage && delivery.status === 'failed' && endpoint.status === 'active' ? (
-                  <WebhookReplayButton deliveryId={delivery.id} eventType={delivery.eventType} />
+                  <WebhookReplayButton
+                    deliveryId={delivery.id}
+                    eventType={labelOf(WEBHOOK_EVENT_LABELS, delivery.eventType)}
+                  />
+                ) : null}
+                {canManage &&
+                delivery.status === 'queued' &&
+                delivery.attempts > 0 &&
+                endpoint.status === 'active' ? (
+                  <WebhookRetryNowButton
+                    deliveryId={delivery.id}
+                    eventType={labelOf(WEBHOOK_EVENT_LABELS, delivery.eventType)}
+                  />
                 ) : null}
               </div>
               <p className={styles.muted}>
-                {WEBHOOK_EVENT_TYPE_LABELS[delivery.eventType] ?? delivery.eventType} · evento{' '}
-                <span className={styles.code}>{delivery.eventId}</span> · creada{' '}
+                {WEBHOOK_EVENT_TYPE_LABELS[delivery.eventType] ?? ''} (<code>{delivery.eventType}</code>) ·
+                evento <span className={styles.code}>{delivery.eventId}</span> · creada{' '}
                 {formatDateTime(delivery.createdAt)} · intentos {delivery.attempts} de {delivery.maxAttempts}
                 {delivery.replayCount > 0
                   ? ` · reenviada ${delivery.replayCount} ${delivery.replayCount === 1 ? 'vez' : 'veces'}`
                   : ''}
-                {delivery.failureReason === null ? '' : ` · motivo: ${delivery.failureReason}`}
+                {delivery.failureReason === null
+                  ? ''
+                  : ` · motivo: ${labelOf(WEBHOOK_FAILURE_TEXTS, delivery.failureReason)}`}
                 {delivery.status === 'queued' && delivery.attempts > 0
                   ? ` · próximo intento ${formatDateTime(delivery.nextAttemptAt)}`
                   : ''}
+                {isExhausted(delivery) ? ' · Sin más reintentos' : ''}
               </p>
               <Table
-                caption={`Intentos de la entrega ${delivery.eventType} del ${formatDateTime(delivery.createdAt)}`}
+                caption={`Intentos de la entrega ${labelOf(WEBHOOK_EVENT_LABELS, delivery.eventType)} del ${formatDateTime(delivery.createdAt)}`}
                 captionHidden
                 rows={delivery.attemptLog}
                 rowKey={(attempt) => String(attempt.attempt)}
@@ -165,8 +222,18 @@ export default async function WebhookEndpointPage(props: {
                     header: 'Resultado',
                     cell: (attempt: TAttempt) => (
                       <>
-                        {OUTCOME_LABELS[attempt.outcome]}
-                        {attempt.error === null ? null : <div className={styles.muted}>{attempt.error}</div>}
+                        {isExhausted(delivery) && attempt.attempt === delivery.attempts
+                          ? 'Sin más reintentos'
+                          : OUTCOME_LABELS[attempt.outcome]}
+                        {attempt.error === null ? null : (
+                          <div className={styles.muted}>
+                            <ProblemText
+                              text={attempt.error}
+                              sections={[WEBHOOK_FAILURE_TEXTS]}
+                              fallback="El intento no tuvo éxito."
+                            />
+                          </div>
+                        )}
                       </>
                     ),
                   },

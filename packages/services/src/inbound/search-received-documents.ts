@@ -1,0 +1,133 @@
+/**
+ * The portal's search of "Recibidos" (issue 27): the REST API's filters plus one search text (an
+ * e-NCF prefix, the supplier's RNC/cédula or part of the supplier's name) and an amount range, a
+ * capped total, and a previous page beside the next one. The REST API's list
+ * (`findReceivedDocuments`) is untouched: without search members the binding, and so every cursor,
+ * is the API's.
+ */
+import { z } from 'zod';
+import type { Environment, TDatabase } from '@ecf/db';
+import { countInboundDocuments, findInboundPage, type TReceivedFilters } from '../persistence/index.ts';
+import { ZPageCursorText } from '../shared/page-query.ts';
+import {
+  E_NCF_PREFIX,
+  isDigitsText,
+  isReversedAmountRange,
+  NAME_SEARCH_COUNT_CAP,
+  nameSearchOf,
+  rncOf,
+  REVERSED_AMOUNT_RANGE,
+  SEARCH_COUNT_CAP,
+  ZAmountText,
+} from '../shared/search-text.ts';
+import { decodeReceivedCursor, encodeReceivedCursor, receivedBindingOf } from './received-cursor.ts';
+import { toReceivedDocument } from './received-items.ts';
+import { RECEIVED_LIST_DEFAULT_LIMIT, type TReceivedListQuery } from './received-query.ts';
+
+type TReceivedSearchFilters = Pick<TReceivedFilters, 'encfPrefix' | 'issuerRnc' | 'issuerName'>;
+
+/** What one search text of "Recibidos" means: an e-NCF prefix, the supplier's RNC or part of its name; null when none. */
+export function receivedSearchFiltersOf(text: string): TReceivedSearchFilters | null {
+  const trimmed = text.trim();
+  const upper = trimmed.toUpperCase();
+  if (E_NCF_PREFIX.test(upper)) return { encfPrefix: upper };
+  if (isDigitsText(trimmed)) {
+    const rnc = rncOf(trimmed);
+    return rnc === null ? null : { issuerRnc: rnc };
+  }
+  const name = nameSearchOf(trimmed);
+  return name === null ? null : { issuerName: name };
+}
+
+/** The portal's search members of the received list's URL (text), beside the REST API's query. */
+export const ZReceivedSearchQuery = z
+  .strictObject({
+    q: z.string().max(100).optional(),
+    amountMin: ZAmountText,
+    amountMax: ZAmountText,
+    /** The previous page: the first row of the page after it (a cursor of the same binding). */
+    before: ZPageCursorText,
+  })
+  .superRefine((query, context) => {
+    if (query.q !== undefined && query.q.trim() !== '' && receivedSearchFiltersOf(query.q) === null)
+      context.addIssue({
+        code: 'custom',
+        path: ['q'],
+        message:
+          'Busque por e-NCF (p. ej. E310000000001), RNC o cédula del proveedor, o al menos 3 letras de su nombre.',
+      });
+    if (isReversedAmountRange(query.amountMin, query.amountMax))
+      context.addIssue({ code: 'custom', path: ['amountMin'], message: REVERSED_AMOUNT_RANGE });
+  });
+
+export type TReceivedSearchQuery = z.output<typeof ZReceivedSearchQuery>;
+
+/** The search members as filters (blank values left out). */
+export function receivedSearchFiltersOfQuery(search: TReceivedSearchQuery): TReceivedFilters {
+  const text = search.q?.trim() ? receivedSearchFiltersOf(search.q) : null;
+  return {
+    ...(text ?? {}),
+    ...(search.amountMin ? { amountMin: search.amountMin } : {}),
+    ...(search.amountMax ? { amountMax: search.amountMax } : {}),
+  };
+}
+
+/** Only the members that are set: a key with no value must not change a cursor's binding. */
+function definedOf(filters: TReceivedFilters): Record<string, string | number> {
+  return Object.fromEntries(
+    Object.entries(filters).filter((entry): entry is [string, string | number] => entry[1] !== undefined),
+  );
+}
+
+/**
+ * One page of "Recibidos" for the portal: after `query.cursor` (next) or before `before` (previous),
+ * newest reception first either way, with the cursors of both neighbours and the (capped) total.
+ */
+export async function searchReceivedDocuments(options: {
+  database: TDatabase;
+  tenantId: string;
+  environment: Environment;
+  query: TReceivedListQuery;
+  search: TReceivedSearchQuery;
+  cursorSecret: string;
+}) {
+  const { database, tenantId, environment, cursorSecret } = options;
+  const { cursor, limit, ...listFilters } = options.query;
+  const filters: TReceivedFilters = { ...listFilters, ...receivedSearchFiltersOfQuery(options.search) };
+  const binding = receivedBindingOf('documents', tenantId, environment, definedOf(filters));
+  const take = limit ?? RECEIVED_LIST_DEFAULT_LIMIT;
+  const after = cursor === undefined ? undefined : decodeReceivedCursor(cursorSecret, binding, cursor);
+  const before =
+    options.search.before === undefined || after !== undefined
+      ? undefined
+      : decodeReceivedCursor(cursorSecret, binding, options.search.before);
+  const scope = { tenantId, environment, kind: 'ecf' as const, filters };
+  const [rows, total] = await Promise.all([
+    findInboundPage(database, {
+      ...scope,
+      ...(after === undefined ? {} : { after }),
+      ...(before === undefined ? {} : { before }),
+      take: take + 1,
+    }),
+    countInboundDocuments(database, {
+      ...scope,
+      cap: filters.issuerName === undefined ? SEARCH_COUNT_CAP : NAME_SEARCH_COUNT_CAP,
+    }),
+  ]);
+  const more = rows.length > take;
+  // A previous page's rows come oldest first: newest first again for the table.
+  const page = before === undefined ? rows.slice(0, take) : rows.slice(0, take).reverse();
+  const first = page[0];
+  const last = page.at(-1);
+  const cursorOf = (row: { receivedAt: Date; id: string }) =>
+    encodeReceivedCursor(cursorSecret, binding, { receivedAt: row.receivedAt, id: row.id });
+  // Going back, the older rows exist (the page we came from); going forward, the newer ones do.
+  const hasNext = before === undefined ? more : page.length > 0;
+  const hasPrevious = before === undefined ? after !== undefined && page.length > 0 : more;
+  return {
+    items: page.map(toReceivedDocument),
+    nextCursor: hasNext && last ? cursorOf(last) : null,
+    previousCursor: hasPrevious && first ? cursorOf(first) : null,
+    total,
+  };
+}
