@@ -275,7 +275,7 @@ test('Partner webhooks: two event types picked, a refused URL on its field, a de
   await page.getByRole('link', { name: 'Prueba enviada desde el portal o la API' }).click();
   await page.waitForURL(`**/partner/webhooks/deliveries/${delivery.id}`);
   const attempt = page
-    .getByRole('table', { name: /^Intentos de la entrega webhook\.test/ })
+    .getByRole('table', { name: /^Intentos de la entrega Prueba enviada desde el portal o la API/ })
     .getByRole('row')
     .nth(1);
   await attempt.getByText('Entregado').waitFor();

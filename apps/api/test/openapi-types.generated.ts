@@ -256,6 +256,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhook-inbox/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * TesteCF test inbox: keeps the webhook it receives (headers, body, time)
+     * @description The URL of a test inbox created in the portal (TesteCF, "Crear bandeja de prueba"); the token in the path is the credential. Our worker delivers the endpoint's webhooks here like to any endpoint; each request is kept (headers without credentials, the body as received up to 64 KiB, the time), the newest 100 per inbox for 7 days, and the portal shows them with the signature checked. Any JSON body is accepted.
+     */
+    post: operations['webhookInbox'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/contingencia': {
     parameters: {
       query?: never;
@@ -3104,6 +3124,131 @@ export interface operations {
         };
       };
       /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down) or no database connection is free (database_busy, Retry-After); send the request again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'SERVICE_UNAVAILABLE';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+    };
+  };
+  webhookInbox: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the inbox token, 43 characters (base64url) */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description kept */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+            requestId: string;
+            receivedAt: string;
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INVALID_JSON (details.reason: syntax, empty, invalid_utf8 with details.offset, duplicate_key with details.path/line/column, too_deep), BODY_TOO_LARGE (details.limitBytes, the limit of this route), UNSUPPORTED_CONTENT_TYPE (not application/json, or a charset other than UTF-8), INVALID_REQUEST (details.reason: unsupported_character with details.path and codePoint, string_too_long or array_too_long with details.path and limit), REQUEST_HEADERS_TOO_LARGE, REQUEST_TIMEOUT (details.reason body_timeout: the body did not arrive within the route time) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code:
+                | 'BODY_TOO_LARGE'
+                | 'INVALID_JSON'
+                | 'INVALID_REQUEST'
+                | 'REQUEST_HEADERS_TOO_LARGE'
+                | 'REQUEST_TIMEOUT'
+                | 'UNSUPPORTED_CONTENT_TYPE';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no test inbox with this token, or its endpoint was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'NOT_FOUND';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description INTERNAL_ERROR: an unexpected failure; the answer reveals only the correlationId */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: false;
+            error: {
+              /** @enum {string} */
+              code: 'INTERNAL_ERROR';
+              message: string;
+              details: {
+                [key: string]: unknown;
+              };
+            };
+            correlationId: string;
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the process is shutting down (details.reason shutting_down); send the request again */
       503: {
         headers: {
           [name: string]: unknown;

@@ -7,38 +7,57 @@ import { useTRPC } from '../lib/trpc/client.tsx';
 import { failureOf, formMessageOf } from '../lib/trpc-errors.ts';
 import styles from './webhooks.module.css';
 
-/**
- * Replays a failed delivery: back in the queue with the same event and attempt counter (one more
- * attempt when all 8 were used). The server refuses anything else (WEBHOOK_REPLAY_NOT_ALLOWED).
- */
-export function WebhookReplayButton(props: { deliveryId: string; eventType: string }) {
+/** What each button does, says when queued, and says when the server refuses (WEBHOOK_REPLAY_NOT_ALLOWED). */
+const ACTIONS = {
+  /** A failed delivery back in the queue, same event and attempt counter (one more attempt when all 8 were used). */
+  replay: {
+    label: 'Reenviar',
+    queued: 'Reenvío en cola.',
+    refused: 'Solo se reenvían entregas fallidas de un endpoint activo.',
+  },
+  /** A queued delivery waiting for its next attempt sent at once; changed only while still queued (never sent twice). */
+  retryNow: {
+    label: 'Reintentar ahora',
+    queued: 'Se enviará en unos segundos.',
+    refused: 'Esta entrega ya no está en espera: se está enviando o ya terminó.',
+  },
+} as const;
+
+/** "Reenviar" on a failed delivery, "Reintentar ahora" on one waiting for its next attempt. */
+export function WebhookReplayButton(props: {
+  deliveryId: string;
+  eventType: string;
+  action: keyof typeof ACTIONS;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const replay = useMutation(trpc.webhooks.replay.mutationOptions());
+  const retryNow = useMutation(trpc.webhooks.retryNow.mutationOptions());
+  const mutation = props.action === 'replay' ? replay : retryNow;
+  const texts = ACTIONS[props.action];
   const [message, setMessage] = useState<string | null>(null);
   return (
     <div>
       <Button
         variant="secondary"
         size="small"
-        busy={replay.isPending}
+        busy={mutation.isPending}
         onClick={() => {
           setMessage(null);
-          void replay
+          void mutation
             .mutateAsync({ deliveryId: props.deliveryId })
-            .then(() => setMessage('Reenvío en cola.'))
+            .then(() => setMessage(texts.queued))
             .catch((error: unknown) => {
               const failure = failureOf(error);
               setMessage(
-                failure.appCode === 'WEBHOOK_REPLAY_NOT_ALLOWED'
-                  ? 'Solo se reenvían entregas fallidas de un endpoint activo.'
-                  : formMessageOf(failure),
+                failure.appCode === 'WEBHOOK_REPLAY_NOT_ALLOWED' ? texts.refused : formMessageOf(failure),
               );
             })
             .finally(() => router.refresh());
         }}
       >
-        Reenviar<span className="ecf-visually-hidden"> la entrega {props.eventType}</span>
+        {texts.label}
+        <span className="ecf-visually-hidden"> la entrega {props.eventType}</span>
       </Button>
       <p className={styles.muted} aria-live="polite">
         {message ?? ''}

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { AnnulmentState, Environment, TDatabase } from '@ecf/db';
 import { countAnnulments, findAnnulmentSearchPage, type TAnnulmentEncfSearch } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
-import { E_NCF_PREFIX, SEARCH_COUNT_CAP } from '../shared/search-text.ts';
+import { E_NCF_PREFIX, SEARCH_COUNT_CAP, twoWayPage } from '../shared/search-text.ts';
 import { annulmentViewOf } from './annulment-model.ts';
 import { ANNULMENT_PAGE_DEFAULT, ANNULMENT_PAGE_MAX, type TAnnulmentSummary } from './list-annulments.ts';
 
@@ -120,12 +120,12 @@ export async function searchAnnulments(options: {
     findAnnulmentSearchPage(database, { ...scope, after, before, limit: limit + 1 }),
     countAnnulments(database, { ...scope, cap: SEARCH_COUNT_CAP }),
   ]);
-  const more = rows.length > limit;
-  const page = before === undefined ? rows.slice(0, limit) : rows.slice(0, limit).reverse();
-  const first = page[0];
-  const last = page.at(-1);
-  const hasNext = before === undefined ? more : page.length > 0;
-  const hasPrevious = before === undefined ? after !== undefined && page.length > 0 : more;
+  const { page, nextCursor, previousCursor } = twoWayPage(rows, {
+    limit,
+    after,
+    before,
+    cursorOf: (row) => encodeCursor(row, binding),
+  });
   return {
     items: page.map((row) => {
       const { coveredDocuments, ...view } = annulmentViewOf(row);
@@ -137,8 +137,8 @@ export async function searchAnnulments(options: {
         },
       };
     }),
-    nextCursor: hasNext && last ? encodeCursor(last, binding) : null,
-    previousCursor: hasPrevious && first ? encodeCursor(first, binding) : null,
+    nextCursor,
+    previousCursor,
     total,
   };
 }

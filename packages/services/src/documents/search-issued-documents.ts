@@ -4,7 +4,7 @@
  * previous page beside the next one. The REST API's list (`findIssuedDocuments`) is untouched: its
  * cursors stay valid here for the same filters (same secret, same binding).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Environment, TDatabase } from '@ecf/db';
 import {
   countIssuedDocuments,
@@ -13,17 +13,16 @@ import {
   findReceivedByEncf,
   type TIssuedFilters,
 } from '../persistence/index.ts';
-import { ZPageCursorText } from '../shared/page-query.ts';
 import {
   E_NCF_PREFIX,
   isDigitsText,
-  isReversedAmountRange,
   NAME_SEARCH_COUNT_CAP,
   nameSearchOf,
   rncOf,
-  REVERSED_AMOUNT_RANGE,
   SEARCH_COUNT_CAP,
-  ZAmountText,
+  searchMembersAsFilters,
+  searchQuerySchema,
+  twoWayPage,
 } from '../shared/search-text.ts';
 import { toIssuedDocument } from './find-issued-documents.ts';
 import { bindingOf, decodeCursor, encodeCursor } from './issued-cursor.ts';
@@ -54,36 +53,16 @@ export function searchFiltersOf(
 }
 
 /** The portal's search members of the issued list's URL (text), beside the REST API's query. */
-export const ZIssuedSearchQuery = z
-  .strictObject({
-    q: z.string().max(100).optional(),
-    amountMin: ZAmountText,
-    amountMax: ZAmountText,
-    /** The portal's previous page: the first row of the page after it (a cursor of the same binding). */
-    before: ZPageCursorText,
-  })
-  .superRefine((query, context) => {
-    if (query.q !== undefined && query.q.trim() !== '' && searchFiltersOf(query.q) === null)
-      context.addIssue({
-        code: 'custom',
-        path: ['q'],
-        message:
-          'Busque por e-NCF (p. ej. E310000000001), TrackId, RNC o cédula del comprador, o al menos 3 letras de su nombre.',
-      });
-    if (isReversedAmountRange(query.amountMin, query.amountMax))
-      context.addIssue({ code: 'custom', path: ['amountMin'], message: REVERSED_AMOUNT_RANGE });
-  });
+export const ZIssuedSearchQuery = searchQuerySchema(
+  searchFiltersOf,
+  'Busque por e-NCF (p. ej. E310000000001), TrackId, RNC o cédula del comprador, o al menos 3 letras de su nombre.',
+);
 
 export type TIssuedSearchQuery = z.output<typeof ZIssuedSearchQuery>;
 
 /** The search members as filters (blank values left out). */
 export function issuedSearchFiltersOf(search: TIssuedSearchQuery): TIssuedFilters {
-  const text = search.q?.trim() ? searchFiltersOf(search.q) : null;
-  return {
-    ...(text ?? {}),
-    ...(search.amountMin ? { amountMin: search.amountMin } : {}),
-    ...(search.amountMax ? { amountMax: search.amountMax } : {}),
-  };
+  return searchMembersAsFilters(search, searchFiltersOf);
 }
 
 /**
@@ -124,21 +103,16 @@ export async function searchIssuedDocuments(options: {
       cap: filters.buyerName === undefined ? ISSUED_COUNT_CAP : NAME_SEARCH_COUNT_CAP,
     }),
   ]);
-  const more = rows.length > limit;
-  // A previous page's rows come oldest first: newest first again for the table.
-  const page = before === undefined ? rows.slice(0, limit) : rows.slice(0, limit).reverse();
-  const first = page[0];
-  const last = page.at(-1);
-  const cursorOf = (row: { submittedAt: Date; id: string }) =>
-    encodeCursor(cursorSecret, binding, { submittedAt: row.submittedAt, id: row.id });
-  // Going back, the rows older than this page are known to exist (the page we came from).
-  const hasNext = before === undefined ? more : page.length > 0;
-  // Going forward, the rows newer than this page exist (the page we came from); going back, only if more.
-  const hasPrevious = before === undefined ? after !== undefined && page.length > 0 : more;
+  const { page, nextCursor, previousCursor } = twoWayPage(rows, {
+    limit,
+    after,
+    before,
+    cursorOf: (row) => encodeCursor(cursorSecret, binding, { submittedAt: row.submittedAt, id: row.id }),
+  });
   return {
     items: page.map(toIssuedDocument),
-    nextCursor: hasNext && last ? cursorOf(last) : null,
-    previousCursor: hasPrevious && first ? cursorOf(first) : null,
+    nextCursor,
+    previousCursor,
     total,
   };
 }

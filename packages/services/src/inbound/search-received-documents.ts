@@ -5,20 +5,19 @@
  * (`findReceivedDocuments`) is untouched: without search members the binding, and so every cursor,
  * is the API's.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Environment, TDatabase } from '@ecf/db';
 import { countInboundDocuments, findInboundPage, type TReceivedFilters } from '../persistence/index.ts';
-import { ZPageCursorText } from '../shared/page-query.ts';
 import {
   E_NCF_PREFIX,
   isDigitsText,
-  isReversedAmountRange,
   NAME_SEARCH_COUNT_CAP,
   nameSearchOf,
   rncOf,
-  REVERSED_AMOUNT_RANGE,
   SEARCH_COUNT_CAP,
-  ZAmountText,
+  searchMembersAsFilters,
+  searchQuerySchema,
+  twoWayPage,
 } from '../shared/search-text.ts';
 import { decodeReceivedCursor, encodeReceivedCursor, receivedBindingOf } from './received-cursor.ts';
 import { toReceivedDocument } from './received-items.ts';
@@ -40,36 +39,16 @@ export function receivedSearchFiltersOf(text: string): TReceivedSearchFilters | 
 }
 
 /** The portal's search members of the received list's URL (text), beside the REST API's query. */
-export const ZReceivedSearchQuery = z
-  .strictObject({
-    q: z.string().max(100).optional(),
-    amountMin: ZAmountText,
-    amountMax: ZAmountText,
-    /** The previous page: the first row of the page after it (a cursor of the same binding). */
-    before: ZPageCursorText,
-  })
-  .superRefine((query, context) => {
-    if (query.q !== undefined && query.q.trim() !== '' && receivedSearchFiltersOf(query.q) === null)
-      context.addIssue({
-        code: 'custom',
-        path: ['q'],
-        message:
-          'Busque por e-NCF (p. ej. E310000000001), RNC o cédula del proveedor, o al menos 3 letras de su nombre.',
-      });
-    if (isReversedAmountRange(query.amountMin, query.amountMax))
-      context.addIssue({ code: 'custom', path: ['amountMin'], message: REVERSED_AMOUNT_RANGE });
-  });
+export const ZReceivedSearchQuery = searchQuerySchema(
+  receivedSearchFiltersOf,
+  'Busque por e-NCF (p. ej. E310000000001), RNC o cédula del proveedor, o al menos 3 letras de su nombre.',
+);
 
 export type TReceivedSearchQuery = z.output<typeof ZReceivedSearchQuery>;
 
 /** The search members as filters (blank values left out). */
 export function receivedSearchFiltersOfQuery(search: TReceivedSearchQuery): TReceivedFilters {
-  const text = search.q?.trim() ? receivedSearchFiltersOf(search.q) : null;
-  return {
-    ...(text ?? {}),
-    ...(search.amountMin ? { amountMin: search.amountMin } : {}),
-    ...(search.amountMax ? { amountMax: search.amountMax } : {}),
-  };
+  return searchMembersAsFilters(search, receivedSearchFiltersOf);
 }
 
 /** Only the members that are set: a key with no value must not change a cursor's binding. */
@@ -114,20 +93,17 @@ export async function searchReceivedDocuments(options: {
       cap: filters.issuerName === undefined ? SEARCH_COUNT_CAP : NAME_SEARCH_COUNT_CAP,
     }),
   ]);
-  const more = rows.length > take;
-  // A previous page's rows come oldest first: newest first again for the table.
-  const page = before === undefined ? rows.slice(0, take) : rows.slice(0, take).reverse();
-  const first = page[0];
-  const last = page.at(-1);
-  const cursorOf = (row: { receivedAt: Date; id: string }) =>
-    encodeReceivedCursor(cursorSecret, binding, { receivedAt: row.receivedAt, id: row.id });
-  // Going back, the older rows exist (the page we came from); going forward, the newer ones do.
-  const hasNext = before === undefined ? more : page.length > 0;
-  const hasPrevious = before === undefined ? after !== undefined && page.length > 0 : more;
+  const { page, nextCursor, previousCursor } = twoWayPage(rows, {
+    limit: take,
+    after,
+    before,
+    cursorOf: (row) =>
+      encodeReceivedCursor(cursorSecret, binding, { receivedAt: row.receivedAt, id: row.id }),
+  });
   return {
     items: page.map(toReceivedDocument),
-    nextCursor: hasNext && last ? cursorOf(last) : null,
-    previousCursor: hasPrevious && first ? cursorOf(first) : null,
+    nextCursor,
+    previousCursor,
     total,
   };
 }

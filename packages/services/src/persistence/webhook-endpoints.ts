@@ -527,29 +527,46 @@ export async function replayAuditedWebhookDelivery(
         WHERE id = $1::uuid AND status = 'failed'`,
       [found.id, input.at],
     );
-    await input.enqueue([webhookDeliveryJob(found.id)], { executor: jobExecutorOfSql(sql) });
-    const { rows } = await sql.query<TDeliveryRecord>(
-      `SELECT ${DELIVERY_COLUMNS}, ${ATTEMPT_LOG} FROM webhook_deliveries d WHERE d.id = $1::uuid`,
-      [found.id],
-    );
-    const replayed = rows[0];
-    if (replayed === undefined) throw new Error('the replayed delivery vanished');
-    const row = deliveryOf(replayed);
-    await audit(sql, entry, {
-      tenantId: input.tenantId,
-      targetType: 'webhook_delivery',
-      targetId: row.id,
-      at: input.at,
-      data: {
-        endpointId: row.endpointId,
-        eventId: row.eventId,
-        eventType: row.eventType,
-        attempts: row.attempts,
-        maxAttempts: row.maxAttempts,
-      },
-    });
+    const row = await enqueueAuditedRequeue(sql, input, entry, found.id, (replayed) => ({
+      maxAttempts: replayed.maxAttempts,
+    }));
     return { kind: 'replayed', row };
   });
+}
+
+/**
+ * The common end of a replay and a "retry now", inside their transaction: the delivery's
+ * `webhook.deliver` job, the delivery read back and the audit entry (`more`: what each adds to it).
+ */
+async function enqueueAuditedRequeue(
+  sql: TSql,
+  input: { tenantId: string; at: Date; enqueue: TEnqueue },
+  entry: TEndpointAudit,
+  deliveryId: string,
+  more: (row: TWebhookDeliveryRow) => Record<string, unknown>,
+): Promise<TWebhookDeliveryRow> {
+  await input.enqueue([webhookDeliveryJob(deliveryId)], { executor: jobExecutorOfSql(sql) });
+  const { rows } = await sql.query<TDeliveryRecord>(
+    `SELECT ${DELIVERY_COLUMNS}, ${ATTEMPT_LOG} FROM webhook_deliveries d WHERE d.id = $1::uuid`,
+    [deliveryId],
+  );
+  const requeued = rows[0];
+  if (requeued === undefined) throw new Error('the requeued delivery vanished');
+  const row = deliveryOf(requeued);
+  await audit(sql, entry, {
+    tenantId: input.tenantId,
+    targetType: 'webhook_delivery',
+    targetId: row.id,
+    at: input.at,
+    data: {
+      endpointId: row.endpointId,
+      eventId: row.eventId,
+      eventType: row.eventType,
+      attempts: row.attempts,
+      ...more(row),
+    },
+  });
+  return row;
 }
 
 export type TRetryNowResult =
@@ -593,27 +610,7 @@ export async function retryAuditedWebhookDeliveryNow(
       if (found === undefined) return { kind: 'not_found' };
       return { kind: 'not_allowed', status: found.status, endpointStatus: found.endpoint_status };
     }
-    await input.enqueue([webhookDeliveryJob(input.deliveryId)], { executor: jobExecutorOfSql(sql) });
-    const { rows } = await sql.query<TDeliveryRecord>(
-      `SELECT ${DELIVERY_COLUMNS}, ${ATTEMPT_LOG} FROM webhook_deliveries d WHERE d.id = $1::uuid`,
-      [input.deliveryId],
-    );
-    const retried = rows[0];
-    if (retried === undefined) throw new Error('the retried delivery vanished');
-    const row = deliveryOf(retried);
-    await audit(sql, entry, {
-      tenantId: input.tenantId,
-      targetType: 'webhook_delivery',
-      targetId: row.id,
-      at: input.at,
-      data: {
-        endpointId: row.endpointId,
-        eventId: row.eventId,
-        eventType: row.eventType,
-        attempts: row.attempts,
-        retryNow: true,
-      },
-    });
+    const row = await enqueueAuditedRequeue(sql, input, entry, input.deliveryId, () => ({ retryNow: true }));
     return { kind: 'retried', row };
   });
 }

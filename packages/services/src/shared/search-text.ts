@@ -4,6 +4,7 @@
  * an amount range. Each list says which of them it searches (its own use-case).
  */
 import { z } from 'zod';
+import { ZPageCursorText } from './page-query.ts';
 
 /** "E", "E31", "E3100000001"...: the start of an e-NCF, any case (the caller upper-cases it). */
 export const E_NCF_PREFIX = /^E\d{0,12}$/;
@@ -91,3 +92,62 @@ export function accountSearchOf(text: string): TAccountSearch | null {
 
 /** What an account search box says when its text is neither. */
 export const ACCOUNT_SEARCH_HINT = 'Escriba al menos 3 dígitos del RNC o 3 letras del nombre.';
+
+/**
+ * The search members of a list's URL (text) beside the REST API's query: one search text that
+ * `filtersOf` must understand (else `hint` on `q`), an amount range and the previous page's cursor.
+ */
+export function searchQuerySchema(filtersOf: (text: string) => object | null, hint: string) {
+  return z
+    .strictObject({
+      q: z.string().max(100).optional(),
+      amountMin: ZAmountText,
+      amountMax: ZAmountText,
+      /** The previous page: the first row of the page after it (a cursor of the same binding). */
+      before: ZPageCursorText,
+    })
+    .superRefine((query, context) => {
+      if (query.q !== undefined && query.q.trim() !== '' && filtersOf(query.q) === null)
+        context.addIssue({ code: 'custom', path: ['q'], message: hint });
+      if (isReversedAmountRange(query.amountMin, query.amountMax))
+        context.addIssue({ code: 'custom', path: ['amountMin'], message: REVERSED_AMOUNT_RANGE });
+    });
+}
+
+/** A list's search members as filters: what the text means and the amount range (blank values left out). */
+export function searchMembersAsFilters<TFilters extends object>(
+  search: { q?: string | undefined; amountMin?: string | undefined; amountMax?: string | undefined },
+  filtersOf: (text: string) => TFilters | null,
+): Partial<TFilters> & { amountMin?: string; amountMax?: string } {
+  const text: Partial<TFilters> = (search.q?.trim() ? filtersOf(search.q) : null) ?? {};
+  return {
+    ...text,
+    ...(search.amountMin ? { amountMin: search.amountMin } : {}),
+    ...(search.amountMax ? { amountMax: search.amountMax } : {}),
+  };
+}
+
+/**
+ * One page of a list read both ways, newest first on screen: `rows` were read with one more than
+ * `limit` after the `after` row (next) or before the `before` row (previous, oldest first). Says
+ * which neighbours exist and gives their cursors (`cursorOf` a row).
+ */
+export function twoWayPage<TRow>(
+  rows: TRow[],
+  options: { limit: number; after: unknown; before: unknown; cursorOf: (row: TRow) => string },
+): { page: TRow[]; nextCursor: string | null; previousCursor: string | null } {
+  const { limit, after, before } = options;
+  const more = rows.length > limit;
+  // A previous page's rows come oldest first: newest first again for the table.
+  const page = before === undefined ? rows.slice(0, limit) : rows.slice(0, limit).reverse();
+  const first = page[0];
+  const last = page.at(-1);
+  // Going back, the older rows exist (the page we came from); going forward, the newer ones do.
+  const hasNext = before === undefined ? more : page.length > 0;
+  const hasPrevious = before === undefined ? after !== undefined && page.length > 0 : more;
+  return {
+    page,
+    nextCursor: hasNext && last !== undefined ? options.cursorOf(last) : null,
+    previousCursor: hasPrevious && first !== undefined ? options.cursorOf(first) : null,
+  };
+}

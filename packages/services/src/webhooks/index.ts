@@ -51,8 +51,7 @@ export {
   WEBHOOK_DELIVERY_STATUSES,
   type TWebhookDelivery,
 } from './find-webhook-deliveries.ts';
-export { replayWebhookDelivery } from './replay-webhook-delivery.ts';
-export { retryWebhookDeliveryNow } from './retry-webhook-delivery-now.ts';
+export { replayWebhookDelivery, retryWebhookDeliveryNow } from './replay-webhook-delivery.ts';
 // TesteCF test inboxes (issue 27): an endpoint served by the API itself that records what it receives.
 export { createWebhookInbox, WEBHOOK_INBOX_ENDPOINT_NAME } from './create-webhook-inbox.ts';
 export { recordWebhookInboxRequest, WEBHOOK_INBOX_BODY_KEEP_BYTES } from './record-webhook-inbox-request.ts';

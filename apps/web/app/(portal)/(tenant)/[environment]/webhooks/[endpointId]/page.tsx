@@ -1,18 +1,17 @@
 import { notFound } from 'next/navigation';
-import { Button, LinkButton, PageHeader, Panel, Select, StatusBadge, Table } from '@ecf/ui';
+import { Button, LinkButton, PageHeader, Panel, Select, StatusBadge } from '@ecf/ui';
 import { LiveWebhookDeliveries } from '../../../../../../components/live-webhook-deliveries.tsx';
 import styles from '../../../../../../components/webhooks.module.css';
 import { WebhookStatusBadge } from '../../../../../../components/webhook-endpoint-list.tsx';
 import { WebhookReplayButton } from '../../../../../../components/webhook-replay-button.tsx';
+import { isExhausted, WebhookAttemptsTable } from '../../../../../../components/webhook-attempts-table.tsx';
 import {
   WebhookInboxRequests,
   WebhookSignatureSnippets,
 } from '../../../../../../components/webhook-inbox-requests.tsx';
-import { WebhookRetryNowButton } from '../../../../../../components/webhook-retry-now-button.tsx';
-import { ProblemText } from '../../../../../../components/problem-text.tsx';
 import { labelOf, WEBHOOK_EVENT_LABELS, WEBHOOK_FAILURE_TEXTS } from '../../../../../../lib/catalogue.ts';
 import { isEnvironment } from '../../../../../../lib/environments.ts';
-import { formatDateTime, formatShortDateTime } from '../../../../../../lib/format.ts';
+import { formatDateTime } from '../../../../../../lib/format.ts';
 import { livePollMs } from '../../../../../../server/live-status.ts';
 import { requirePageCapability } from '../../../../../../server/page-access.ts';
 import {
@@ -26,14 +25,11 @@ export const metadata = { title: 'Endpoint de webhooks' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const OUTCOME_LABELS = { succeeded: 'Entregado', retry: 'Se reintentará', failed: 'Fallido' } as const;
 const DELIVERY_TONES = { queued: 'info', running: 'info', succeeded: 'success', failed: 'danger' } as const;
 
 type TSearch = { status?: string; cursor?: string };
 
 /** A delivery that used its last attempt without success: its last attempt is not retried. */
-const isExhausted = (delivery: { status: string; failureReason: string | null }) =>
-  delivery.status === 'failed' && delivery.failureReason === 'attempts_exhausted';
 
 /**
  * One endpoint and its deliveries log, newest first, 25 per page (cursor and status filter in the
@@ -66,8 +62,6 @@ export default async function WebhookEndpointPage(props: {
     deliveries.nextCursor === null
       ? null
       : `${base}?${new URLSearchParams({ ...(status === null ? {} : { status }), cursor: deliveries.nextCursor }).toString()}`;
-  type TDelivery = (typeof deliveries.items)[number];
-  type TAttempt = TDelivery['attemptLog'][number];
   return (
     <>
       <PageHeader title={`Endpoint ${endpoint.name}`} description={`Webhooks de ${environment}.`} />
@@ -166,6 +160,7 @@ export default async function WebhookEndpointPage(props: {
                 </h3>
                 {canManage && delivery.status === 'failed' && endpoint.status === 'active' ? (
                   <WebhookReplayButton
+                    action="replay"
                     deliveryId={delivery.id}
                     eventType={labelOf(WEBHOOK_EVENT_LABELS, delivery.eventType)}
                   />
@@ -174,7 +169,8 @@ export default async function WebhookEndpointPage(props: {
                 delivery.status === 'queued' &&
                 delivery.attempts > 0 &&
                 endpoint.status === 'active' ? (
-                  <WebhookRetryNowButton
+                  <WebhookReplayButton
+                    action="retryNow"
                     deliveryId={delivery.id}
                     eventType={labelOf(WEBHOOK_EVENT_LABELS, delivery.eventType)}
                   />
@@ -195,64 +191,10 @@ export default async function WebhookEndpointPage(props: {
                   : ''}
                 {isExhausted(delivery) ? ' · Sin más reintentos' : ''}
               </p>
-              <Table
-                caption={`Intentos de la entrega ${labelOf(WEBHOOK_EVENT_LABELS, delivery.eventType)} del ${formatDateTime(delivery.createdAt)}`}
-                captionHidden
-                rows={delivery.attemptLog}
-                rowKey={(attempt) => String(attempt.attempt)}
+              <WebhookAttemptsTable
+                delivery={delivery}
+                eventLabel={labelOf(WEBHOOK_EVENT_LABELS, delivery.eventType)}
                 empty="Aún sin intentos."
-                columns={[
-                  {
-                    header: 'Intento',
-                    rowHeader: true,
-                    numeric: true,
-                    cell: (attempt: TAttempt) => attempt.attempt,
-                  },
-                  {
-                    header: 'Inicio',
-                    nowrap: true,
-                    cell: (attempt: TAttempt) => formatShortDateTime(attempt.startedAt),
-                  },
-                  {
-                    header: 'Duración',
-                    numeric: true,
-                    cell: (attempt: TAttempt) => `${attempt.durationMs} ms`,
-                  },
-                  {
-                    header: 'Resultado',
-                    cell: (attempt: TAttempt) => (
-                      <>
-                        {isExhausted(delivery) && attempt.attempt === delivery.attempts
-                          ? 'Sin más reintentos'
-                          : OUTCOME_LABELS[attempt.outcome]}
-                        {attempt.error === null ? null : (
-                          <div className={styles.muted}>
-                            <ProblemText
-                              text={attempt.error}
-                              sections={[WEBHOOK_FAILURE_TEXTS]}
-                              fallback="El intento no tuvo éxito."
-                            />
-                          </div>
-                        )}
-                      </>
-                    ),
-                  },
-                  {
-                    header: 'Código HTTP',
-                    numeric: true,
-                    cell: (attempt: TAttempt) =>
-                      attempt.responseStatus === null ? '—' : attempt.responseStatus,
-                  },
-                  {
-                    header: 'Respuesta (primeros bytes)',
-                    cell: (attempt: TAttempt) =>
-                      attempt.responseExcerpt === null || attempt.responseExcerpt === '' ? (
-                        '—'
-                      ) : (
-                        <pre className={styles.excerpt}>{attempt.responseExcerpt}</pre>
-                      ),
-                  },
-                ]}
               />
             </article>
           ))

@@ -1,9 +1,11 @@
 import { notFound } from 'next/navigation';
-import { PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
+import { PageHeader, Panel, StatusBadge } from '@ecf/ui';
 import { hasPartnerCapability } from '@ecf/services';
 import { PartnerReplayButton } from '../../../../../../components/partner-forms.tsx';
+import { WebhookAttemptsTable } from '../../../../../../components/webhook-attempts-table.tsx';
+import { labelOf, WEBHOOK_FAILURE_TEXTS } from '../../../../../../lib/catalogue.ts';
 import styles from '../../../../../../components/webhooks.module.css';
-import { formatDateTime, formatShortDateTime } from '../../../../../../lib/format.ts';
+import { formatDateTime } from '../../../../../../lib/format.ts';
 import { PARTNER_WEBHOOK_EVENT_TYPE_LABELS } from '../../../../../../server/routers/partner/partner.schema.ts';
 import {
   DELIVERY_STATUS_LABELS,
@@ -15,7 +17,6 @@ import { orNotFound, serverApi } from '../../../../../../server/trpc/server-call
 export const metadata = { title: 'Entrega de webhook Partner' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const OUTCOME_LABELS = { succeeded: 'Entregado', retry: 'Se reintentará', failed: 'Fallido' } as const;
 const DELIVERY_TONES = { queued: 'info', running: 'info', succeeded: 'success', failed: 'danger' } as const;
 
 /**
@@ -33,7 +34,6 @@ export default async function PartnerDeliveryPage(props: { params: Promise<{ del
   const label =
     PARTNER_WEBHOOK_EVENT_TYPE_LABELS[delivery.eventType as keyof typeof PARTNER_WEBHOOK_EVENT_TYPE_LABELS] ??
     delivery.eventType;
-  type TAttempt = (typeof delivery.attemptLog)[number];
   return (
     <>
       <PageHeader title="Entrega de webhook" description={label} />
@@ -88,7 +88,7 @@ export default async function PartnerDeliveryPage(props: { params: Promise<{ del
           {delivery.failureReason === null ? null : (
             <>
               <dt>Motivo</dt>
-              <dd className={styles.code}>{delivery.failureReason}</dd>
+              <dd>{labelOf(WEBHOOK_FAILURE_TEXTS, delivery.failureReason)}</dd>
             </>
           )}
         </dl>
@@ -100,49 +100,10 @@ export default async function PartnerDeliveryPage(props: { params: Promise<{ del
         </p>
       </Panel>
       <Panel title="Intentos">
-        <Table
-          caption={`Intentos de la entrega ${delivery.eventType} del ${formatDateTime(delivery.createdAt)}`}
-          captionHidden
-          rows={delivery.attemptLog}
-          rowKey={(attempt) => String(attempt.attempt)}
+        <WebhookAttemptsTable
+          delivery={delivery}
+          eventLabel={label}
           empty="Aún sin intentos: la entrega está en cola."
-          columns={[
-            {
-              header: 'Intento',
-              rowHeader: true,
-              numeric: true,
-              cell: (attempt: TAttempt) => attempt.attempt,
-            },
-            {
-              header: 'Inicio',
-              nowrap: true,
-              cell: (attempt: TAttempt) => formatShortDateTime(attempt.startedAt),
-            },
-            { header: 'Duración', numeric: true, cell: (attempt: TAttempt) => `${attempt.durationMs} ms` },
-            {
-              header: 'Resultado',
-              cell: (attempt: TAttempt) => (
-                <>
-                  {OUTCOME_LABELS[attempt.outcome]}
-                  {attempt.error === null ? null : <div className={styles.muted}>{attempt.error}</div>}
-                </>
-              ),
-            },
-            {
-              header: 'Código HTTP',
-              numeric: true,
-              cell: (attempt: TAttempt) => (attempt.responseStatus === null ? '—' : attempt.responseStatus),
-            },
-            {
-              header: 'Respuesta (primeros bytes)',
-              cell: (attempt: TAttempt) =>
-                attempt.responseExcerpt === null || attempt.responseExcerpt === '' ? (
-                  '—'
-                ) : (
-                  <pre className={styles.excerpt}>{attempt.responseExcerpt}</pre>
-                ),
-            },
-          ]}
         />
       </Panel>
     </>
