@@ -67,6 +67,11 @@ export async function checkAccessibility(page: Page): Promise<void> {
     .locator('html[lang]')
     .waitFor({ state: 'attached', timeout: 5000 })
     .catch(() => undefined);
+  // Next streams a page's metadata: after a refresh the <title> can arrive a moment after the body
+  // (seen once on /certificate under CI load). axe still fails a page that never gets one.
+  await page
+    .waitForFunction(() => document.title !== '', undefined, { timeout: 5000 })
+    .catch(() => undefined);
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     .analyze();
