@@ -1,16 +1,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { openTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
+import { openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate } from '@ecf/fiscal-core';
 import { createCertificateKeyring, loadActiveCertificate } from '@ecf/services';
+import { runAdminHere, type TAdminResult } from './admin-testing.ts';
 
-const run = promisify(execFile);
 const MASTER_KEY = randomBytes(32).toString('base64');
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 let scratch: string;
@@ -23,10 +21,7 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function admin(
-  extraEnv: Record<string, string | undefined>,
-  ...args: string[]
-): Promise<{ stdout: string; stderr: string; code: number }> {
+async function admin(extraEnv: Record<string, string | undefined>, ...args: string[]): Promise<TAdminResult> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: context.url,
@@ -35,17 +30,7 @@ async function admin(
     ...extraEnv,
   };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      [...NODE_TYPESCRIPT_FLAGS, path.join(import.meta.dirname, 'admin.ts'), ...args, '--json'],
-      { env },
-    );
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-  }
+  return runAdminHere(env, [...args, '--json']);
 }
 
 test('an operator uploads a certificate with the password in a named variable, and lists it without secrets', async () => {

@@ -2,16 +2,14 @@
 // partner user, and the taxpayer registry import.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { openTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
+import { openTestDatabase } from '@ecf/db/testing';
 import { hashPartnerKey, listOfficialSets, lookUpTaxpayer } from '@ecf/services';
+import { runAdminHere, type TAdminResult } from './admin-testing.ts';
 
-const run = promisify(execFile);
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 let scratch: string;
 before(async () => {
@@ -23,18 +21,9 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      [...NODE_TYPESCRIPT_FLAGS, path.join(import.meta.dirname, 'admin.ts'), ...args, '--json'],
-      { env: { ...process.env, DATABASE_URL: context.url } },
-    );
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-  }
+/** The CLI with `--json`, in this process (admin-testing.ts; admin.test.ts runs it as a process). */
+function admin(...args: string[]): Promise<TAdminResult> {
+  return runAdminHere({ ...process.env, DATABASE_URL: context.url }, [...args, '--json']);
 }
 
 test('partner create, key create (printed once, SHA-256 stored), origin, update, user', async () => {

@@ -1,10 +1,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { hashApiKey } from '@ecf/db';
 import {
   authenticatePartnerRequest,
@@ -13,9 +11,9 @@ import {
   lookUpTaxpayer,
   verifyPassword,
 } from '@ecf/services';
-import { openTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
+import { openTestDatabase } from '@ecf/db/testing';
+import { runAdminHere, runAdminProcess, type TAdminResult } from './admin-testing.ts';
 
-const run = promisify(execFile);
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 let scratch: string;
 before(async () => {
@@ -27,23 +25,11 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-type TResult = { stdout: string; stderr: string; code: number };
+type TResult = TAdminResult;
 
-/** The CLI as an operator runs it, printing text. */
-async function adminText(...args: string[]): Promise<TResult> {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      [...NODE_TYPESCRIPT_FLAGS, path.join(import.meta.dirname, 'admin.ts'), ...args],
-      {
-        env: { ...process.env, DATABASE_URL: context.url },
-      },
-    );
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-  }
+/** The CLI as an operator runs it, printing text (in this process: admin-testing.ts). */
+function adminText(...args: string[]): Promise<TResult> {
+  return runAdminHere({ ...process.env, DATABASE_URL: context.url }, args);
 }
 
 /** The CLI with `--json`, as scripts run it. */
@@ -55,6 +41,28 @@ function admin(...args: string[]): Promise<TResult> {
 function errorLines(result: TResult): string[] {
   return result.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('(node:'));
 }
+
+test('the CLI as a process: JSON on stdout and exit 0; a bad option one line on stderr and exit 2; the help', async () => {
+  const env = { ...process.env, DATABASE_URL: context.url };
+  const created = await runAdminProcess(env, [
+    'tenant',
+    'create',
+    '--rnc',
+    '101010199',
+    '--legal-name',
+    'Proceso SRL',
+    '--json',
+  ]);
+  assert.equal(created.code, 0, created.stderr);
+  assert.equal((JSON.parse(created.stdout) as { rnc: string }).rnc, '101010199');
+  const refused = await runAdminProcess(env, ['tenant', 'create', '--rnc', '12', '--legal-name', 'X']);
+  assert.equal(refused.code, 2);
+  assert.equal(refused.stdout, '');
+  assert.deepEqual(errorLines(refused), ['admin: --rnc: an RNC has 9 digits (or a cédula 11)']);
+  const help = await runAdminProcess(env, ['help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^usage: npm run admin -- <command> \[options\]/);
+});
 
 test('an operator creates a tenant, a key shown once, lists and revokes it', async () => {
   const created = await admin(

@@ -161,6 +161,7 @@ async function seedDemo(
   database: TDatabase,
   files: { keys: string; users: string },
   keyring: TCertificateKeyring | undefined,
+  io: TAdminIo,
 ) {
   const keysFile = files.keys;
   const existing =
@@ -225,12 +226,17 @@ async function seedDemo(
     });
   }
   if (!certificate && !keyring)
-    console.error('admin: CERTIFICATE_MASTER_KEY is not set; the demo tenant gets no signing certificate.');
+    io.err('admin: CERTIFICATE_MASTER_KEY is not set; the demo tenant gets no signing certificate.');
   const portalUsers = await seedDemoPortalUsers({ database, tenantId: tenant.id, usersFile: files.users });
   return { tenant, keys, certificate, portalUsers, partner };
 }
 
-async function run(database: TDatabase, commandLine: TParsedCommandLine, env: TEnv): Promise<unknown> {
+async function run(
+  database: TDatabase,
+  commandLine: TParsedCommandLine,
+  env: TEnv,
+  io: TAdminIo,
+): Promise<unknown> {
   const { command, values } = commandLine;
   switch (command) {
     case 'tenant create':
@@ -273,7 +279,7 @@ async function run(database: TDatabase, commandLine: TParsedCommandLine, env: TE
       const tenant = await tenantOption(database, values);
       const p12 = readP12(stringOption(values, 'p12'));
       const variable = stringOption(values, 'password-env');
-      const password = readNamedVariable(variable);
+      const password = readNamedVariable(variable, io.env);
       if (password === undefined)
         throw optionProblem('--password-env', `the variable ${variable} is not set`);
       return storeTenantCertificate({
@@ -298,7 +304,7 @@ async function run(database: TDatabase, commandLine: TParsedCommandLine, env: TE
     }
     case 'user create': {
       const variable = stringOption(values, 'password-env');
-      const password = readNamedVariable(variable);
+      const password = readNamedVariable(variable, io.env);
       if (password === undefined)
         throw optionProblem('--password-env', `the variable ${variable} is not set`);
       return createPortalUser({
@@ -325,13 +331,14 @@ async function run(database: TDatabase, commandLine: TParsedCommandLine, env: TE
           keys:
             typeof values['keys-file'] === 'string'
               ? values['keys-file']
-              : path.join(process.cwd(), '.data', 'demo-keys.json'),
+              : path.join(io.cwd, '.data', 'demo-keys.json'),
           users:
             typeof values['users-file'] === 'string'
               ? values['users-file']
-              : path.join(process.cwd(), '.data', 'demo-portal-users.json'),
+              : path.join(io.cwd, '.data', 'demo-portal-users.json'),
         },
         env.CERTIFICATE_MASTER_KEY ? keyringOf(env) : undefined,
+        io,
       );
     default:
       return (await runPartnerCommand(database, command, values)) ?? HELP;
@@ -368,25 +375,48 @@ function describeFailure(error: unknown): {
   return { lines: [message], json: { code: 'INTERNAL_ERROR', message }, exitCode: 1 };
 }
 
-const argv = process.argv.slice(2);
-const asJson = argv.includes('--json');
-let database: TDatabase | undefined;
-try {
-  // The command line first: a bad option is answered without the environment or the database.
-  const commandLine = parseCommandLine(argv, { ...COMMANDS, ...PARTNER_COMMANDS });
-  const env = readEnv();
-  database = createDatabaseClient({ databaseUrl: env.DATABASE_URL, maxConnections: 2 });
-  const result = await run(database, commandLine, env);
-  if (typeof result === 'string') console.log(result);
-  else console.log(asJson ? JSON.stringify(result, null, 2) : formatHuman(result));
-} catch (error) {
-  const failure = describeFailure(error);
-  if (asJson) console.error(JSON.stringify({ error: failure.json }, null, 2));
-  else
-    for (const line of failure.lines) console.error(line === '' || line === HELP ? line : `admin: ${line}`);
-  process.exitCode = failure.exitCode;
-} finally {
-  await database?.$disconnect();
+/** Where a run of the CLI reads its environment and writes its lines (the process's own, or a test's). */
+export type TAdminIo = {
+  /** The environment to read (the process's own when absent: src/env.ts reads it). */
+  env?: NodeJS.ProcessEnv;
+  cwd: string;
+  out: (text: string) => void;
+  err: (text: string) => void;
+};
+
+/**
+ * One run of the CLI: `argv` as typed after `admin`; answers its exit status (0 done, 1 failed,
+ * 2 bad command line). The process entry below runs it with the process's environment and streams;
+ * the tests run most commands through it in their own process.
+ */
+export async function runAdmin(argv: readonly string[], io: TAdminIo): Promise<number> {
+  const asJson = argv.includes('--json');
+  let database: TDatabase | undefined;
+  try {
+    // The command line first: a bad option is answered without the environment or the database.
+    const commandLine = parseCommandLine(argv, { ...COMMANDS, ...PARTNER_COMMANDS });
+    const env = readEnv(io.env);
+    database = createDatabaseClient({ databaseUrl: env.DATABASE_URL, maxConnections: 2 });
+    const result = await run(database, commandLine, env, io);
+    if (typeof result === 'string') io.out(result);
+    else io.out(asJson ? JSON.stringify(result, null, 2) : formatHuman(result));
+    return 0;
+  } catch (error) {
+    const failure = describeFailure(error);
+    if (asJson) io.err(JSON.stringify({ error: failure.json }, null, 2));
+    else for (const line of failure.lines) io.err(line === '' || line === HELP ? line : `admin: ${line}`);
+    return failure.exitCode;
+  } finally {
+    await database?.$disconnect();
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = await runAdmin(process.argv.slice(2), {
+    cwd: process.cwd(),
+    out: (text) => console.log(text),
+    err: (text) => console.error(text),
+  });
 }
 
 function formatHuman(result: unknown): string {

@@ -160,12 +160,15 @@ test("an account's detail: certificate expiry, certification step, the link and 
   // Another Partner's account: not found, exactly like none, for reading and for sessions.
   const other = await createPartner({ database: harness.database, input: { name: 'Otro' } });
   const foreign = (await linkedAccount(other.id)).id;
+  // One call at a time: a list of started promises would leave the later ones rejecting unheard
+  // while the first is awaited (node:test fails the test on that unhandled rejection).
   for (const call of [
-    admin.partner.account({ accountId: foreign }),
-    admin.partner.createCertificationLink({ accountId: foreign, browserOrigin: 'https://erp.example.com' }),
-    admin.partner.createUploadSession({ accountId: foreign, browserOrigin: 'https://erp.example.com' }),
+    () => admin.partner.account({ accountId: foreign }),
+    () =>
+      admin.partner.createCertificationLink({ accountId: foreign, browserOrigin: 'https://erp.example.com' }),
+    () => admin.partner.createUploadSession({ accountId: foreign, browserOrigin: 'https://erp.example.com' }),
   ])
-    assert.equal((await trpcFailureOf(call)).code, 'NOT_FOUND');
+    assert.equal((await trpcFailureOf(call())).code, 'NOT_FOUND');
 });
 
 test("a delivery's detail lists its attempts; another Partner's delivery is not found", async () => {
