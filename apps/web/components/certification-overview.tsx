@@ -36,6 +36,39 @@ import styles from './certification.module.css';
 type TCase = z.infer<typeof ZCaseView>;
 type TStep = TCase['steps'][number];
 
+/** What a case's "Estado" panel needs: the tenant page and the Partner's embed show the same facts. */
+type TFactsView = {
+  state: string;
+  step: string;
+  steps: ReadonlyArray<{ step: string; number: number; title: string }>;
+  production: { state: string };
+};
+
+/** The "Estado" panel: the case's state, its current step as "N de 15: …", the production state. */
+export function CertificationFacts({ view }: { view: TFactsView }) {
+  const current = view.steps.find((step) => step.step === view.step);
+  return (
+    <Panel title="Estado">
+      <dl className={styles.facts}>
+        <dt>Certificación</dt>
+        <dd>
+          <StatusBadge tone={CASE_STATE_TONES[view.state] ?? 'neutral'}>
+            {CASE_STATE_LABELS[view.state] ?? view.state}
+          </StatusBadge>
+        </dd>
+        <dt>Paso actual</dt>
+        <dd data-testid="current-step">
+          {current ? `${current.number} de 15: ${current.title}` : view.step}
+        </dd>
+        <dt>Producción</dt>
+        <dd data-testid="production-state">
+          {PRODUCTION_STATE_LABELS[view.production.state] ?? view.production.state}
+        </dd>
+      </dl>
+    </Panel>
+  );
+}
+
 const isAttestable = (step: string): step is TAttestableStep =>
   (ATTESTABLE_STEPS as readonly string[]).includes(step);
 
@@ -152,22 +185,7 @@ export function CertificationOverview(props: {
           <a href={`${props.runPath}/${lastFailed.runId}`}>Ver la corrida</a>
         </Banner>
       ) : null}
-      <Panel title="Estado">
-        <dl className={styles.facts}>
-          <dt>Certificación</dt>
-          <dd>
-            <StatusBadge tone={CASE_STATE_TONES[view.state] ?? 'neutral'}>
-              {CASE_STATE_LABELS[view.state] ?? view.state}
-            </StatusBadge>
-          </dd>
-          <dt>Paso actual</dt>
-          <dd>{current ? `${current.number} de 15: ${current.title}` : view.step}</dd>
-          <dt>Producción</dt>
-          <dd data-testid="production-state">
-            {PRODUCTION_STATE_LABELS[view.production.state] ?? view.production.state}
-          </dd>
-        </dl>
-      </Panel>
+      <CertificationFacts view={view} />
       <Panel title="Los 15 pasos de la DGII">
         <ol className={styles.stepper} aria-label="Pasos de la certificación">
           {view.steps.map((step) => (

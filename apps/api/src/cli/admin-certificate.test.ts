@@ -7,7 +7,7 @@ import path from 'node:path';
 import { openTestDatabase } from '@ecf/db/testing';
 import { createTestCertificate } from '@ecf/fiscal-core';
 import { createCertificateKeyring, loadActiveCertificate } from '@ecf/services';
-import { runAdminHere, type TAdminResult } from './admin-testing.ts';
+import { runAdminHere, type TAdminResult } from '../../test/admin-cli.ts';
 
 const MASTER_KEY = randomBytes(32).toString('base64');
 let context: Awaited<ReturnType<typeof openTestDatabase>>;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openTestDatabase } from '@ecf/db/testing';
 import { hashPartnerKey, listOfficialSets, lookUpTaxpayer } from '@ecf/services';
-import { runAdminHere, type TAdminResult } from './admin-testing.ts';
+import { runAdminHere, type TAdminResult } from '../../test/admin-cli.ts';
 
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 let scratch: string;
@@ -21,7 +21,7 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-/** The CLI with `--json`, in this process (admin-testing.ts; admin.test.ts runs it as a process). */
+/** The CLI with `--json`, in this process (test/admin-cli.ts; admin.test.ts runs it as a process). */
 function admin(...args: string[]): Promise<TAdminResult> {
   return runAdminHere({ ...process.env, DATABASE_URL: context.url }, [...args, '--json']);
 }

@@ -12,7 +12,7 @@ import {
   verifyPassword,
 } from '@ecf/services';
 import { openTestDatabase } from '@ecf/db/testing';
-import { runAdminHere, runAdminProcess, type TAdminResult } from './admin-testing.ts';
+import { runAdminHere, runAdminProcess, type TAdminResult } from '../../test/admin-cli.ts';
 
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 let scratch: string;
@@ -27,7 +27,7 @@ after(async () => {
 
 type TResult = TAdminResult;
 
-/** The CLI as an operator runs it, printing text (in this process: admin-testing.ts). */
+/** The CLI as an operator runs it, printing text (in this process: test/admin-cli.ts). */
 function adminText(...args: string[]): Promise<TResult> {
   return runAdminHere({ ...process.env, DATABASE_URL: context.url }, args);
 }

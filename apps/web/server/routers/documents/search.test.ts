@@ -226,20 +226,14 @@ test('Ir a e-NCF o TrackId: issued by e-NCF (any case) or TrackId in any environ
 test('the total stops counting past the cap: 10,001 documents are "more than 10,000"', async () => {
   const world = await seedWorld(harness.database);
   const base = Date.parse('2026-11-01T12:00:00Z');
-  await harness.database.document.createMany({
-    data: Array.from({ length: ISSUED_COUNT_CAP + 1 }, (_, index) => ({
-      tenantId: world.tenant.id,
-      environment: 'TesteCF' as const,
-      type: 32,
-      encf: `E32${String(index).padStart(10, '0')}`,
-      status: 'accepted' as const,
-      format: 'simplified' as const,
-      issueDate: new Date('2026-11-01'),
-      totalAmount: '10.00',
-      submittedPayload: {},
-      submittedAt: new Date(base + index * 1000),
-    })),
-  });
+  // One statement (Prisma's createMany of 10,001 rows took seconds of CPU): E320000000000…, one a second.
+  await harness.database.$executeRaw`
+    INSERT INTO "documents" ("id", "tenant_id", "environment", "type", "encf", "status", "format",
+      "issue_date", "total_amount", "submitted_payload", "submitted_at", "updated_at")
+    SELECT gen_random_uuid(), ${world.tenant.id}::uuid, 'TesteCF'::"Environment", 32,
+      'E32' || lpad(i::text, 10, '0'), 'accepted'::"DocumentStatus", 'simplified'::"SubmissionFormat",
+      DATE '2026-11-01', 10.00, '{}'::jsonb, ${new Date(base)}::timestamptz + i * interval '1 second', now()
+    FROM generate_series(0, ${ISSUED_COUNT_CAP}::int) AS i`;
   const owner = callerOf(harness, world.sessions.owner);
   const all = await owner.documents.list({ environment: 'TesteCF', query: { limit: '10' } });
   assert.deepEqual(all.total, { count: ISSUED_COUNT_CAP, capped: true });

@@ -1,13 +1,11 @@
 import { notFound } from 'next/navigation';
 import { Banner, PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
 import { AppError, checkCertificationEmbedToken, getCertificationCase, getTenant } from '@ecf/services';
-import { howCompleted } from '../../../../components/certification-overview.tsx';
+import { CertificationFacts, howCompleted } from '../../../../components/certification-overview.tsx';
 import styles from '../../../../components/certification.module.css';
 import { EmbedFrame } from '../../../../components/embed-frame.tsx';
 import { readOnlyStepAction } from '../../../../lib/certification-read-only.ts';
 import {
-  CASE_STATE_LABELS,
-  CASE_STATE_TONES,
   PART_LABELS,
   PRODUCTION_STATE_LABELS,
   RUN_STATE_LABELS,
@@ -84,22 +82,7 @@ export default async function EmbeddedCertificationPage(props: { params: Promise
             </>
           )}
         </section>
-        <Panel title="Estado">
-          <dl className={styles.facts}>
-            <dt>Certificación</dt>
-            <dd>
-              <StatusBadge tone={CASE_STATE_TONES[view.state] ?? 'neutral'}>
-                {CASE_STATE_LABELS[view.state] ?? view.state}
-              </StatusBadge>
-            </dd>
-            <dt>Paso actual</dt>
-            <dd data-testid="current-step">
-              {current ? `${current.number} de 15: ${current.title}` : view.step}
-            </dd>
-            <dt>Producción</dt>
-            <dd>{PRODUCTION_STATE_LABELS[view.production.state] ?? view.production.state}</dd>
-          </dl>
-        </Panel>
+        <CertificationFacts view={view} />
         <Panel title="Los 15 pasos de la DGII">
           <Table
             caption="Los 15 pasos de la certificación"

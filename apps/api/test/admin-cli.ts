@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
-import { runAdmin } from './admin.ts';
+import { runAdmin } from '../src/cli/admin.ts';
 
 export type TAdminResult = { stdout: string; stderr: string; code: number };
 
@@ -32,7 +32,7 @@ export async function runAdminProcess(
   try {
     const { stdout, stderr } = await execute(
       process.execPath,
-      [...NODE_TYPESCRIPT_FLAGS, path.join(import.meta.dirname, 'admin.ts'), ...args],
+      [...NODE_TYPESCRIPT_FLAGS, path.join(import.meta.dirname, '..', 'src', 'cli', 'admin.ts'), ...args],
       { env },
     );
     return { stdout, stderr, code: 0 };
