@@ -34,6 +34,7 @@ const GROUPS = [
       'apps/mail-catcher',
       'packages/certification-sets',
       'packages/config',
+      'packages/contract',
       'packages/db',
       'packages/taxauth-client',
       'packages/printing',

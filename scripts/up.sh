@@ -85,7 +85,7 @@ fi
 web_script=start
 if [ "${WEB_DEV:-0}" = "1" ]; then
   web_script=dev
-elif [ ! -f apps/web/.next/BUILD_ID ] || [ -n "$(find apps/web packages/ui/src package-lock.json -newer apps/web/.next/BUILD_ID -type f -not -path '*/node_modules/*' -not -path '*/.next/*' -not -path '*/.turbo/*' -print -quit)" ]; then
+elif [ ! -f apps/web/.next/BUILD_ID ] || [ -n "$(find apps/web packages/ui/src packages/contract/src package-lock.json -newer apps/web/.next/BUILD_ID -type f -not -path '*/node_modules/*' -not -path '*/.next/*' -not -path '*/.turbo/*' -print -quit)" ]; then
   echo "up: building the portal (next build, about a minute)..."
   npm run --silent build -w @ecf/web >/dev/null
 fi

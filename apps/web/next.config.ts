@@ -30,8 +30,9 @@ type TExternals = (
 ) => void;
 
 const config: NextConfig = {
-  // @ecf/ui is React source with CSS modules: compiled into the pages (client and server).
-  transpilePackages: ['@ecf/ui'],
+  // @ecf/ui is React source with CSS modules, @ecf/contract the shapes the pages share with the API:
+  // TypeScript compiled into the pages (client and server).
+  transpilePackages: ['@ecf/ui', '@ecf/contract'],
   typedRoutes: false,
   poweredByHeader: false,
   // The portal is type-checked by `npm run typecheck` (tsc over the workspace), once.

@@ -1,7 +1,8 @@
 /**
  * The portal's production build for the e2e run, made once and reused while its sources do not
  * change. The server packages (@ecf/services, @ecf/db...) are not in the build (they are loaded from
- * source at run time, apps/web/next.config.ts), so the build depends on apps/web, packages/ui and
+ * source at run time, apps/web/next.config.ts), so the build depends on apps/web, packages/ui,
+ * packages/contract and
  * the installed packages only: their files' digest is kept beside the build (`.next/e2e-stamp`),
  * and a build whose stamp matches is used as it is.
  */
@@ -33,6 +34,7 @@ export function portalSourceDigest(): string {
   const files = [
     ...filesUnder(WEB_DIRECTORY),
     ...filesUnder(path.join(REPOSITORY, 'packages', 'ui', 'src')),
+    ...filesUnder(path.join(REPOSITORY, 'packages', 'contract', 'src')),
     path.join(REPOSITORY, 'package-lock.json'),
   ].sort();
   for (const file of files) {

@@ -118,3 +118,36 @@ test('a workspace missing from the rule is reported', () => {
     repository.remove();
   }
 });
+
+test('a workspace everyone may import needs no line of the others; it may import nothing its own line does not allow', () => {
+  const repository = fixture({
+    'packages/contract': {
+      pkg: { name: '@x/contract', exports: { '.': './src/index.ts' }, dependencies: { '@x/core': '*' } },
+      files: { 'src/index.ts': `${importOf('core', '@x/core')}\nexport const shape = core;\n` },
+    },
+    'packages/core': {
+      pkg: { name: '@x/core', exports: { '.': './src/index.ts' }, dependencies: { '@x/contract': '*' } },
+      files: { 'src/index.ts': `${importOf('shape', '@x/contract')}\nexport const core = shape;\n` },
+    },
+  });
+  try {
+    const layers = { ...LAYERS, '@x/contract': [] };
+    const messages = findViolations(repository.root, {
+      layers,
+      testPeers: [],
+      everyone: ['@x/contract'],
+    }).map((violation) => `${violation.file}: ${violation.message}`);
+    assert.deepEqual(messages.sort(), [
+      'packages/contract/package.json: @x/contract may not depend on @x/core',
+      'packages/contract/src/index.ts: @x/contract may not import @x/core',
+    ]);
+    // Without the grant, the core's import of the contract breaks its line.
+    assert.ok(
+      findViolations(repository.root, { layers, testPeers: [] }).some(
+        (violation) => violation.message === '@x/core may not import @x/contract',
+      ),
+    );
+  } finally {
+    repository.remove();
+  }
+});

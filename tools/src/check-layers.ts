@@ -14,7 +14,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isTestFile, LAYERS, TEST_PEERS } from './layers.ts';
+import { EVERYONE_MAY_IMPORT, isTestFile, LAYERS, TEST_PEERS } from './layers.ts';
 
 export type TWorkspace = {
   name: string;
@@ -94,12 +94,18 @@ function splitInternal(specifier: string): [string, string] {
 /** Every import of the repository at `root` that breaks the layering rule. */
 export function findViolations(
   root: string,
-  rule: { layers: Readonly<Record<string, readonly string[]>>; testPeers: readonly string[] } = {
+  rule: {
+    layers: Readonly<Record<string, readonly string[]>>;
+    testPeers: readonly string[];
+    everyone?: readonly string[];
+  } = {
     layers: LAYERS,
     testPeers: TEST_PEERS,
+    everyone: EVERYONE_MAY_IMPORT,
   },
 ): TViolation[] {
   const { layers, testPeers } = rule;
+  const everyone = rule.everyone ?? [];
   const workspaces = readWorkspaces(root);
   const byName = new Map(workspaces.map((workspace) => [workspace.name, workspace]));
   const scopes = new Set(workspaces.map((workspace) => `${workspace.name.split('/')[0] ?? ''}/`));
@@ -116,7 +122,7 @@ export function findViolations(
     }
     const anything = allowed.includes('*');
     for (const dependency of workspace.dependencies.filter((name) => byName.has(name))) {
-      if (!anything && !allowed.includes(dependency))
+      if (!anything && !allowed.includes(dependency) && !everyone.includes(dependency))
         violations.push({
           file: relativeName(path.join(workspace.directory, 'package.json')),
           message: `${workspace.name} may not depend on ${dependency}`,
@@ -153,6 +159,7 @@ export function findViolations(
         const layerAllows =
           anything ||
           allowed.includes(name) ||
+          everyone.includes(name) ||
           (testCode && (testPeers.includes(name) || !isApp(target, root)));
         if (!layerAllows)
           report(`${workspace.name} may not import ${name}${testCode ? ' (not even in tests)' : ''}`);

@@ -5,6 +5,9 @@
  * and use other packages' `testing` exports.
  */
 export const LAYERS: Readonly<Record<string, readonly string[]>> = {
+  // The contract (shapes and lists of the API, the Partner API and the portal) imports nothing of
+  // ours; every workspace may import it (EVERYONE_MAY_IMPORT).
+  '@ecf/contract': [],
   '@ecf/fiscal-core': [],
   '@ecf/db': [],
   '@ecf/ui': [],
@@ -31,6 +34,9 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // The contract fuzzer is test code too: it starts the API and drives the portal's tRPC handler.
   '@ecf/fuzz': ['*'],
 };
+
+/** Workspaces any other may import, without naming them in its line of LAYERS. */
+export const EVERYONE_MAY_IMPORT: readonly string[] = ['@ecf/contract'];
 
 /** Apps a test may start as a real local server (the tax authority simulator, the mail catcher). */
 export const TEST_PEERS: readonly string[] = ['@ecf/taxauth-sim', '@ecf/mail-catcher'];

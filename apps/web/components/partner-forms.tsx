@@ -4,6 +4,7 @@
  * browser origins, webhook endpoints (the secret shown once) and their actions, replays. Each calls
  * the `partner.*` procedures, which take the Partner from the session.
  */
+import { PARTNER_KEY_PROFILES, type PARTNER_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
@@ -13,10 +14,8 @@ import { partnerWebhookErrorMessage } from '../lib/partner-webhook-errors.ts';
 import { failureOf } from '../lib/trpc-errors.ts';
 import {
   PARTNER_KEY_PROFILE_LABELS,
-  PARTNER_KEY_PROFILES_OFFERED,
   PARTNER_WEBHOOK_EVENT_TYPE_LABELS,
   PARTNER_WEBHOOK_EVENT_TYPES_PICKER_ORDER,
-  type PARTNER_WEBHOOK_EVENT_TYPES_OFFERED,
 } from '../server/routers/partner/partner.schema.ts';
 import {
   ZCreateEndpointInput,
@@ -28,7 +27,7 @@ import { useFormErrors } from './use-form-errors.ts';
 import { webhookIssueMessages } from './webhook-create-form.tsx';
 import webhookStyles from './webhooks.module.css';
 
-type TPartnerEventType = (typeof PARTNER_WEBHOOK_EVENT_TYPES_OFFERED)[number];
+type TPartnerEventType = (typeof PARTNER_WEBHOOK_EVENT_TYPES)[number];
 
 function Secret(props: { title: string; value: string; label: string }) {
   return (
@@ -86,7 +85,7 @@ export function PartnerKeyCreateForm() {
           label="Perfil"
           name="profile"
           defaultValue="full"
-          options={PARTNER_KEY_PROFILES_OFFERED.map((profile) => ({
+          options={PARTNER_KEY_PROFILES.map((profile) => ({
             value: profile,
             label: PARTNER_KEY_PROFILE_LABELS[profile],
           }))}

@@ -1,4 +1,5 @@
 'use client';
+import { type DIRECT_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -9,12 +10,11 @@ import { ZCreateWebhookEndpointInput } from '../server/routers/webhooks/create-w
 import {
   WEBHOOK_EVENT_TYPE_LABELS,
   WEBHOOK_URL_MESSAGES,
-  type WEBHOOK_EVENT_TYPES_OFFERED,
 } from '../server/routers/webhooks/webhook.schema.ts';
 import { useFormErrors } from './use-form-errors.ts';
 import styles from './webhooks.module.css';
 
-type TEventType = (typeof WEBHOOK_EVENT_TYPES_OFFERED)[number];
+type TEventType = (typeof DIRECT_WEBHOOK_EVENT_TYPES)[number];
 
 /** The field messages of a services field error (`details.issues`), in the portal's words. */
 export function webhookIssueMessages(details: Record<string, unknown> | null): Record<string, string> {

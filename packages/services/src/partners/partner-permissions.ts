@@ -8,13 +8,10 @@
  * routes come with the certification engine: adding those routes is adding rows to the route table.
  */
 import type { PartnerKeyProfile } from '@ecf/db';
+import { PARTNER_KEY_PROFILES as CONTRACT_PARTNER_KEY_PROFILES } from '@ecf/contract';
 
-export const PARTNER_KEY_PROFILES = [
-  'full',
-  'onboarding',
-  'runtime',
-  'webhooks',
-] as const satisfies readonly PartnerKeyProfile[];
+/** The contract's profiles, each one of the database's (a profile missing there fails the build). */
+export const PARTNER_KEY_PROFILES = CONTRACT_PARTNER_KEY_PROFILES satisfies readonly PartnerKeyProfile[];
 
 /** Limited profiles that hold each permission (`full` holds them all). */
 export const PARTNER_PERMISSIONS = {

@@ -9,7 +9,7 @@ import { openTestDatabase } from '@ecf/db/testing';
 import { changeDocument } from '../persistence/change-document.ts';
 import { closeEpisode, openEpisode } from '../persistence/episodes.ts';
 import { insertTestEndpoint, recordingEnqueue } from '../../test/webhook-engine.ts';
-import { DIRECT_WEBHOOK_EVENT_TYPES, expandWebhookEventTypes } from './event-types.ts';
+import { DIRECT_WEBHOOK_EVENT_TYPES, expandWebhookEventTypes } from '@ecf/contract';
 import { fanOutWebhookEvents, webhookEndpointsFor } from './fan-out-webhook-events.ts';
 import { ZDirectWebhookPayload, ZPartnerWebhookPayload } from './payloads.ts';
 

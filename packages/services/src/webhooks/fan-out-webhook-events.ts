@@ -5,7 +5,7 @@ import {
   type TWebhookEventRow,
   type TWebhookFanOutEndpoint,
 } from '../persistence/webhooks.ts';
-import { OUTAGE_WEBHOOK_EVENT_TYPES } from './event-types.ts';
+import { OUTAGE_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 import { buildDirectWebhookPayload, buildPartnerWebhookPayload, webhookBodyOf } from './payloads.ts';
 
 /** Outbox rows per transaction of the fan-out. */

@@ -10,7 +10,7 @@ export {
   isSubscribableWebhookEventType,
   WEBHOOK_EVENT_TYPES,
   type TWebhookEventType,
-} from './event-types.ts';
+} from '@ecf/contract';
 // Engine (W1): secrets, payloads, fan-out, the delivery job, the sweep.
 export { generateWebhookSecret, openWebhookSecret, sealWebhookSecret } from './webhook-secrets.ts';
 export {
@@ -57,7 +57,7 @@ export { createWebhookInbox, WEBHOOK_INBOX_ENDPOINT_NAME } from './create-webhoo
 export { recordWebhookInboxRequest, WEBHOOK_INBOX_BODY_KEEP_BYTES } from './record-webhook-inbox-request.ts';
 export { findWebhookInboxRequests, type TWebhookInboxRequest } from './find-webhook-inbox-requests.ts';
 // Partner endpoints (issue 20): the same engine, `system = partner`, lifecycle through the Partner API.
-export { PARTNER_WEBHOOK_EVENT_TYPES } from './event-types.ts';
+export { PARTNER_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 export { partnerWebhookEndpointsFor } from './fan-out-webhook-events.ts';
 export { type TPartnerWebhookEndpoint } from './partner-webhook-rules.ts';
 export { createPartnerWebhookEndpoint } from './create-partner-webhook-endpoint.ts';

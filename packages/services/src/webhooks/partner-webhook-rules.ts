@@ -4,7 +4,7 @@
  * shows it (never a secret; `overlapSeconds`: what is left of a rotation's window).
  */
 import type { TPartnerWebhookEndpointRow } from '../persistence/index.ts';
-import { PARTNER_WEBHOOK_EVENT_TYPES, expandWebhookEventTypes } from './event-types.ts';
+import { PARTNER_WEBHOOK_EVENT_TYPES, expandWebhookEventTypes } from '@ecf/contract';
 import { fieldError } from './webhook-endpoint-rules.ts';
 
 export function checkedPartnerEventTypes(eventTypes: readonly string[] | undefined): string[] {

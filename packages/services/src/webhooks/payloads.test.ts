@@ -10,7 +10,7 @@ import {
   ZPartnerWebhookPayload,
   type TWebhookEventRecord,
 } from './payloads.ts';
-import { PARTNER_WEBHOOK_EVENT_TYPES } from './event-types.ts';
+import { PARTNER_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 
 const tenantId = '6a1f6f5e-36a4-4a63-9a3f-0d3c1f1e2a10';
 const documentId = 'a3d8e0c2-5b1f-4c1e-8f55-2d6a7c9b0e11';

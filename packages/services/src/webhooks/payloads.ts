@@ -22,7 +22,7 @@ import { z } from 'zod';
 import type { DocumentStatus, Environment } from '@ecf/db';
 import { printingOf, printingStatusOf } from '../documents/printing-status.ts';
 import { PARTNER_ENVIRONMENT_OF } from '../partners/partner-rules.ts';
-import { WEBHOOK_EVENT_TYPES } from './event-types.ts';
+import { WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 
 const ZEnvironment = z.enum(['TesteCF', 'CerteCF', 'eCF']);
 /** The Partner API's names of the environments (its routes and answers use the same). */

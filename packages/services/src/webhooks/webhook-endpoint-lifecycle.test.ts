@@ -18,7 +18,7 @@ import { createCertificateKeyring } from '../accounts/certificate-keyring.ts';
 import { findAuditEntries } from '../audit/index.ts';
 import type { TPortalActor } from '../identity/index.ts';
 import { createWebhookEndpoint } from './create-webhook-endpoint.ts';
-import { DIRECT_WEBHOOK_EVENT_TYPES } from './event-types.ts';
+import { DIRECT_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 import { findWebhookDeliveries } from './find-webhook-deliveries.ts';
 import { findWebhookEndpoints } from './find-webhook-endpoints.ts';
 import { getWebhookEndpoint } from './get-webhook-endpoint.ts';

@@ -6,7 +6,7 @@
 import type { Environment } from '@ecf/db';
 import type { TWebhookEndpointRow } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
-import { expandWebhookEventTypes, isSubscribableWebhookEventType } from './event-types.ts';
+import { expandWebhookEventTypes, isSubscribableWebhookEventType } from '@ecf/contract';
 
 /** The longest endpoint name (spec, Limits: webhook name 200). */
 export const WEBHOOK_NAME_MAX_LENGTH = 200;

@@ -17,7 +17,7 @@ import { changeDocument } from '../persistence/change-document.ts';
 import { closeEpisode, openEpisode } from '../persistence/episodes.ts';
 import { insertSubmittedDocument } from '../persistence/submissions.ts';
 import { insertTestEndpoint } from '../../test/webhook-engine.ts';
-import { DIRECT_WEBHOOK_EVENT_TYPES } from './event-types.ts';
+import { DIRECT_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 before(async () => {

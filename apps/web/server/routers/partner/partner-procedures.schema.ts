@@ -1,8 +1,7 @@
+import { PARTNER_KEY_PROFILES, PARTNER_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 import { z } from 'zod';
 import { ZUuid } from '../../../lib/schemas.ts';
 import {
-  PARTNER_KEY_PROFILES_OFFERED,
-  PARTNER_WEBHOOK_EVENT_TYPES_OFFERED,
   ZPartnerAccount,
   ZPartnerDelivery,
   ZPartnerEndpoint,
@@ -19,7 +18,7 @@ export const ZListAccountsOutput = z.object({ items: z.array(ZPartnerAccount), t
 export const ZListKeysOutput = z.object({ keys: z.array(ZPartnerKey) });
 export const ZCreateKeyInput = z.object({
   name: z.string().trim().min(1, 'Escriba un nombre.').max(200),
-  profile: z.enum(PARTNER_KEY_PROFILES_OFFERED),
+  profile: z.enum(PARTNER_KEY_PROFILES),
 });
 export const ZCreateKeyOutput = z.object({ key: z.string(), row: ZPartnerKey });
 export const ZRevokeKeyInput = z.object({ keyId: ZUuid });
@@ -29,7 +28,7 @@ export const ZListEndpointsOutput = z.object({ endpoints: z.array(ZPartnerEndpoi
 export const ZCreateEndpointInput = z.object({
   name: z.string().trim().min(1, 'Escriba un nombre.').max(200),
   url: z.string().trim().min(1, 'Escriba la URL.').max(2048),
-  eventTypes: z.union([z.literal('all'), z.array(z.enum(PARTNER_WEBHOOK_EVENT_TYPES_OFFERED)).min(1)]),
+  eventTypes: z.union([z.literal('all'), z.array(z.enum(PARTNER_WEBHOOK_EVENT_TYPES)).min(1)]),
 });
 export const ZCreateEndpointOutput = z.object({
   endpoint: ZPartnerEndpoint,

@@ -6,8 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { seedTenant } from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core/testing';
 import {
-  PARTNER_KEY_PROFILES,
-  PARTNER_WEBHOOK_EVENT_TYPES,
   checkCertificationEmbedToken,
   createPartner,
   createPartnerKey,
@@ -24,7 +22,6 @@ import {
   trpcFailureOf,
   type TPortalHarness,
 } from '../../../test/portal-harness.ts';
-import { PARTNER_KEY_PROFILES_OFFERED, PARTNER_WEBHOOK_EVENT_TYPES_OFFERED } from './partner.schema.ts';
 
 let harness: TPortalHarness;
 before(async () => {
@@ -32,11 +29,6 @@ before(async () => {
 });
 after(async () => {
   await harness.close();
-});
-
-test('the client-safe copies are the services tables', () => {
-  assert.deepEqual([...PARTNER_KEY_PROFILES_OFFERED], [...PARTNER_KEY_PROFILES]);
-  assert.deepEqual([...PARTNER_WEBHOOK_EVENT_TYPES_OFFERED].sort(), [...PARTNER_WEBHOOK_EVENT_TYPES].sort());
 });
 
 test("a Partner's people work on their own Partner only; the key is shown once; billing by month", async () => {

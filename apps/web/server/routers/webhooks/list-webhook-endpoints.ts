@@ -1,7 +1,8 @@
-import { DIRECT_WEBHOOK_EVENT_TYPES, findWebhookEndpoints, hasCapability } from '@ecf/services';
+import { DIRECT_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
+import { findWebhookEndpoints, hasCapability } from '@ecf/services';
 import { tenantProcedure } from '../../trpc/procedures.ts';
 import { ZListWebhookEndpointsInput, ZListWebhookEndpointsOutput } from './list-webhook-endpoints.schema.ts';
-import { WEBHOOK_EVENT_TYPES_OFFERED, webhookEndpointOf } from './webhook.schema.ts';
+import { webhookEndpointOf } from './webhook.schema.ts';
 
 /** The active tenant's endpoints of one environment (never a secret) and the types on offer. */
 export const listWebhookEndpoints = tenantProcedure('webhooks.read')
@@ -16,7 +17,7 @@ export const listWebhookEndpoints = tenantProcedure('webhooks.read')
     });
     return {
       endpoints: endpoints.map(webhookEndpointOf),
-      eventTypes: WEBHOOK_EVENT_TYPES_OFFERED.filter((type) => DIRECT_WEBHOOK_EVENT_TYPES.includes(type)),
+      eventTypes: [...DIRECT_WEBHOOK_EVENT_TYPES],
       canManage: hasCapability(ctx.principal, 'webhooks.manage'),
     };
   });

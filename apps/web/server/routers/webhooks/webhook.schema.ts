@@ -1,27 +1,8 @@
 import { z } from 'zod';
-import type {
-  TWebhookDelivery,
-  TWebhookEndpoint,
-  TWebhookEventType,
-  TWebhookTargetRefusal,
-} from '@ecf/services';
+import { DIRECT_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
+import type { TWebhookDelivery, TWebhookEndpoint, TWebhookTargetRefusal } from '@ecf/services';
 import { ZUuid } from '../../../lib/schemas.ts';
 import { ZEnvironment } from '../api-keys/api-key.schema.ts';
-
-/** The event types an endpoint may subscribe to today (client-safe copy of DIRECT_WEBHOOK_EVENT_TYPES, checked by a test). */
-export const WEBHOOK_EVENT_TYPES_OFFERED = [
-  'ecf.queued',
-  'document.state_changed',
-  'taxauth.service_degraded',
-  'taxauth.service_restored',
-  'annulment.state_changed',
-  'taxauth.public.receiver.ecf.received',
-  'document.commercial_approval_received',
-  'document.commercial_approval_due',
-  'certification.state_changed',
-  'certification.run_completed',
-  'production.state_changed',
-] as const satisfies readonly TWebhookEventType[];
 
 /** What each type announces, as the page explains it. */
 export const WEBHOOK_EVENT_TYPE_LABELS: Record<string, string> = {
@@ -64,7 +45,7 @@ export const DELIVERY_STATUS_LABELS = {
 } as const;
 export const WEBHOOK_DELIVERY_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 
-export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES_OFFERED, {
+export const ZWebhookEventType = z.enum(DIRECT_WEBHOOK_EVENT_TYPES, {
   error: 'Tipo de evento desconocido.',
 });
 export const ZWebhookName = z
@@ -83,7 +64,7 @@ export const ZWebhookEventTypes = z.union([
   z
     .array(ZWebhookEventType, { error: 'Elija al menos un tipo de evento.' })
     .min(1, 'Elija al menos un tipo de evento.')
-    .max(WEBHOOK_EVENT_TYPES_OFFERED.length, 'Elija al menos un tipo de evento.'),
+    .max(DIRECT_WEBHOOK_EVENT_TYPES.length, 'Elija al menos un tipo de evento.'),
 ]);
 export const ZEndpointId = z.object({ endpointId: ZUuid });
 export { ZEnvironment };

@@ -3,7 +3,7 @@
 // endpoints and deliveries NOT_FOUND, and the client-safe event types matching the engine's.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIRECT_WEBHOOK_EVENT_TYPES, findAuditEntries } from '@ecf/services';
+import { findAuditEntries } from '@ecf/services';
 import {
   callerOf,
   openPortalHarness,
@@ -12,7 +12,6 @@ import {
   trpcFailureOf,
   type TPortalHarness,
 } from '../../../test/portal-harness.ts';
-import { WEBHOOK_EVENT_TYPES_OFFERED } from './webhook.schema.ts';
 
 let harness: TPortalHarness;
 before(async () => {
@@ -20,10 +19,6 @@ before(async () => {
 });
 after(async () => {
   await harness.close();
-});
-
-test('the page offers exactly the types the engine lets an endpoint subscribe to', () => {
-  assert.deepEqual([...WEBHOOK_EVENT_TYPES_OFFERED].sort(), [...DIRECT_WEBHOOK_EVENT_TYPES].sort());
 });
 
 test('a developer checks a URL as typed, creates an endpoint (secret once), pauses, tests, rotates and retires it', async () => {

@@ -1,3 +1,4 @@
+import { PARTNER_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 import { PageHeader, Panel, StatusBadge, Table } from '@ecf/ui';
 import { hasPartnerCapability } from '@ecf/services';
 import {
@@ -11,10 +12,7 @@ import {
   DELIVERY_STATUS_LABELS,
   WEBHOOK_STATUS_LABELS,
 } from '../../../../server/routers/webhooks/webhook.schema.ts';
-import {
-  PARTNER_WEBHOOK_EVENT_TYPE_LABELS,
-  PARTNER_WEBHOOK_EVENT_TYPES_OFFERED,
-} from '../../../../server/routers/partner/partner.schema.ts';
+import { PARTNER_WEBHOOK_EVENT_TYPE_LABELS } from '../../../../server/routers/partner/partner.schema.ts';
 import { requirePartnerPageCapability } from '../../../../server/page-access.ts';
 import { serverApi } from '../../../../server/trpc/server-caller.ts';
 
@@ -54,9 +52,9 @@ export default async function PartnerWebhooksPage() {
             {
               header: 'Eventos',
               cell: (endpoint: TEndpoint) =>
-                endpoint.eventTypes.length >= PARTNER_WEBHOOK_EVENT_TYPES_OFFERED.length
+                endpoint.eventTypes.length >= PARTNER_WEBHOOK_EVENT_TYPES.length
                   ? 'Todos'
-                  : `${endpoint.eventTypes.length} de ${PARTNER_WEBHOOK_EVENT_TYPES_OFFERED.length}`,
+                  : `${endpoint.eventTypes.length} de ${PARTNER_WEBHOOK_EVENT_TYPES.length}`,
             },
             {
               header: 'Estado',

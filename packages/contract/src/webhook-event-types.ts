@@ -31,7 +31,7 @@ export const WEBHOOK_EVENT_TYPES = [
 export type TWebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The types a direct-account endpoint can subscribe to today (what "all" means now). */
-export const DIRECT_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
+export const DIRECT_WEBHOOK_EVENT_TYPES = [
   'ecf.queued',
   'document.state_changed',
   'taxauth.service_degraded',
@@ -43,7 +43,7 @@ export const DIRECT_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
   'certification.state_changed',
   'certification.run_completed',
   'production.state_changed',
-];
+] as const satisfies readonly TWebhookEventType[];
 
 /**
  * The types a Partner endpoint will subscribe to that differ from the direct names: a received
@@ -58,7 +58,7 @@ export const PARTNER_ONLY_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = ['
  * Partner type) but changes nothing: a test goes to the endpoint it targets, listed or not, and
  * never fans out.
  */
-export const PARTNER_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
+export const PARTNER_WEBHOOK_EVENT_TYPES = [
   'ecf.queued',
   'document.state_changed',
   'annulment.state_changed',
@@ -74,7 +74,7 @@ export const PARTNER_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [
   'taxauth.service_degraded',
   'taxauth.service_restored',
   'webhook.test',
-];
+] as const satisfies readonly TWebhookEventType[];
 
 /** The outage episode events (environment-wide for direct endpoints, per account for Partners). */
 export const OUTAGE_WEBHOOK_EVENT_TYPES: readonly TWebhookEventType[] = [

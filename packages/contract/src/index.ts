@@ -1,0 +1,4 @@
+// The service's shapes, one place for the API, the Partner API, the portal (browser included) and,
+// later, the SDK: nothing here touches Node, the database or secrets (README).
+export * from './partner-key-profiles.ts';
+export * from './webhook-event-types.ts';
