@@ -32,6 +32,8 @@ const GROUPS = [
       'apps/worker',
       'apps/taxauth-sim',
       'apps/mail-catcher',
+      'examples/erp-integration',
+      'examples/partner-onboarding',
       'packages/certification-sets',
       'packages/config',
       'packages/contract',

@@ -115,6 +115,8 @@ export async function startStack(): Promise<TRunning> {
         PSFE_PARTNER_API_ENABLED: 'true',
         PORTAL_BASE_URL: `http://127.0.0.1:${portalPort}`,
         CERTIFICATION_EMBED_SECRET: secrets.CERTIFICATION_EMBED_SECRET,
+        // The SDK spec and the examples point Partner webhook endpoints at local receivers.
+        WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
       },
       url: `${apiUrl}/healthz`,
     });

@@ -8,6 +8,9 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // The contract (shapes and lists of the API, the Partner API and the portal) imports nothing of
   // ours; every workspace may import it (EVERYONE_MAY_IMPORT).
   '@ecf/contract': [],
+  // The SDK ERPs and Partners install: self-contained (its types are generated from the OpenAPI
+  // document), so its npm package depends on nothing of ours.
+  '@ecf/sdk': [],
   '@ecf/fiscal-core': [],
   '@ecf/db': [],
   '@ecf/ui': [],
@@ -31,6 +34,9 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   // Benchmarks and end-to-end specs are test code: they drive everything, apps included.
   '@ecf/bench': ['*'],
   '@ecf/e2e': ['*'],
+  // The examples are what an integrator writes: the SDK and nothing else of ours.
+  '@ecf/example-erp-integration': ['@ecf/sdk'],
+  '@ecf/example-partner-onboarding': ['@ecf/sdk'],
   // The contract fuzzer is test code too: it starts the API and drives the portal's tRPC handler.
   '@ecf/fuzz': ['*'],
 };

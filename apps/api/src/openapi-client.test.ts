@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import createClient from 'openapi-fetch';
 import type { paths } from '../test/openapi-types.generated.ts';
+import path from 'node:path';
 import { GENERATED_TYPES_PATH, generateOpenApiTypes } from '../test/openapi-types.ts';
+import { generateSdkSources, SDK_GENERATED_DIRECTORY } from '../test/sdk-generation.ts';
+import { buildOpenApiDocument } from './openapi.ts';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 import { dominicanToday, nextEncf } from '../test/submissions.ts';
 
@@ -26,6 +29,17 @@ test('the committed client types are what openapi-typescript generates from the 
     await readFile(GENERATED_TYPES_PATH, 'utf8'),
     'test/openapi-types.generated.ts is stale: run `bash ../../scripts/node24.sh npx tsx test/openapi-types.ts` in apps/api',
   );
+});
+
+test("@ecf/sdk's generated methods and types are what the document with the Partner API generates: a route cannot ship without its SDK method", async () => {
+  for (const [name, text] of Object.entries(
+    await generateSdkSources(buildOpenApiDocument({ partnerApi: true })),
+  ))
+    assert.equal(
+      text,
+      await readFile(path.join(SDK_GENERATED_DIRECTORY, name), 'utf8'),
+      `packages/sdk/src/generated/${name} is stale: run \`bash ../../scripts/node24.sh npx tsx test/openapi-types.ts\` in apps/api`,
+    );
 });
 
 test('the typed client preflights, emits and reads the status of one e-CF; a bad one is a typed 422', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZDirectWebhookPayload, ZPartnerWebhookPayload } from '@ecf/contract';
 import { ROUTES, ZEnvironment, ZErrorResponse, type TRouteContract } from './contract.ts';
 import {
   PARTNER_ROUTES,
@@ -193,7 +194,9 @@ Decisions where the interface specification is silent (the clarifications; each 
 18. The simplified contract: packages/fiscal-core/docs/simplified-contract.md.
 Rate limits per API key and plan, fixed 60-second windows; 429 RATE_LIMIT_EXCEEDED with Retry-After.
 
-The Partner API (/partner/v1, X-PARTNER-KEY, when the deployment enables it) is documented with its operations: each names the permission it needs (x-permission); closed contracts (400 INVALID_PARTNER_PAYLOAD); docs/partner-api.md.`;
+The Partner API (/partner/v1, X-PARTNER-KEY, when the deployment enables it) is documented with its operations: each names the permission it needs (x-permission); closed contracts (400 INVALID_PARTNER_PAYLOAD); docs/partner-api.md.
+
+SDK: @ecf/sdk (TypeScript and JavaScript; Node 20+, Deno, browsers) has one method per operationId of this document on EcfClient (X-API-KEY) and PartnerClient (X-PARTNER-KEY), retries only where repeating is safe, Idempotency-Key, Prefer: wait, pagination, typed errors and verifyWebhook. Its README, in the package (packages/sdk/README.md), has "Migrating from raw HTTP": the same requests, one call at a time.`;
 
 /** Every route of the document: the direct API's and, when enabled, the Partner API's. */
 export function documentedRoutes(options: { partnerApi: boolean }): Array<[string, TRouteContract]> {
@@ -258,5 +261,45 @@ export function buildOpenApiDocument(options: { partnerApi: boolean } = { partne
       },
     },
     paths,
+    webhooks: webhooksOf(options),
+  };
+}
+
+/**
+ * What the service POSTs to a receiver (OpenAPI 3.1 `webhooks`): the direct payload and, with the
+ * Partner API, the Partner one, as schemas a generated client types its events with (`@ecf/sdk`'s
+ * `verifyWebhook` returns them). The signature rules are in each description and the spec's Events.
+ */
+function webhooksOf(options: { partnerApi: boolean }) {
+  const event = (operationId: string, summary: string, schema: z.ZodType) => ({
+    post: {
+      operationId,
+      summary,
+      // The receiver authenticates the service by the signature, not by a credential of its own.
+      security: [],
+      description:
+        'Headers Svc-Event-Id (the same on every retry), Svc-Event-Type and Svc-Signature (t=<unix seconds>,v1=<hex>; two v1 during a secret rotation): HMAC-SHA256 of `<t>.<raw body>` with the endpoint secret, compared in constant time, t within 5 minutes. Answer 2xx after storing Svc-Event-Id under a unique constraint; a duplicate answers 2xx without repeating effects.',
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: schemaOf(schema, 'output') } },
+      },
+      responses: { '200': { description: 'any 2xx: received (the delivery succeeded)' } },
+    },
+  });
+  return {
+    directEvent: event(
+      'directWebhookEvent',
+      'An event of a direct account (endpoints configured in the portal)',
+      ZDirectWebhookPayload,
+    ),
+    ...(options.partnerApi
+      ? {
+          partnerEvent: event(
+            'partnerWebhookEvent',
+            'A Partner event (partner.webhook.v1)',
+            ZPartnerWebhookPayload,
+          ),
+        }
+      : {}),
   };
 }

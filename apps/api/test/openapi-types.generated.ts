@@ -739,7 +739,28 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  directEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An event of a direct account (endpoints configured in the portal)
+     * @description Headers Svc-Event-Id (the same on every retry), Svc-Event-Type and Svc-Signature (t=<unix seconds>,v1=<hex>; two v1 during a secret rotation): HMAC-SHA256 of `<t>.<raw body>` with the endpoint secret, compared in constant time, t within 5 minutes. Answer 2xx after storing Svc-Event-Id under a unique constraint; a duplicate answers 2xx without repeating effects.
+     */
+    post: operations['directWebhookEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: never;
   responses: never;
@@ -10962,6 +10983,82 @@ export interface operations {
             correlationId: string;
           };
         };
+      };
+    };
+  };
+  directWebhookEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          id: string;
+          /** @enum {string} */
+          type:
+            | 'ecf.queued'
+            | 'document.state_changed'
+            | 'taxauth.service_degraded'
+            | 'taxauth.service_restored'
+            | 'annulment.state_changed'
+            | 'taxauth.public.receiver.ecf.received'
+            | 'document.received'
+            | 'document.commercial_approval_received'
+            | 'document.commercial_approval_due'
+            | 'certification.state_changed'
+            | 'certification.run_completed'
+            | 'certificate.validated'
+            | 'certificate.expiring'
+            | 'certificate.expired'
+            | 'production.state_changed'
+            | 'webhook.test';
+          /** Format: date-time */
+          createdAt: string;
+          /** Format: uuid */
+          tenantId: string;
+          /** @enum {string} */
+          environment: 'TesteCF' | 'CerteCF' | 'eCF';
+          correlationId: string | null;
+          document: {
+            /** Format: uuid */
+            id: string;
+            type: string;
+            encf: string;
+            /** @enum {string} */
+            status:
+              | 'queued_for_signing'
+              | 'signed'
+              | 'sent'
+              | 'contingency'
+              | 'accepted'
+              | 'accepted_conditional'
+              | 'rejected'
+              | 'cancelled'
+              | 'transmission_failed';
+            trackId: string | null;
+          } | null;
+          data: {
+            /** @enum {string} */
+            severity: 'info' | 'warning' | 'error';
+            message: string;
+            payload: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description any 2xx: received (the delivery succeeded) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

@@ -2,6 +2,7 @@
  * The typed client's types: `openapi-typescript` over the OpenAPI document the API serves, as
  * Prettier formats it. `openapi-types.generated.ts` is the committed output (tests type-check their
  * `openapi-fetch` calls against it); `src/openapi-client.test.ts` fails when it is not current.
+ * The same command writes `@ecf/sdk`'s generated half (test/sdk-generation.ts).
  * Regenerate: `bash ../../scripts/node24.sh npx tsx test/openapi-types.ts` from apps/api.
  */
 import { writeFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { format, resolveConfig } from 'prettier';
 import { buildOpenApiDocument } from '../src/openapi.ts';
+import { generateSdkSources, SDK_GENERATED_DIRECTORY } from './sdk-generation.ts';
 
 export const GENERATED_TYPES_PATH = path.join(import.meta.dirname, 'openapi-types.generated.ts');
 
@@ -27,4 +29,11 @@ export async function generateOpenApiTypes(document: unknown): Promise<string> {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await writeFile(GENERATED_TYPES_PATH, await generateOpenApiTypes(buildOpenApiDocument()));
   console.log(`wrote ${path.relative(process.cwd(), GENERATED_TYPES_PATH)}`);
+  // @ecf/sdk's generated half, from the document with the Partner API (sdk-generation.ts).
+  for (const [name, text] of Object.entries(
+    await generateSdkSources(buildOpenApiDocument({ partnerApi: true })),
+  )) {
+    await writeFile(path.join(SDK_GENERATED_DIRECTORY, name), text);
+    console.log(`wrote ${path.relative(process.cwd(), path.join(SDK_GENERATED_DIRECTORY, name))}`);
+  }
 }

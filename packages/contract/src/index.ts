@@ -2,3 +2,5 @@
 // later, the SDK: nothing here touches Node, the database or secrets (README).
 export * from './partner-key-profiles.ts';
 export * from './webhook-event-types.ts';
+export * from './webhook-payloads.ts';
+export * from './sdk-operations.ts';

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { createDatabaseClient } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
 import { importTaxpayerRegistry, lookUpTaxpayer, parseRegistryLine } from './index.ts';
 
@@ -96,4 +98,34 @@ test('a failed load leaves the previous registry current', async () => {
   const still = await lookUpTaxpayer({ database: context.database, rnc: '100000001' });
   assert.equal(still.loaded && still.taxpayer?.status, 'ACTIVO');
   assert.equal(await context.database.taxpayerRegistryImport.count(), 1);
+});
+
+test('a registry another process loaded a moment ago is seen at once: no refusal on a stale read', async () => {
+  // Two clients of the same database, as the admin CLI and the API are two processes.
+  const api = createDatabaseClient({ databaseUrl: context.url, maxConnections: 1 });
+  try {
+    const before = await lookUpTaxpayer({ database: api, rnc: '100000001' });
+    assert.equal(
+      before.loaded && before.taxpayer?.status,
+      'ACTIVO',
+      'the API has read (and keeps) the current import',
+    );
+    await importTaxpayerRegistry({
+      database: context.database,
+      source: Readable.from([
+        Buffer.from('133000999|NUEVA EMPRESA SRL|NUEVA|VENTA|||||01/01/2020|ACTIVO|NORMAL\n'),
+      ]),
+      fileName: 'nuevo.txt',
+    });
+    const after = await lookUpTaxpayer({ database: api, rnc: '133000999' });
+    assert.equal(
+      after.loaded && after.taxpayer?.name,
+      'NUEVA EMPRESA SRL',
+      'found within the 10 s the API trusts its read',
+    );
+    const gone = await lookUpTaxpayer({ database: api, rnc: '100000001' });
+    assert.equal(gone.loaded && gone.taxpayer, null, 'the replaced registry no longer has it');
+  } finally {
+    await api.$disconnect();
+  }
 });

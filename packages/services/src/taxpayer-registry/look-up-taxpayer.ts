@@ -43,12 +43,21 @@ export async function lookUpTaxpayer(options: {
   database: TDatabase;
   rnc: string;
 }): Promise<{ loaded: false } | { loaded: true; taxpayer: TTaxpayer | null }> {
-  const importId = await currentImportId(options.database, Date.now());
+  const found = await lookUpIn(options.database, options.rnc);
+  if (found.loaded && found.taxpayer !== null) return found;
+  // A refusal is never made on a stale read: a registry another process loaded in the last
+  // seconds (the admin CLI) is read again before an RNC is called unknown or the registry absent.
+  forgetRegistryState(options.database);
+  return lookUpIn(options.database, options.rnc);
+}
+
+async function lookUpIn(
+  database: TDatabase,
+  rnc: string,
+): Promise<{ loaded: false } | { loaded: true; taxpayer: TTaxpayer | null }> {
+  const importId = await currentImportId(database, Date.now());
   if (importId === null) return { loaded: false };
-  return {
-    loaded: true,
-    taxpayer: await findRegistryEntry(options.database, { importId, rnc: options.rnc }),
-  };
+  return { loaded: true, taxpayer: await findRegistryEntry(database, { importId, rnc }) };
 }
 
 /**
