@@ -44,8 +44,11 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
 /** Workspaces any other may import, without naming them in its line of LAYERS. */
 export const EVERYONE_MAY_IMPORT: readonly string[] = ['@ecf/contract'];
 
-/** Apps a test may start as a real local server (the tax authority simulator, the mail catcher). */
-export const TEST_PEERS: readonly string[] = ['@ecf/taxauth-sim', '@ecf/mail-catcher'];
+/**
+ * What any test may use beyond its workspace's line: the apps it may start as real local servers
+ * (the tax authority simulator, the mail catcher) and the SDK, to drive the API as integrators do.
+ */
+export const TEST_PEERS: readonly string[] = ['@ecf/taxauth-sim', '@ecf/mail-catcher', '@ecf/sdk'];
 
 /**
  * Test code: tests, their support and a workspace's development scripts (`scripts/`, such as the

@@ -2,6 +2,15 @@
 // status. Handlers parse requests with these schemas and `/openapi.json` is generated from them
 // (openapi.ts), so the document cannot drift from what the API enforces.
 import { z } from 'zod';
+import {
+  CERTIFICATION_RUN_ITEM_FIELDS,
+  CERTIFICATION_RUN_STATES,
+  CERTIFICATION_RUN_TIMES,
+  ZCertificationApprovalsTotals,
+  ZCommercialApprovalDispatchError,
+  ZCommercialApprovalReconciliation,
+  ZCertificationRunTotals,
+} from '@ecf/contract';
 import { SUBMISSION_ERROR_CODES, SUBMISSION_WARNING_CODES } from '@ecf/fiscal-core';
 import {
   ATTESTABLE_STEPS,
@@ -877,16 +886,9 @@ export const ZCommercialApprovalView = z
       responseTruncated: z.boolean(),
       responseBytes: z.number().int().nullable(),
       nextAttemptAt: z.string().nullable().describe('while retry_scheduled'),
-      error: z.object({ reason: z.string(), message: z.string() }).nullable(),
+      error: ZCommercialApprovalDispatchError,
     }),
-    reconciliation: z
-      .object({
-        outcome: z.string(),
-        note: z.string().nullable(),
-        reconciledAt: z.string(),
-        evidence: z.object({ artifactId: z.uuid(), sha256: z.string(), contentType: z.string() }).nullable(),
-      })
-      .nullable(),
+    reconciliation: ZCommercialApprovalReconciliation,
   })
   .describe('the commercial approval (ACECF) this account sent for the received e-CF');
 
@@ -954,17 +956,11 @@ export const ZCertificationSetRequestBody = z
   .describe('CertificationSetRequest: exactly one of workbookBase64, set, taxauthModel true');
 
 const ZCertificationItem = z.object({
+  ...CERTIFICATION_RUN_ITEM_FIELDS,
   position: z.number().int().describe('send order (a note follows the document it references)'),
   sheet: z.literal('ECF'),
   row: z.number().int().nullable().describe('the workbook row (header is row 1); null for the model set'),
-  caseRef: z.string().nullable().describe('CasoPrueba'),
-  type: z.string(),
-  encf: z.string(),
-  dependsOn: z.string().nullable().describe('the eNCF of the original a note waits for'),
   state: z.enum(['pending', 'issued', 'accepted', 'rejected', 'failed', 'stopped']),
-  documentId: z.uuid().nullable(),
-  documentStatus: z.string().nullable(),
-  trackId: z.string().nullable(),
   taxauthMessages: z
     .unknown()
     .describe("the tax authority's messages (a rejection names the field and both values)"),
@@ -980,20 +976,9 @@ const ZCertificationRunFields = {
   part: z.enum(['data', 'simulation']),
   source: z.enum(['workbook', 'json', 'taxauth_model']),
   setId: z.uuid().nullable(),
-  state: z.enum(['queued', 'running', 'succeeded', 'failed', 'stopped']),
-  createdAt: z.string(),
-  startedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
-  replacedAt: z.string().nullable().describe('set by a restart of the part: its receipts are replaced'),
-  totals: z.object({
-    documents: z.number().int(),
-    pending: z.number().int(),
-    issued: z.number().int(),
-    accepted: z.number().int(),
-    rejected: z.number().int(),
-    failed: z.number().int(),
-    stopped: z.number().int(),
-  }),
+  state: z.enum(CERTIFICATION_RUN_STATES),
+  ...CERTIFICATION_RUN_TIMES,
+  totals: ZCertificationRunTotals,
   failure: z.unknown().describe('null, or { code, message, encf, position, row, detail }'),
 };
 
@@ -1008,19 +993,12 @@ export const ZCertificationRunResponse = z
 const ZCertificationApprovals = z
   .object({
     sendId: z.uuid(),
-    state: z.enum(['queued', 'running', 'succeeded', 'failed', 'stopped']),
+    state: z.enum(CERTIFICATION_RUN_STATES),
     setId: z.uuid(),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),
-    totals: z.object({
-      approvals: z.number().int(),
-      pending: z.number().int(),
-      signed: z.number().int(),
-      accepted: z.number().int(),
-      rejected: z.number().int(),
-      stopped: z.number().int(),
-    }),
+    totals: ZCertificationApprovalsTotals,
     failure: z.unknown(),
     items: z.array(
       z.object({

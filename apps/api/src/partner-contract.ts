@@ -5,6 +5,11 @@
 // permission table of @ecf/services. Certification routes are added here as rows when built.
 import { z } from 'zod';
 import {
+  CERTIFICATION_RUN_ITEM_FIELDS,
+  CERTIFICATION_RUN_STATES,
+  CERTIFICATION_RUN_TIMES,
+} from '@ecf/contract';
+import {
   ATTESTABLE_STEPS,
   CERTIFICATION_XML_KINDS,
   FISCAL_ACCOUNTS_MAX_LIMIT,
@@ -707,16 +712,8 @@ export const ZPartnerRunRequest = z
   })
   .describe("the case's test set is run unless taxauthModel");
 const ZPartnerRunItem = z.object({
-  position: z.number().int(),
-  row: z.number().int().nullable(),
-  caseRef: z.string().nullable(),
-  type: z.string(),
-  encf: z.string(),
-  dependsOn: z.string().nullable(),
+  ...CERTIFICATION_RUN_ITEM_FIELDS,
   state: z.string(),
-  documentId: z.uuid().nullable(),
-  documentStatus: z.string().nullable(),
-  trackId: z.string().nullable(),
   taxauthMessages: z.unknown(),
   lastError: z.unknown(),
   detail: z.unknown(),
@@ -727,11 +724,8 @@ const ZPartnerRun = z.object({
   part: z.enum(['data', 'simulation']),
   source: z.string(),
   setId: z.uuid().nullable(),
-  state: z.enum(['queued', 'running', 'succeeded', 'failed', 'stopped']),
-  createdAt: z.string(),
-  startedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
-  replacedAt: z.string().nullable(),
+  state: z.enum(CERTIFICATION_RUN_STATES),
+  ...CERTIFICATION_RUN_TIMES,
   totals: z.record(z.string(), z.number().int()),
   failure: z.unknown(),
   items: z.array(ZPartnerRunItem).optional(),

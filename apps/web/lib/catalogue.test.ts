@@ -144,7 +144,7 @@ test('every webhook event type, endpoint and delivery state, attempt outcome and
   assertCovers('WEBHOOK_FAILURE_TEXTS', WEBHOOK_FAILURE_TEXTS, [
     ...WEBHOOK_ATTEMPT_ERROR_CODES,
     ...WEBHOOK_TARGET_REFUSALS,
-    // The reasons a delivery ends failed besides an attempt's error (run-webhook-delivery.ts, persistence/webhooks.ts).
+    // The reasons a delivery ends failed besides an attempt's error (run-webhook-delivery.ts, persistence/webhooks/webhooks.ts).
     'attempts_exhausted',
     'endpoint_retired',
     'failed',

@@ -1,60 +1,27 @@
 /**
  * What the certification pages share between their forms (browser) and their procedures (server):
- * the fifteen steps and the ones a person attests, the workbook's size limit, and how the portal
- * says each state in Spanish. Client-safe (zod and types only); the lists are copies of
- * @ecf/services' (`CERTIFICATION_STEPS`, `ATTESTABLE_STEPS`, `WORKBOOK_BASE64_MAX_CHARACTERS`), kept
- * equal by server/routers/certification/certification.test.ts.
+ * the fifteen steps and the ones a person attests, the workbook's size limit (all from
+ * `@ecf/contract`), and how the portal says each state in Spanish. Client-safe (zod and types only).
  */
 import { z } from 'zod';
-import type { CertificationStep } from '@ecf/db';
 import type { TStatusTone } from '@ecf/ui';
+import { ATTESTATION_NOTES_MAX_LENGTH, WORKBOOK_BASE64_MAX_CHARACTERS } from '@ecf/contract';
 
-/** The tax authority's fifteen steps, in order (docs/certification.md). */
-export const CERTIFICATION_STEPS = [
-  'registered',
-  'data_tests_ecf',
-  'data_tests_commercial_approval',
-  'simulation_ecf',
-  'simulation_printed_representation',
-  'printed_representation_validation',
-  'test_service_urls',
-  'reception_test_ecf',
-  'reception_ecf',
-  'reception_test_commercial_approval',
-  'reception_commercial_approval',
-  'production_service_urls',
-  'sworn_declaration',
-  'status_verification',
-  'finished',
-] as const satisfies readonly CertificationStep[];
+// The steps, the parts and the limits are the contract's (the API and @ecf/services use the same).
+export {
+  ATTESTABLE_STEPS,
+  ATTESTATION_NOTES_MAX_LENGTH,
+  CERTIFICATION_PARTS,
+  CERTIFICATION_STEPS,
+  WORKBOOK_BASE64_MAX_CHARACTERS,
+  type TAttestableStep,
+  type TCertificationPart,
+} from '@ecf/contract';
 
-/** The steps a person completes at the tax authority's portal and records here (in order). */
-export const ATTESTABLE_STEPS = [
-  'registered',
-  'simulation_printed_representation',
-  'printed_representation_validation',
-  'test_service_urls',
-  'reception_test_ecf',
-  'reception_test_commercial_approval',
-  'production_service_urls',
-  'sworn_declaration',
-] as const satisfies readonly CertificationStep[];
-
-export type TAttestableStep = (typeof ATTESTABLE_STEPS)[number];
-
-/** The parts of the tests a run belongs to (and a restart undoes). */
-export const CERTIFICATION_PARTS = ['data', 'simulation'] as const;
-export type TCertificationPart = (typeof CERTIFICATION_PARTS)[number];
-
-/** Longest `workbookBase64` the service accepts: 700 KB of base64 text. */
-export const WORKBOOK_BASE64_MAX_CHARACTERS = 700 * 1024;
 /** The largest workbook file whose base64 fits in that limit (about 525 KB). */
 export const WORKBOOK_FILE_MAX_BYTES = Math.floor(WORKBOOK_BASE64_MAX_CHARACTERS / 4) * 3;
 /** How the page states the limit. */
 export const WORKBOOK_LIMIT_TEXT = 'Hasta 525 KB de archivo (700 KB en base64, el límite del servicio).';
-
-/** Longest notes of an attestation (the service's `ATTESTATION_LIMITS.notes`). */
-export const ATTESTATION_NOTES_MAX_LENGTH = 4000;
 
 /** A workbook read in the browser, as base64 text. */
 export const ZWorkbookBase64 = z

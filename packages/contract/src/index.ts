@@ -4,3 +4,5 @@ export * from './partner-key-profiles.ts';
 export * from './webhook-event-types.ts';
 export * from './webhook-payloads.ts';
 export * from './sdk-operations.ts';
+export * from './certification.ts';
+export * from './commercial-approvals.ts';

@@ -69,7 +69,7 @@ type TSendOptions = TCertificateSource & {
  *   (replays included, nothing built or sent): the tax authority annuls only authorized sequences
  *   of an authorized electronic issuer (Formato Anulación de e-NCF, `RncEmisor` validations b and
  *   c), and an account not yet authorized has no production sequence to annul (docs/annulments.md).
- * - The reservation (persistence/annulments.ts) is the annulment's side of the race with emission:
+ * - The reservation (persistence/annulments/annulments.ts) is the annulment's side of the race with emission:
  *   409 `ANECF_RANGE_RESERVED` when another annulment holds a range; 409 `ANECF_DOCUMENT_CONFLICT`
  *   (`details.documentId`) when a document of the ranges was stored or claimed for sending first.
  * - Answer: 202 `accepted` (documents that never left cancelled, with their jobs), 422 `rejected`

@@ -7,8 +7,10 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, type TErrorCode } from '../shared/errors.ts';
 
-/** Longest `workbookBase64` accepted: 700 KB of base64 text (interface spec, Limits). */
-export const WORKBOOK_BASE64_MAX_CHARACTERS = 700 * 1024;
+import { WORKBOOK_BASE64_MAX_CHARACTERS } from '@ecf/contract';
+
+/** Longest `workbookBase64` accepted: 700 KB of base64 text (interface spec, Limits; the contract's). */
+export { WORKBOOK_BASE64_MAX_CHARACTERS };
 
 /** Most rows of a sheet in the JSON form (the tax authority's sets have 25 and 4; other software's a few hundred at most). */
 export const JSON_SET_MAX_ROWS = 1000;

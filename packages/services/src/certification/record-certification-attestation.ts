@@ -11,9 +11,15 @@ import {
 import { AppError } from '../shared/errors.ts';
 import { ATTESTABLE_STEPS, missingStepsBefore } from './certification-steps.ts';
 import { moveCase } from './certification-guards.ts';
+import { ATTESTATION_NOTES_MAX_LENGTH } from '@ecf/contract';
 
 /** Longest texts of an attestation (interface spec, Partner text limits). */
-export const ATTESTATION_LIMITS = { actorRef: 200, notes: 4000, evidenceRefs: 50, evidenceRef: 500 } as const;
+export const ATTESTATION_LIMITS = {
+  actorRef: 200,
+  notes: ATTESTATION_NOTES_MAX_LENGTH,
+  evidenceRefs: 50,
+  evidenceRef: 500,
+} as const;
 
 /** An attestation as people and Partners record it. */
 export const ZAttestationInput = z.strictObject({

@@ -1,6 +1,6 @@
 /**
  * How a received row reads in the API and the portal: the received e-CF item and the received
- * ACECF item (docs/received-documents.md). Pure: the rows come from `persistence/inbound-queries.ts`.
+ * ACECF item (docs/received-documents.md). Pure: the rows come from `persistence/inbound/inbound-queries.ts`.
  */
 import type { Environment } from '@ecf/db';
 import type { TInboundRow } from '../persistence/index.ts';

@@ -7,7 +7,7 @@
  * seconds: finding a row whose lease lapsed (`deadAfterSeconds`) and that nobody looked after yet
  * is one indexed read of a tiny table, made every few seconds by every worker. Only then is the job
  * table read: the documents of `active` jobs whose own lease lapsed (the pg-boss heartbeat of the
- * job, which the dead process can no longer refresh; see persistence/sweep.ts) get their next
+ * job, which the dead process can no longer refresh; see persistence/maintenance/sweep.ts) get their next
  * step, in the sweep's transaction and under its advisory lock (workers never requeue a document
  * twice), and the dead workers are marked looked after in the same transaction.
  */

@@ -20,7 +20,7 @@
  *
  * "No job is moving it" means no live job of `document.sign`, `document.transmit` or
  * `document.poll-status` carries its id: a due `created` or `retry` job, or an `active` one whose
- * lease runs (checked in the same query; see persistence/sweep.ts). The sweep runs in one
+ * lease runs (checked in the same query; see persistence/maintenance/sweep.ts). The sweep runs in one
  * transaction under an advisory lock, so two workers sweeping at once cannot both enqueue; each job
  * is sent on that transaction with a `sweep_requeued` event beside it. The lost job itself is left
  * to pg-boss (it fails it once its heartbeat is overdue and retries it; the step, guarded by the

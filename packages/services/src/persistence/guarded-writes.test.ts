@@ -4,11 +4,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedDocument, seedTenant, sqlPoolOf, type TEnqueue } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
-import { changeDocument } from './change-document.ts';
-import { openEpisode } from './episodes.ts';
-import { changeDelivery, type TDeliveryChange } from './receiver-deliveries.ts';
+import { changeDocument } from './documents/change-document.ts';
+import { openEpisode } from './transmission/episodes.ts';
+import { changeDelivery, type TDeliveryChange } from './receiver-delivery/receiver-deliveries.ts';
 import { artifactInput } from './statements.ts';
-import { loadTransmissionDocument } from './step-reads.ts';
+import { loadTransmissionDocument } from './documents/step-reads.ts';
 
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 before(async () => {

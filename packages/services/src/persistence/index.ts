@@ -12,7 +12,7 @@ export {
   type TDocumentState,
   type TDocumentStateRow,
   type TTransmissionDocument,
-} from './document-rows.ts';
+} from './documents/document-rows.ts';
 export { artifactInput, type TArtifactInput, type TEventInput } from './statements.ts';
 export { isRetryableConflict, retryOnConflict, type TRetryOnConflictOptions } from './retry-on-conflict.ts';
 export type { TFollowUpJobs, TWriteResult } from './guarded-write.ts';
@@ -21,7 +21,7 @@ export {
   changeDocument,
   type TDocumentChange,
   type TDocumentColumns,
-} from './change-document.ts';
+} from './documents/change-document.ts';
 export {
   changeDelivery,
   ensureReceiverDelivery,
@@ -31,7 +31,7 @@ export {
   type TDeliveryColumns,
   type TDeliveryRow,
   type TReceiverDelivery,
-} from './receiver-deliveries.ts';
+} from './receiver-delivery/receiver-deliveries.ts';
 export {
   findLastEventsOfTypes,
   loadDeliveryDocument,
@@ -40,7 +40,7 @@ export {
   readSignedXml,
   readSubmittedPayloadText,
   type TDeliveryDocument,
-} from './step-reads.ts';
+} from './documents/step-reads.ts';
 export {
   findReferencedDocument,
   findStoredSubmission,
@@ -48,7 +48,7 @@ export {
   isEncfTaken,
   isUniqueViolation,
   type TSubmittedDocument,
-} from './submissions.ts';
+} from './emission/submissions.ts';
 export {
   countIssuedDocuments,
   findDocumentById,
@@ -59,7 +59,7 @@ export {
   findScopedDocument,
   findSignedXmlArtifact,
   type TIssuedFilters,
-} from './document-queries.ts';
+} from './documents/document-queries.ts';
 export {
   findDocumentArtifactRows,
   findDocumentDeliveryRow,
@@ -67,20 +67,25 @@ export {
   type TArtifactListRow,
   type TDeliveryListRow,
   type TDocumentEventRow,
-} from './document-details.ts';
-export { closeEpisode, openEpisode, type TEpisodeClose, type TReceptionService } from './episodes.ts';
+} from './documents/document-details.ts';
+export {
+  closeEpisode,
+  openEpisode,
+  type TEpisodeClose,
+  type TReceptionService,
+} from './transmission/episodes.ts';
 export {
   findUnsentOperatorNotification,
   markOperatorNotificationSent,
   recordOperatorNotification,
   type TOperatorNotification,
-} from './operator-notifications.ts';
+} from './support/operator-notifications.ts';
 export {
   inSweepTransaction,
   type TStalledDocument,
   type TSweepReason,
   type TSweepTransaction,
-} from './sweep.ts';
+} from './maintenance/sweep.ts';
 export {
   addBuyerEmailEnvironment,
   findAllTenants,
@@ -95,8 +100,13 @@ export {
   touchApiKey,
   type TKeyLookup,
   type TKeyLookupRow,
-} from './accounts.ts';
-export { findApiKeyRows, insertAuditedApiKey, revokeAuditedApiKey, type TApiKeyRow } from './api-keys.ts';
+} from './accounts/accounts.ts';
+export {
+  findApiKeyRows,
+  insertAuditedApiKey,
+  revokeAuditedApiKey,
+  type TApiKeyRow,
+} from './accounts/api-keys.ts';
 export {
   findActiveCertificateRow,
   findCertificatesOfTenant,
@@ -107,9 +117,13 @@ export {
   resealCertificate,
   type TSealedCertificate,
   type TTenantCertificateMetadata,
-} from './certificates.ts';
-export { claimBuyerEmailAttempt, loadBuyerEmailDocument, type TBuyerEmailDocument } from './buyer-email.ts';
-export { deleteExpiredRecords } from './maintenance.ts';
+} from './accounts/certificates.ts';
+export {
+  claimBuyerEmailAttempt,
+  loadBuyerEmailDocument,
+  type TBuyerEmailDocument,
+} from './buyer-email/buyer-email.ts';
+export { deleteExpiredRecords } from './maintenance/maintenance.ts';
 export {
   deleteRecoveredWorkerInstances,
   findDeadWorkerInstances,
@@ -117,7 +131,7 @@ export {
   insertWorkerInstance,
   markWorkerInstancesRecovered,
   touchWorkerInstance,
-} from './worker-instances.ts';
+} from './maintenance/worker-instances.ts';
 export {
   clearUserSignInFailures,
   findUserByEmail,
@@ -126,12 +140,12 @@ export {
   recordUserSignInFailure,
   updateUserPassword,
   type TUserRow,
-} from './users.ts';
+} from './identity/users.ts';
 export {
   countSignInAttempt,
   findPhantomSignInFailures,
   recordPhantomSignInFailure,
-} from './sign-in-counters.ts';
+} from './identity/sign-in-counters.ts';
 export {
   insertPortalSession,
   loadPortalSession,
@@ -140,7 +154,7 @@ export {
   setSessionActiveTenant,
   touchPortalSession,
   type TSessionRow,
-} from './portal-sessions.ts';
+} from './identity/portal-sessions.ts';
 export {
   changeMembershipRole,
   deleteMembership,
@@ -153,7 +167,7 @@ export {
   type TMembershipChange,
   type TMembershipRemoval,
   type TUserTenantRow,
-} from './memberships.ts';
+} from './identity/memberships.ts';
 export {
   acceptInvitationRow,
   findInvitationByTokenHash,
@@ -163,8 +177,8 @@ export {
   type TAcceptingUser,
   type TInvitationAcceptance,
   type TInvitationRow,
-} from './invitations.ts';
-export { consumePasswordReset, findPasswordReset, insertPasswordReset } from './password-resets.ts';
+} from './identity/invitations.ts';
+export { consumePasswordReset, findPasswordReset, insertPasswordReset } from './identity/password-resets.ts';
 export {
   appendAuditEntryRow,
   appendAuditEntryUnlessRecent,
@@ -172,15 +186,15 @@ export {
   insertAuditEntry,
   type TAuditEntry,
   type TAuditEntryInput,
-} from './portal-audit.ts';
+} from './audit/portal-audit.ts';
 export {
   changeAccountRow,
   findAccountRow,
   type TAccountChanges,
   type TAccountRow,
-} from './account-settings.ts';
-export { findDocumentSummary, type TDocumentSummaryRow } from './document-summary.ts';
-export { findFirstStepsRow, type TFirstStepsRow } from './first-steps.ts';
+} from './accounts/account-settings.ts';
+export { findDocumentSummary, type TDocumentSummaryRow } from './documents/document-summary.ts';
+export { findFirstStepsRow, type TFirstStepsRow } from './accounts/first-steps.ts';
 export {
   findContingencyDocumentsOfAllTenants,
   findDocumentRefs,
@@ -196,8 +210,8 @@ export {
   type TOperatorNotificationRow,
   type TSupportTenantRef,
   type TUncertainDeliveryRow,
-} from './support.ts';
-export { loadDocumentEvidence, type TEvidenceArtifact, type TEvidenceEvent } from './evidence.ts';
+} from './support/support.ts';
+export { loadDocumentEvidence, type TEvidenceArtifact, type TEvidenceEvent } from './documents/evidence.ts';
 export {
   findWebhookDeliveryRows,
   findWebhookEndpointRow,
@@ -215,7 +229,7 @@ export {
   type TWebhookDeliveryStatus,
   type TWebhookEndpointRow,
   type TWebhookEndpointStatus,
-} from './webhook-endpoints.ts';
+} from './webhooks/webhook-endpoints.ts';
 export {
   deleteExpiredWebhookInboxRequests,
   findWebhookInboxOfEndpoint,
@@ -225,7 +239,7 @@ export {
   WEBHOOK_INBOX_KEEP_REQUESTS,
   type TWebhookInboxRequestRow,
   type TWebhookInboxRow,
-} from './webhook-inboxes.ts';
+} from './webhooks/webhook-inboxes.ts';
 export {
   findOverlappingSequenceRange,
   findSequenceRangeOfEncf,
@@ -234,7 +248,7 @@ export {
   listSequenceRangesWithCounts,
   type TSequenceRangeRow,
   type TSequenceRangeWithCounts,
-} from './sequences.ts';
+} from './sequences/sequences.ts';
 export {
   findAnnulment,
   findAnnulmentByKey,
@@ -258,7 +272,7 @@ export {
   type TCoveredDocuments,
   type TReservation,
   type TReservedRange,
-} from './annulments.ts';
+} from './annulments/annulments.ts';
 export {
   changeCommercialApproval,
   findActiveCommercialApproval,
@@ -272,7 +286,7 @@ export {
   type TCommercialApprovalGuard,
   type TCommercialApprovalRow,
   type TInboundEcfForApproval,
-} from './commercial-approvals.ts';
+} from './commercial-approvals/commercial-approvals.ts';
 // Task L (issue 18): reads of received documents, the validity check's write, the due sweep.
 export {
   findInboundArtifact,
@@ -285,7 +299,7 @@ export {
   recordInboundValidity,
   type TInboundRow,
   type TReceivedFilters,
-} from './inbound-queries.ts';
+} from './inbound/inbound-queries.ts';
 // Task R (issue 18): the public reception routes' writes (received e-CF and ACECF, seeds, tokens).
 export {
   claimInboundRefusalSlot,
@@ -301,14 +315,14 @@ export {
   type TInboundRecorded,
   type TIssuedDocumentForApproval,
   type TReceivingTenant,
-} from './inbound-documents.ts';
+} from './inbound/inbound-documents.ts';
 export {
   consumeReceptionSeed,
   deleteExpiredReceptionCredentials,
   findReceptionToken,
   insertReceptionSeed,
   insertReceptionToken,
-} from './reception-auth.ts';
+} from './receiving/reception-auth.ts';
 // Certification (issue 19): cases, completions, attestations, sets; runs and their items; the
 // commercial approvals sends of the tests; the job chains that drive runs and sends.
 export {
@@ -336,7 +350,7 @@ export {
   type TCertificationCaseRow,
   type TCertificationSetRow,
   type TStepCompletionRow,
-} from './certification-cases.ts';
+} from './certification/certification-cases.ts';
 export {
   findOfficialSetRow,
   findOfficialSetRows,
@@ -344,7 +358,7 @@ export {
   readOfficialSetContent,
   retireOfficialSetRow,
   type TOfficialSetRow,
-} from './certification-official-sets.ts';
+} from './certification/certification-official-sets.ts';
 export {
   changeApprovalItem,
   changeCertificationItems,
@@ -377,7 +391,7 @@ export {
   type TCertificationItemView,
   type TCertificationRunRow,
   type TNewCertificationItem,
-} from './certification-runs.ts';
+} from './certification/certification-runs.ts';
 // Issue 20: the Partner API (partners, keys, origins, accounts, usage) and the taxpayer registry.
 export {
   authenticatePartnerRow,
@@ -410,7 +424,7 @@ export {
   type TPartnerKeyRow,
   type TPartnerRow,
   type TRncHolder,
-} from './partners.ts';
+} from './partners/partners.ts';
 export {
   completeRegistryImport,
   copyRegistryEntries,
@@ -418,7 +432,7 @@ export {
   findCurrentRegistryImport,
   findRegistryEntry,
   insertRegistryImport,
-} from './taxpayer-registry.ts';
+} from './taxpayer-registry/taxpayer-registry.ts';
 export {
   findPartnerWebhookDeliveryRow,
   findPartnerWebhookDeliveryRows,
@@ -431,14 +445,14 @@ export {
   rotatePartnerWebhookSecretRow,
   updatePartnerWebhookEndpointRow,
   type TPartnerWebhookEndpointRow,
-} from './partner-webhook-endpoints.ts';
+} from './webhooks/partner-webhook-endpoints.ts';
 export {
   completeUploadSession,
   findUploadSession,
   insertUploadSession,
   useUploadAttempt,
   type TUploadSessionRow,
-} from './certificate-upload-sessions.ts';
+} from './accounts/certificate-upload-sessions.ts';
 export {
   completePortalExport,
   countAuditEntriesInRange,
@@ -455,4 +469,4 @@ export {
   type TAuditExportRow,
   type TPortalExportRow,
   type TPortalExportStatus,
-} from './portal-exports.ts';
+} from './exports/portal-exports.ts';

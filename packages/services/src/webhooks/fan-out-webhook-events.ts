@@ -4,7 +4,7 @@ import {
   type TPartnerAccountLink,
   type TWebhookEventRow,
   type TWebhookFanOutEndpoint,
-} from '../persistence/webhooks.ts';
+} from '../persistence/webhooks/webhooks.ts';
 import { OUTAGE_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 import { buildDirectWebhookPayload, buildPartnerWebhookPayload, webhookBodyOf } from './payloads.ts';
 

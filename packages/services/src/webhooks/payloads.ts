@@ -27,7 +27,7 @@ export {
   type TPartnerWebhookPayload,
 } from '@ecf/contract';
 
-/** An outbox row, as the fan-out reads it (`persistence/webhooks.ts`). */
+/** An outbox row, as the fan-out reads it (`persistence/webhooks/webhooks.ts`). */
 export type TWebhookEventRecord = {
   id: string;
   /** `webhook_events.sequence` (bigint, as a decimal string). */

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedDocument, seedTenant, sqlPoolOf } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
-import { claimWebhookDelivery, queuedWebhookDeliveryJobs } from '../persistence/webhooks.ts';
+import { claimWebhookDelivery, queuedWebhookDeliveryJobs } from '../persistence/webhooks/webhooks.ts';
 import { insertTestEndpoint, recordingEnqueue, testKeyring } from '../../test/webhook-engine.ts';
 import { startReceiver, type TReceiver } from '../../test/webhook-receivers.ts';
 import { fanOutWebhookEvents } from './fan-out-webhook-events.ts';

@@ -5,7 +5,7 @@ import {
   claimWebhookDelivery,
   recordWebhookAttempt,
   type TWebhookClaimRefusal,
-} from '../persistence/webhooks.ts';
+} from '../persistence/webhooks/webhooks.ts';
 import {
   deliverWebhook,
   nextWebhookAttemptAt,

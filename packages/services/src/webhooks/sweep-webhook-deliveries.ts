@@ -1,5 +1,5 @@
 import type { TDatabase, TEnqueue } from '@ecf/db';
-import { sweepWebhookDeliveryRows } from '../persistence/webhooks.ts';
+import { sweepWebhookDeliveryRows } from '../persistence/webhooks/webhooks.ts';
 import { fanOutWebhookEvents } from './fan-out-webhook-events.ts';
 
 /** A queued delivery this late past its `next_attempt_at` is taken as having lost its job. */

@@ -13,9 +13,9 @@ import {
   type TEnqueue,
 } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
-import { changeDocument } from '../persistence/change-document.ts';
-import { closeEpisode, openEpisode } from '../persistence/episodes.ts';
-import { insertSubmittedDocument } from '../persistence/submissions.ts';
+import { changeDocument } from '../persistence/documents/change-document.ts';
+import { closeEpisode, openEpisode } from '../persistence/transmission/episodes.ts';
+import { insertSubmittedDocument } from '../persistence/emission/submissions.ts';
 import { insertTestEndpoint } from '../../test/webhook-engine.ts';
 import { DIRECT_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 

@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  CERTIFICATION_RUN_ITEM_FIELDS,
+  CERTIFICATION_RUN_STATES,
+  CERTIFICATION_RUN_TIMES,
+  ZCertificationApprovalsTotals,
+  ZCertificationRunTotals,
+} from '@ecf/contract';
 import { ZEnvironment } from '../api-keys/api-key.schema.ts';
 import {
   ATTESTABLE_STEPS,
@@ -13,7 +20,7 @@ export { ZEnvironment };
 
 const ZPart = z.enum(CERTIFICATION_PARTS, { error: 'Elija la parte: pruebas de datos o simulación.' });
 const ZStep = z.enum(CERTIFICATION_STEPS);
-const ZRunState = z.enum(['queued', 'running', 'succeeded', 'failed', 'stopped']);
+const ZRunState = z.enum(CERTIFICATION_RUN_STATES);
 
 /** A message of the tax authority (`{ codigo, valor }` as its answers carry them). */
 const ZTaxauthMessage = z.object({ code: z.string(), message: z.string() });
@@ -31,15 +38,7 @@ export const ZStepView = z.object({
   action: z.string(),
 });
 
-const ZRunTotals = z.object({
-  documents: z.number().int(),
-  pending: z.number().int(),
-  issued: z.number().int(),
-  accepted: z.number().int(),
-  rejected: z.number().int(),
-  failed: z.number().int(),
-  stopped: z.number().int(),
-});
+const ZRunTotals = ZCertificationRunTotals;
 
 /** Why a run failed or stopped, as the page says it. */
 const ZRunFailure = z.object({
@@ -57,26 +56,15 @@ export const ZRunSummary = z.object({
   part: ZPart,
   source: z.string(),
   state: ZRunState,
-  createdAt: z.string(),
-  startedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
-  replacedAt: z.string().nullable(),
+  ...CERTIFICATION_RUN_TIMES,
   totals: ZRunTotals,
   failure: ZRunFailure.nullable(),
 });
 
 /** One row of a run: the workbook row, its document and the tax authority's answer. */
 export const ZRunItem = z.object({
-  position: z.number().int(),
-  row: z.number().int().nullable(),
-  caseRef: z.string().nullable(),
-  type: z.string(),
-  encf: z.string(),
-  dependsOn: z.string().nullable(),
+  ...CERTIFICATION_RUN_ITEM_FIELDS,
   state: z.string(),
-  documentId: z.uuid().nullable(),
-  documentStatus: z.string().nullable(),
-  trackId: z.string().nullable(),
   /** The tax authority's messages (a rejection names the field and both values). */
   taxauthMessages: z.array(ZTaxauthMessage),
   /** Why the row failed or is stuck (`code: message`), when the service knows. */
@@ -92,14 +80,7 @@ export const ZApprovalsView = z.object({
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
-  totals: z.object({
-    approvals: z.number().int(),
-    pending: z.number().int(),
-    signed: z.number().int(),
-    accepted: z.number().int(),
-    rejected: z.number().int(),
-    stopped: z.number().int(),
-  }),
+  totals: ZCertificationApprovalsTotals,
   failure: z.string().nullable(),
   items: z.array(
     z.object({

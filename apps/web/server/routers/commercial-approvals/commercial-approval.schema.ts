@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZCommercialApprovalDispatchError, ZCommercialApprovalReconciliation } from '@ecf/contract';
 import { ZEnvironment } from '../api-keys/api-key.schema.ts';
 import { ZUuid } from '../../../lib/schemas.ts';
 
@@ -47,16 +48,9 @@ export const ZCommercialApprovalPanelView = z.object({
     responseTruncated: z.boolean(),
     responseBytes: z.number().int().nullable(),
     nextAttemptAt: z.string().nullable(),
-    error: z.object({ reason: z.string(), message: z.string() }).nullable(),
+    error: ZCommercialApprovalDispatchError,
   }),
-  reconciliation: z
-    .object({
-      outcome: z.string(),
-      note: z.string().nullable(),
-      reconciledAt: z.string(),
-      evidence: z.object({ artifactId: z.uuid(), sha256: z.string(), contentType: z.string() }).nullable(),
-    })
-    .nullable(),
+  reconciliation: ZCommercialApprovalReconciliation,
 });
 export type TCommercialApprovalPanelView = z.infer<typeof ZCommercialApprovalPanelView>;
 
