@@ -29,6 +29,7 @@ import {
 import { freePort } from '../support/processes.ts';
 import { closeDatabase, seedPartnerAdmin, seedPortalTenant, stackDatabase } from '../support/seed.ts';
 import { stack } from '../support/stack.ts';
+import { until } from '../support/until.ts';
 
 const ARTIFACTS = path.join(import.meta.dirname, '..', 'artifacts');
 const closers: Array<() => Promise<void>> = [];
@@ -64,16 +65,6 @@ test("each example's README shows its code verbatim: what the reader copies is w
 
 const keyring = () =>
   createCertificateKeyring({ currentKey: stack().secrets['CERTIFICATE_MASTER_KEY'] ?? '' });
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 /** A delivery as the service would sign it (the endpoint's secret is known to the ERP). */
 function signed(body: object, secret: string) {

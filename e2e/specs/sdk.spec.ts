@@ -14,6 +14,7 @@ import { Readable } from 'node:stream';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NOT_IN_SDK } from '@ecf/contract';
+import { sampleInvoice } from '@ecf/example-erp-integration';
 import { ALL_SCOPES, seedApiKey } from '@ecf/db';
 import { createTestCertificate } from '@ecf/fiscal-core/testing';
 import {
@@ -36,6 +37,7 @@ import {
 } from '@ecf/services';
 import { closeDatabase, seedPartnerAdmin, seedPortalTenant, stackDatabase } from '../support/seed.ts';
 import { stack } from '../support/stack.ts';
+import { until } from '../support/until.ts';
 
 type TServedOperation = { operationId: string; responses: Record<string, { 'x-error-codes'?: string[] }> };
 type TServedDocument = { paths: Record<string, Record<string, TServedOperation> & { servers?: unknown }> };
@@ -77,31 +79,14 @@ async function settled<T>(operationId: TOperationId, call: Promise<T>): Promise<
   }
 }
 
-/** Today in Dominican time (UTC-4), `YYYY-MM-DD`. */
-function dominicanToday(): string {
-  return new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 10);
-}
 let lastEncf = 0;
 /** A fresh eNCF of `type` (time-based: specs share the stack). */
 function nextEncf(type: string): string {
   lastEncf = Math.max(lastEncf + 1, Date.now() % 10_000_000_000);
   return `E${type}${String(lastEncf).padStart(10, '0')}`;
 }
-function invoice(encf: string) {
-  const [year, month, day] = dominicanToday().split('-');
-  return {
-    type: 'E31',
-    encf,
-    sequenceExpirationDate: `31-12-${Number(year) + 1}`,
-    issueDate: `${day}-${month}-${year}`,
-    buyer: { rnc: '101672919', name: 'Ferretería Los Pinos SRL' },
-    paymentType: 'card',
-    incomeType: '01',
-    lines: [
-      { name: 'Cemento gris 42.5 kg', quantity: 2, unitPrice: '450.00', itbisRate: 18, itemKind: 'good' },
-    ],
-  };
-}
+/** The ERP example's invoice (an E31 of today), numbered here. */
+const invoice = sampleInvoice;
 
 /** A webhook receiver on 127.0.0.1 answering 200 and keeping each request's raw bytes. */
 type TDelivery = { headers: IncomingHttpHeaders; body: Buffer };
@@ -119,16 +104,6 @@ async function startReceiver(): Promise<{ url: string; deliveries: TDelivery[] }
   const listening = receiver;
   await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}/partner-events`, deliveries };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
 }
 
 const keyring = () =>
@@ -199,7 +174,8 @@ test('a direct account: health, emit with wait, status, lists page by page, XML 
   assert.match(await ecf.metrics(), /^# (HELP|TYPE) /m);
   assert.equal(((await ecf.openapi()) as { openapi: string }).openapi, '3.1.0');
 
-  const first = invoice(nextEncf('31'));
+  const firstEncf = nextEncf('31');
+  const first = invoice(firstEncf);
   const preflight = await ecf.submitDocument({ validate: 'true', body: first });
   assert.equal(preflight.status, 'validated');
   assert.equal(preflight.documentId, undefined);
@@ -213,7 +189,7 @@ test('a direct account: health, emit with wait, status, lists page by page, XML 
     const [found] = batch.found;
     return found && ['accepted', 'accepted_conditional'].includes(found.status) ? found : undefined;
   });
-  assert.equal(final.encf, first.encf);
+  assert.equal(final.encf, firstEncf);
 
   const second = await ecf.submitDocument({ body: invoice(nextEncf('31')) });
   const page = await ecf.listDocuments({ limit: '1' });
@@ -223,11 +199,11 @@ test('a direct account: health, emit with wait, status, lists page by page, XML 
   for await (const item of ecf.paginate('listDocuments', { limit: '1' })) listed.push(item.documentId);
   assert.deepEqual(new Set(listed), new Set([documentId, second.documentId]));
 
-  const xml = await ecf.documentXml({ documentReference: first.encf });
+  const xml = await ecf.documentXml({ documentReference: firstEncf });
   assert.match(xml.contentType, /xml/);
   assert.match(await xml.text(), /<ECF[\s>][\s\S]*<Signature/);
   const pdf = await ecf.documentPdf({ documentReference: documentId });
-  assert.equal(pdf.filename, `${tenant.rnc}${first.encf}.pdf`);
+  assert.equal(pdf.filename, `${tenant.rnc}${firstEncf}.pdf`);
   const pdfBytes = await pdf.bytes();
   assert.equal(Buffer.from(pdfBytes.subarray(0, 5)).toString(), '%PDF-');
   // The buyer's link, as the buyer's e-mail carries it (signed with the stack's RI_LINK_SECRET).
@@ -239,7 +215,8 @@ test('a direct account: health, emit with wait, status, lists page by page, XML 
   assert.equal(Buffer.from((await buyerPdf.bytes()).subarray(0, 5)).toString(), '%PDF-');
 
   assert.ok(Array.isArray((await ecf.contingency()).items));
-  const year = Number(dominicanToday().slice(0, 4));
+  // The year in the Dominican Republic (UTC-4).
+  const year = Number(new Date(Date.now() - 4 * 3600_000).toISOString().slice(0, 4));
   const range = await settled(
     'registerSequence',
     ecf.registerSequence({
