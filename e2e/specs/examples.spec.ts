@@ -6,7 +6,7 @@
 //   customer's browser uploads with the token), test set and case, followed by verified webhooks.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac, randomInt, randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Server } from 'node:http';
@@ -24,6 +24,7 @@ import {
   createPartnerKey,
   createWebhookEndpoint,
   importTaxpayerRegistry,
+  signWebhookBody,
   storeTenantCertificate,
 } from '@ecf/services';
 import { freePort } from '../support/processes.ts';
@@ -66,12 +67,15 @@ test("each example's README shows its code verbatim: what the reader copies is w
 const keyring = () =>
   createCertificateKeyring({ currentKey: stack().secrets['CERTIFICATE_MASTER_KEY'] ?? '' });
 
-/** A delivery as the service would sign it (the endpoint's secret is known to the ERP). */
+/** A delivery signed by the service's own signer (the endpoint's secret is known to the ERP). */
 function signed(body: object, secret: string) {
   const raw = JSON.stringify(body);
-  const t = Math.floor(Date.now() / 1000);
-  const v1 = createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex');
-  return { raw, headers: { 'content-type': 'application/json', 'svc-signature': `t=${t},v1=${v1}` } };
+  const signature = signWebhookBody({
+    body: raw,
+    secrets: [secret],
+    timestampSeconds: Math.floor(Date.now() / 1000),
+  });
+  return { raw, headers: { 'content-type': 'application/json', 'svc-signature': signature } };
 }
 
 test('the ERP integration example issues, waits, saves the PDF and applies each verified webhook once', async () => {

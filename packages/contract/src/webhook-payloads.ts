@@ -92,7 +92,8 @@ const ZPartnerServiceResource = z.strictObject({
 });
 /** The annulment states an event announces (the tax authority answered, or a reconciliation fixed it). */
 export const ANNULMENT_EVENT_STATES = ['accepted', 'rejected', 'failed', 'uncertain'] as const;
-const ZAnnulmentEventState = z.enum(ANNULMENT_EVENT_STATES);
+/** The state an annulment event announces (the builders parse the outbox row's state with it). */
+export const ZAnnulmentEventState = z.enum(ANNULMENT_EVENT_STATES);
 /** `resource` of `annulment.state_changed`. */
 const ZPartnerAnnulmentResource = z.strictObject({
   kind: z.literal('annulment'),

@@ -4,14 +4,14 @@
  * attempt sends exactly the same body. Builders parse their result with the schema: a payload that
  * breaks the contract is a bug that fails the fan-out loudly rather than reaching a receiver.
  */
-import { z } from 'zod';
 import type { DocumentStatus, Environment } from '@ecf/db';
 import { printingOf, printingStatusOf } from '../documents/printing-status.ts';
 import { PARTNER_ENVIRONMENT_OF } from '../partners/partner-rules.ts';
 import {
   ZDirectWebhookPayload,
   ZPartnerWebhookPayload,
-  ANNULMENT_EVENT_STATES,
+  ZAnnulmentEventState,
+  type ANNULMENT_EVENT_STATES,
   type CERTIFICATION_CASE_STATES,
   type TDirectWebhookPayload,
   type TPartnerWebhookPayload,
@@ -235,8 +235,6 @@ function messageText(message: unknown): string {
   }
   return JSON.stringify(message);
 }
-
-const ZAnnulmentEventState = z.enum(ANNULMENT_EVENT_STATES);
 
 function annulmentParts(event: TWebhookEventRecord) {
   const data = event.data as unknown as TAnnulmentEventData;

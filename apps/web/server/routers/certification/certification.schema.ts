@@ -38,8 +38,6 @@ export const ZStepView = z.object({
   action: z.string(),
 });
 
-const ZRunTotals = ZCertificationRunTotals;
-
 /** Why a run failed or stopped, as the page says it. */
 const ZRunFailure = z.object({
   code: z.string(),
@@ -57,7 +55,7 @@ export const ZRunSummary = z.object({
   source: z.string(),
   state: ZRunState,
   ...CERTIFICATION_RUN_TIMES,
-  totals: ZRunTotals,
+  totals: ZCertificationRunTotals,
   failure: ZRunFailure.nullable(),
 });
 
