@@ -95,6 +95,24 @@ function secondsOf(id) {
   return typeof expected[id] === 'number' ? expected[id] : DEFAULT_SECONDS;
 }
 
+/** The lines kept of each task's output for the failure digest (its last ones). */
+const KEPT_LINES = 600;
+/** How many lines of a failed task's digest are printed at the very end (where CI's excerpt looks). */
+const DIGEST_LINES = 70;
+const outputOf = new Map();
+
+/**
+ * What a failed task said of its failures: node:test's "failing tests" summary when it printed one,
+ * else its last lines. Printed after the table, so the end of the log names the failing test even
+ * when another lane's output came after it.
+ */
+function digestOf(id) {
+  const lines = outputOf.get(id) ?? [];
+  const summary = lines.findLastIndex((line) => /^✖ failing tests:/.test(line.trim()));
+  const digest = summary >= 0 ? lines.slice(summary) : lines.slice(-DIGEST_LINES);
+  return digest.slice(0, DIGEST_LINES);
+}
+
 /** Runs one task, every output line prefixed with its id; resolves with its exit code. */
 function run(task) {
   return new Promise((resolve) => {
@@ -104,15 +122,22 @@ function run(task) {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const prefix = `${task.id.replace('#', ':')}: `;
+    const kept = [];
+    outputOf.set(task.id, kept);
+    const write = (line) => {
+      process.stdout.write(`${prefix}${line}\n`);
+      kept.push(line);
+      if (kept.length > KEPT_LINES) kept.splice(0, kept.length - KEPT_LINES);
+    };
     for (const stream of [child.stdout, child.stderr]) {
       let pending = '';
       stream.on('data', (chunk) => {
         const lines = (pending + chunk.toString()).split('\n');
         pending = lines.pop() ?? '';
-        for (const line of lines) process.stdout.write(`${prefix}${line}\n`);
+        for (const line of lines) write(line);
       });
       stream.on('end', () => {
-        if (pending !== '') process.stdout.write(`${prefix}${pending}\n`);
+        if (pending !== '') write(pending);
       });
     }
     child.once('error', (error) => {
@@ -175,6 +200,10 @@ const failures = results.filter((result) => result.code !== 0);
 if (failures.length > 0 || queue.length > 0) {
   if (queue.length > 0)
     console.log(`run-checks: not started after the failure: ${queue.map((task) => task.id).join(', ')}`);
+  for (const failure of failures) {
+    console.log(`\nrun-checks: what ${failure.id} printed of its failures:`);
+    for (const line of digestOf(failure.id)) console.log(`  ${line}`);
+  }
   console.log(`run-checks: FAILED: ${failures.map((result) => result.id).join(', ')}`);
   process.exit(1);
 }

@@ -35,9 +35,9 @@ import {
   searchReceivedDocuments,
   searchTenants,
   summarizeDocuments,
-  ZReceivedListQuery,
   ZReceivedSearchQuery,
 } from '@ecf/services';
+import { ZReceivedListQuery } from '@ecf/contract';
 import { percentile } from '../shared/measures.ts';
 
 const DOCUMENTS = Number(process.env['BENCH_DOCUMENTS'] ?? '100000');

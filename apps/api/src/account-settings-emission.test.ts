@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedUser } from '@ecf/db';
 import { updateAccountSettings } from '@ecf/services';
-import { ZSubmitResponse } from './contract.ts';
+import { ZSubmitResponse } from '@ecf/contract';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 import { simplifiedE31 } from '../test/submissions.ts';
 

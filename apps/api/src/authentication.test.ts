@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedApiKey, seedDocument, seedTenant } from '@ecf/db';
 import { revokeApiKey } from '@ecf/services';
-import { ZContingencyResponse, ZErrorResponse } from './contract.ts';
+import { ZContingencyResponse, ZErrorResponse } from '@ecf/contract';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 
 let api: TTestApi;

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { NO_BODY_LIMITS } from '@ecf/services';
-import { ZErrorResponse } from './contract.ts';
+import { ZErrorResponse } from '@ecf/contract';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 
 let api: TTestApi;

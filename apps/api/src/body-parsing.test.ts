@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { seedDocument } from '@ecf/db';
-import { ZErrorResponse } from './contract.ts';
+import { ZErrorResponse } from '@ecf/contract';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 import { simplifiedE31 } from '../test/submissions.ts';
 

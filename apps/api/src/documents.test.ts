@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedApiKey, seedDocument, seedTenant } from '@ecf/db';
-import { ZErrorResponse, ZStatusBatchResponse, ZSubmitResponse, ZSubmitValidationError } from './contract.ts';
+import { ZErrorResponse, ZStatusBatchResponse, ZSubmitResponse, ZSubmitValidationError } from '@ecf/contract';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 import { dominicanToday, nextEncf, simplifiedE31, storeSignedXml } from '../test/submissions.ts';
 
@@ -310,7 +310,8 @@ test('Prefer: wait=N gives up after N seconds with the usual 202; signing alone 
   assert.equal(response.statusCode, 202);
   assert.equal(response.headers['preference-applied'], undefined);
   assert.equal(response.headers['retry-after'], '2');
-  assert.ok(elapsed >= 950 && elapsed < 3000, `elapsed ${elapsed}`);
+  // At least the second asked for; the upper bound only says it did not wait for the document (30 s).
+  assert.ok(elapsed >= 950 && elapsed < 8000, `elapsed ${elapsed}`);
   assert.equal(ZSubmitResponse.parse(response.json()).status, 'signed');
 });
 

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { ZErrorResponse } from './contract.ts';
+import { ZErrorResponse } from '@ecf/contract';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 import { exchangeRaw, parseResponse, type TRawExchange } from '../test/raw-http.ts';
 

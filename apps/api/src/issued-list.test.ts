@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedApiKey, seedDocument } from '@ecf/db';
-import { ZErrorResponse, ZIssuedListResponse } from './contract.ts';
+import { ZErrorResponse, ZIssuedListResponse } from '@ecf/contract';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 import { nextEncf } from '../test/submissions.ts';
 

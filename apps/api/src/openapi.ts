@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { ZDirectWebhookPayload, ZPartnerWebhookPayload } from '@ecf/contract';
-import { ROUTES, ZEnvironment, ZErrorResponse, type TRouteContract } from './contract.ts';
+import { ROUTES, ZEnvironment, ZErrorResponse, type TRouteContract } from '@ecf/contract';
 import {
   PARTNER_ROUTES,
   PARTNER_UPLOAD_PREFLIGHT_ROUTE,
   PARTNER_UPLOAD_ROUTE,
   type TPartnerRouteContract,
-} from './partner-contract.ts';
-import { declaredErrorsOf, type TDocumentedRouteName } from './route-errors.ts';
+} from '@ecf/contract';
+import { declaredErrorsOf, type TDocumentedRouteName } from '@ecf/contract';
 import { SERVICE_VERSION } from './routes/operational.ts';
 
 type TJsonSchema = Record<string, unknown> & {
@@ -213,8 +213,8 @@ export function documentedRoutes(options: { partnerApi: boolean }): Array<[strin
 }
 
 /**
- * The OpenAPI 3.1 document of the API, generated from the route tables of contract.ts and
- * partner-contract.ts (the Partner routes only when the Partner API is enabled: the document says
+ * The OpenAPI 3.1 document of the API, generated from the route tables of @ecf/contract (direct-api.ts and
+ * partner-api.ts; the Partner routes only when the Partner API is enabled: the document says
  * what is served).
  */
 export function buildOpenApiDocument(options: { partnerApi: boolean } = { partnerApi: false }) {

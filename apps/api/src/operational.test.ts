@@ -4,7 +4,7 @@ import { createTestDatabase } from '@ecf/db/testing';
 import { createDatabaseClient } from '@ecf/db';
 import { buildApp } from './app.ts';
 import { readEnv } from './env.ts';
-import { ZErrorResponse, ZHealthResponse, ZReadinessResponse } from './contract.ts';
+import { ZErrorResponse, ZHealthResponse, ZReadinessResponse } from '@ecf/contract';
 import { startTestApi, type TTestApi } from '../test/test-api.ts';
 
 let api: TTestApi;

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedApiKey, seedTenant } from '@ecf/db';
-import { ZErrorResponse } from './contract.ts';
+import { ZErrorResponse } from '@ecf/contract';
 import { startTestApi, type TTestApi } from '../test/test-api.ts';
 
 let api: TTestApi;

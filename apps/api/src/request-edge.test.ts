@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { NO_BODY_LIMITS, SMALL_JSON_LIMITS } from '@ecf/services';
-import { ZErrorResponse } from './contract.ts';
+import { ZErrorResponse } from '@ecf/contract';
 import { readEnv } from './env.ts';
 import { registerBodyLimits } from './plugins/body-limits.ts';
 import { routeTableOf } from './route-limits.ts';
@@ -46,6 +46,13 @@ after(async () => {
 
 /** What one raw connection saw: every byte, and when the server closed it. */
 type TConnection = { raw: Buffer; closedAfterMs: number };
+
+/**
+ * How late after its limit a connection may be cut and still count as cut by the limit: the CI
+ * machine runs this beside the end-to-end stack on two cores, where 200 sockets' timers fire late.
+ * A connection the limit did not cut stays open until the test's own timeout, far beyond this.
+ */
+const SCHEDULING_SLACK_MS = 5_000;
 
 /** Opens a connection, writes `head` (nothing if empty) and waits, without sending more, until the server closes it. */
 function holdOpen(targetPort: number, head: string): Promise<TConnection> {
@@ -277,7 +284,7 @@ test('a body that does not arrive within its route time: 400 REQUEST_TIMEOUT bod
   const elapsed = performance.now() - started;
   for (const [index, connection] of connections.entries()) {
     assert.ok(
-      connection.closedAfterMs >= limitMs - 100 && connection.closedAfterMs <= limitMs + 2_000,
+      connection.closedAfterMs >= limitMs - 100 && connection.closedAfterMs <= limitMs + SCHEDULING_SLACK_MS,
       `connection ${index} closed after ${Math.round(connection.closedAfterMs)} ms`,
     );
     if (index % heads.length === 3) continue; // the upload session is unknown: its 404 may come first
@@ -287,7 +294,10 @@ test('a body that does not arrive within its route time: 400 REQUEST_TIMEOUT bod
     assert.equal(answer.body.error.details.reason, 'body_timeout');
     assert.equal(answer.headers.connection, 'close');
   }
-  assert.ok(elapsed <= limitMs + 3_000, `200 held connections took ${Math.round(elapsed)} ms`);
+  assert.ok(
+    elapsed <= limitMs + SCHEDULING_SLACK_MS + 1_000,
+    `200 held connections took ${Math.round(elapsed)} ms`,
+  );
   const descriptorsAfter = await descriptorsSettledAt(descriptorsBefore + 5);
   assert.ok(
     descriptorsAfter <= descriptorsBefore + 5,
@@ -327,7 +337,7 @@ test('wire timeouts: incomplete headers and silent connections are cut at API_HE
     );
     for (const [index, connection] of connections.entries()) {
       assert.ok(
-        connection.closedAfterMs >= 1_900 && connection.closedAfterMs <= 2_000 + 1_000,
+        connection.closedAfterMs >= 1_900 && connection.closedAfterMs <= 2_000 + SCHEDULING_SLACK_MS,
         `connection ${index} closed after ${Math.round(connection.closedAfterMs)} ms`,
       );
       const answer = errorOf(connection.raw);
@@ -360,7 +370,7 @@ test('wire timeouts: incomplete headers and silent connections are cut at API_HE
       );
     });
     assert.ok(
-      trickle.closedAfterMs >= 2_900 && trickle.closedAfterMs <= 3_000 + 1_000,
+      trickle.closedAfterMs >= 2_900 && trickle.closedAfterMs <= 3_000 + SCHEDULING_SLACK_MS,
       `trickle closed after ${Math.round(trickle.closedAfterMs)} ms`,
     );
     assert.equal(errorOf(trickle.raw).body.error.code, 'REQUEST_TIMEOUT');

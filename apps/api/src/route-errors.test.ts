@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { ERROR_STATUS, type TErrorCode } from '@ecf/services';
 import { createRouteErrorScan } from '../test/route-error-scan.ts';
-import type { TRouteContract } from './contract.ts';
+import type { TRouteContract } from '@ecf/contract';
 import { buildOpenApiDocument, documentedRoutes } from './openapi.ts';
 import {
   API_KEY_ERRORS,
@@ -19,7 +19,7 @@ import {
   PARTNER_KEY_ERRORS,
   ROUTE_ERRORS,
   type TDocumentedRouteName,
-} from './route-errors.ts';
+} from '@ecf/contract';
 
 const ROUTES_BY_NAME = new Map(
   documentedRoutes({ partnerApi: true }) as Array<[TDocumentedRouteName, TRouteContract]>,

@@ -16,8 +16,8 @@ import {
   SMALL_JSON_LIMITS,
   type TEdgeLimits,
 } from '@ecf/services';
-import { RECONCILIATION_ARECF_MAX_LENGTH, ANNULMENT_MAX_RANGES, ROUTES } from './contract.ts';
-import { PARTNER_ROUTES, PARTNER_UPLOAD_PREFLIGHT_ROUTE, PARTNER_UPLOAD_ROUTE } from './partner-contract.ts';
+import { RECONCILIATION_ARECF_MAX_LENGTH, ANNULMENT_MAX_RANGES, ROUTES } from '@ecf/contract';
+import { PARTNER_ROUTES, PARTNER_UPLOAD_PREFLIGHT_ROUTE, PARTNER_UPLOAD_ROUTE } from '@ecf/contract';
 import { API_REFERENCE_PATH } from './routes/api-reference.ts';
 import { RECEPTION_BODY_LIMIT_BYTES } from './routes/reception.ts';
 
@@ -104,7 +104,7 @@ function submissionEdgeOf(options: TOptions): TRouteEdge {
   };
 }
 
-/** The direct API, the operational routes and the public reception routes (contract.ts ROUTES). */
+/** The direct API, the operational routes and the public reception routes (@ecf/contract's direct-api.ts ROUTES). */
 function directRouteEdges(options: TOptions): Record<keyof typeof ROUTES, TRouteEdge> {
   const capped = (limits: TEdgeLimits): TRouteEdge => ({
     limits: capBodyBytes(limits, options.submissionLimitBytes),
@@ -190,7 +190,7 @@ function directRouteEdges(options: TOptions): Record<keyof typeof ROUTES, TRoute
 }
 
 /**
- * The Partner API (partner-contract.ts PARTNER_ROUTES). Its text limits (spec Limits: keys and
+ * The Partner API (@ecf/contract's partner-api.ts PARTNER_ROUTES). Its text limits (spec Limits: keys and
  * references 200 characters, notes 4000, evidenceRefs 50 × 500, webhook name 200 and URL 2048) are
  * the zod schemas' (400 `INVALID_PARTNER_PAYLOAD` with the path); the edge bounds the rest.
  */

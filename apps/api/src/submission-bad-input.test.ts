@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ZErrorResponse, ZSubmitValidationError } from './contract.ts';
+import { ZErrorResponse, ZSubmitValidationError } from '@ecf/contract';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 import { simplifiedE31 } from '../test/submissions.ts';
 

@@ -9,7 +9,7 @@ import type { TXsdValidators } from '@ecf/fiscal-core';
 import { openTestDatabase } from '@ecf/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { ZErrorResponse, ZSubmitValidationError } from './contract.ts';
+import { ZErrorResponse, ZSubmitValidationError } from '@ecf/contract';
 import { readEnv } from './env.ts';
 import { RECONCILIATION_BODY_LIMIT_BYTES, STATUS_BATCH_BODY_LIMIT_BYTES } from './plugins/body-limits.ts';
 import { seedTenantWithKey, TEST_XSD_DIRECTORY } from '../test/test-api.ts';

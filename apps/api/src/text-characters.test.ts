@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateSubmission } from '@ecf/fiscal-core';
 import { accountDataOf } from '@ecf/services';
-import { ZSubmitResponse, ZSubmitValidationError } from './contract.ts';
+import { ZSubmitResponse, ZSubmitValidationError } from '@ecf/contract';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../test/test-api.ts';
 import { simplifiedE31 } from '../test/submissions.ts';
 

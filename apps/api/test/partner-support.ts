@@ -7,10 +7,9 @@ import {
   createPartnerKey,
   importTaxpayerRegistry,
   linkFiscalAccount,
-  PARTNER_KEY_PROFILES,
   updatePartner,
-  type TPartnerKeyProfile,
 } from '@ecf/services';
+import { PARTNER_KEY_PROFILES, type TPartnerKeyProfile } from '@ecf/contract';
 
 /** A random RNC nobody holds (9 digits starting with 4: seeds use 1). */
 export const freshRnc = () => `4${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;

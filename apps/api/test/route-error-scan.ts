@@ -28,11 +28,9 @@ const REGISTRY_SIZE = Object.keys(ERROR_STATUS).length;
 const API_DIRECTORY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REPOSITORY = path.resolve(API_DIRECTORY, '../..');
 
-/** Modules that describe routes rather than serve them: never a unit. */
+/** Modules that describe routes rather than serve them: never a unit (the route tables are @ecf/contract's). */
 const DESCRIPTIVE_MODULES = new Set(
-  ['contract.ts', 'partner-contract.ts', 'openapi.ts', 'route-limits.ts', 'route-errors.ts'].map((file) =>
-    path.join(API_DIRECTORY, 'src', file),
-  ),
+  ['openapi.ts', 'route-limits.ts'].map((file) => path.join(API_DIRECTORY, 'src', file)),
 );
 
 /** Routes registered without naming their contract entry: the expression text that names them, in a module. */
@@ -54,7 +52,7 @@ export const UNIT_ANCHORS: Record<string, { module: string; text: string }> = {
 
 /** The identifiers that hold a contract's route table in the route modules. */
 const TABLE_NAMES = new Set(['ROUTES', 'PARTNER_ROUTES', 'R']);
-/** Routes that are constants of their own in partner-contract.ts. */
+/** Routes that are constants of their own in the contract's partner-api.ts. */
 const ROUTE_CONSTANTS: Record<string, string> = {
   PARTNER_UPLOAD_ROUTE: 'uploadCertificate',
   PARTNER_UPLOAD_PREFLIGHT_ROUTE: 'uploadCertificatePreflight',

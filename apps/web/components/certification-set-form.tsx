@@ -189,7 +189,7 @@ export function CertificationSetForm(props: {
             rowKey={(document) => String(document.position)}
             columns={[
               { header: 'Orden', numeric: true, rowHeader: true, cell: (document) => document.position },
-              { header: 'Fila', numeric: true, cell: (document) => document.row ?? '—' },
+              { header: 'Fila', numeric: true, cell: (document) => document.sheetRow ?? '—' },
               { header: 'CasoPrueba', cell: (document) => <code>{document.caseRef ?? '—'}</code> },
               { header: 'Tipo', nowrap: true, cell: (document) => ecfTypeLabel(document.type) },
               { header: 'e-NCF', nowrap: true, cell: (document) => <code>{document.encf}</code> },

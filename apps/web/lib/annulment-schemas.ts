@@ -1,11 +1,16 @@
 /**
  * Field schemas of the sequences and annulments pages, shared by their forms (browser) and
  * procedures (server): the same rules as the REST API's `SequenceRangeRequest` and
- * `AnnulmentRequest` (apps/api/src/contract.ts), with the portal's (Spanish) messages. Client-safe.
+ * `AnnulmentRequest` (@ecf/contract, whose types and limits these are), with the portal's (Spanish)
+ * messages. Client-safe.
  */
 import { z } from 'zod';
+import { ANNULMENT_REASON_MAX_LENGTH, ECF_TYPES } from '@ecf/contract';
 
-export const ECF_TYPE_OPTIONS = ['31', '32', '33', '34', '41', '43', '44', '45', '46', '47'] as const;
+export { ANNULMENT_REASON_MAX_LENGTH };
+
+/** The e-CF types a form offers: the contract's, in its order. */
+export const ECF_TYPE_OPTIONS = ECF_TYPES;
 
 export const ECF_TYPE_LABELS: Record<(typeof ECF_TYPE_OPTIONS)[number], string> = {
   '31': 'E31 Crédito fiscal',
@@ -28,8 +33,6 @@ export const ZEncfText = z
   .toUpperCase()
   .regex(/^E\d{12}$/, 'Un e-NCF es E, el tipo (2 dígitos) y la secuencia (10 dígitos): E310000000001.');
 
-/** Longest reason kept with an annulment (the API's limit). */
-export const ANNULMENT_REASON_MAX_LENGTH = 500;
 /** Ranges one annulment of the portal takes (the API takes up to 10 types × 10,000). */
 export const PORTAL_ANNULMENT_MAX_RANGES = 50;
 

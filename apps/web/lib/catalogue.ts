@@ -1,6 +1,6 @@
 /**
  * THE portal's words (issue 27, "Plain Spanish"): every code the portal can show (error codes of
- * the services' registry, statuses, event types, audit actions, delivery outcomes, validation and
+ * the contract's registry, keyed by its `TErrorCode`, statuses, event types, audit actions, delivery outcomes, validation and
  * workbook codes) mapped to a Spanish label and, where useful, a sentence. Pages never show a raw
  * code: they look it up here (`labelOf`), and raw text a system wrote (the tax authority's HTML
  * error page, a library's English message) goes behind `TechnicalDetails` of `@ecf/ui` with a
@@ -23,11 +23,9 @@ import type {
   WebhookDeliveryStatus,
   WebhookEndpointStatus,
 } from '@ecf/db';
+import type { TErrorCode, TSubmissionErrorCode, TSubmissionWarningCode } from '@ecf/contract';
 import type {
   TAuditAction,
-  TErrorCode,
-  TSubmissionErrorCode,
-  TSubmissionWarningCode,
   TWebhookDeliveryErrorCode,
   TWebhookEventType,
   TWorkbookErrorCode,

@@ -3,6 +3,7 @@
  * zod check, and the services' error code with its details, mapped to the portal's messages.
  */
 import { TRPCClientError } from '@trpc/client';
+import { CERTIFICATE_CHECK_ERRORS } from '@ecf/contract';
 import { ERROR_CODE_TEXTS, WEBHOOK_FAILURE_TEXTS } from './catalogue.ts';
 
 export type TProcedureFailure = {
@@ -76,14 +77,7 @@ const FORM_LEVEL_CODES = [
   'NO_ACTIVE_TENANT',
   'SESSION_INVALID',
   'NOT_FOUND',
-  'CERTIFICATE_PASSWORD_INVALID',
-  'CERTIFICATE_FILE_INVALID',
-  'CERTIFICATE_PRIVATE_KEY_MISSING',
-  'CERTIFICATE_KEY_PAIR_NOT_FOUND',
-  'CERTIFICATE_HOLDER_ID_MISSING',
-  'CERTIFICATE_KEY_USAGE_INVALID',
-  'CERTIFICATE_EXPIRED',
-  'CERTIFICATE_NOT_YET_VALID',
+  ...CERTIFICATE_CHECK_ERRORS,
   'ANECF_RANGE_RESERVED',
   'ANECF_INVALID',
   'ANECF_NOT_AVAILABLE_IN_CERTECF',

@@ -99,3 +99,33 @@ export const CERTIFICATION_RUN_TIMES = {
   finishedAt: z.string().nullable(),
   replacedAt: z.string().nullable().describe('set by a restart of the part: its receipts are replaced'),
 };
+
+/** The XML documents of the certification a taxpayer signs: the application and the sworn declaration. */
+export const CERTIFICATION_XML_KINDS = ['application', 'sworn_declaration'] as const;
+export type TCertificationXmlKind = (typeof CERTIFICATION_XML_KINDS)[number];
+
+/** One of the fifteen steps as the direct API, the Partner API and the portal's stepper show it. */
+export const ZCertificationStepView = z.object({
+  step: z.enum(CERTIFICATION_STEPS),
+  number: z.number().int(),
+  title: z.string(),
+  completedBy: z.enum(['service', 'attestation', 'taxauth']),
+  state: z.enum(['done', 'current', 'pending']),
+  completedAt: z.string().nullable(),
+  source: z
+    .string()
+    .nullable()
+    .describe('how it was completed: set, run, approvals, attestation, reception, directory'),
+  action: z.string(),
+});
+
+/** A document of a set as a prevalidation reads it: its workbook row, its eNCF and its warnings. */
+export const ZCertificationPrevalidatedDocument = z.object({
+  position: z.number().int(),
+  sheetRow: z.number().int().nullable(),
+  caseRef: z.string().nullable(),
+  type: z.string(),
+  encf: z.string(),
+  dependsOn: z.string().nullable(),
+  warnings: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
+});

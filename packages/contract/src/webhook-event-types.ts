@@ -98,3 +98,8 @@ export function expandWebhookEventTypes(
   const types = input === 'all' ? available : input;
   return [...new Set(types)].sort();
 }
+
+/** A delivery's states (the delivery log of both APIs and the portal), and its pages' sizes. */
+export const WEBHOOK_DELIVERY_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export const WEBHOOK_DELIVERIES_DEFAULT_LIMIT = 25;
+export const WEBHOOK_DELIVERIES_MAX_LIMIT = 100;

@@ -6,7 +6,6 @@
  */
 export { AppError, ERROR_STATUS, type TErrorCode } from './shared/errors.ts';
 export { databaseBusyError } from './shared/database-busy.ts';
-export { ZPageCursorText, ZPageLimitText } from './shared/page-query.ts';
 export { isIssuerPhone } from '@ecf/fiscal-core';
 export {
   ACCOUNT_PROFILE_LIMITS,
@@ -94,17 +93,11 @@ export {
   getReceivedDocument,
   getReceivedDocumentXml,
   parseReceivedQuery,
-  RECEIVED_GROUPS,
-  TAXAUTH_VALIDITY_STATUSES,
-  ZReceivedApprovalListQuery,
-  ZReceivedListQuery,
   searchReceivedDocuments,
   ZReceivedSearchQuery,
   type TReceivedSearchQuery,
   type TReceivedApproval,
   type TReceivedDocument,
-  type TReceivedGroup,
-  type TTaxauthValidityStatus,
 } from './inbound/received.ts';
 export {
   pollDocumentStatus,
@@ -128,15 +121,10 @@ export {
   createRiLinkToken,
   findContingencyDocuments,
   findDocumentStatuses,
-  DOCUMENT_STATUSES,
-  FINAL_DOCUMENT_STATUSES,
   findIssuedDocuments,
   getDocument,
   getDocumentDetails,
-  ISSUED_LIST_DEFAULT_LIMIT,
   type TDocumentDetails,
-  ZDocumentStatus,
-  ZIssuedListQuery,
   getDocumentPdf,
   getPdfByRiLink,
   buildEvidenceBundle,
@@ -247,8 +235,6 @@ export {
   rotateWebhookSecret,
   sendTestWebhook,
   updateWebhookEndpoint,
-  WEBHOOK_DELIVERIES_MAX_LIMIT,
-  WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_NAME_MAX_LENGTH,
   WEBHOOK_OVERLAP_MAX_SECONDS,
   WEBHOOK_URL_MAX_LENGTH,
@@ -294,19 +280,13 @@ export {
 } from './webhooks/index.ts';
 // Sending a commercial approval (ACECF) for a received e-CF (issue 18: API, worker, portal).
 export {
-  APPROVAL_EVIDENCE_MAX_LENGTH,
   dispatchCommercialApproval,
   DISPATCH_KEPT_BODY_BYTES,
   DISPATCH_MAX_ATTEMPTS,
   getCommercialApproval,
   reconcileCommercialApproval,
-  REJECTION_REASON_MAX_LENGTH,
   submitCommercialApproval,
-  ZCommercialApprovalReconciliationRequest,
-  ZCommercialApprovalRequest,
   type TCommercialApprovalDispatchReport,
-  type TCommercialApprovalReconciliationRequest,
-  type TCommercialApprovalRequest,
   type TCommercialApprovalView,
   type TSubmitCommercialApprovalResult,
 } from './commercial-approvals/index.ts';
@@ -370,14 +350,12 @@ export {
   retireOfficialSet,
   type TOfficialSetDetail,
   getTaxauthRegistration,
-  CERTIFICATION_XML_KINDS,
   CERTIFICATION_XML_MAX_BYTES,
   signCertificationXml,
   CERTIFICATION_EMBED_SECONDS,
   checkCertificationEmbedToken,
   createCertificationEmbedToken,
   type TCertificationTestSet,
-  type TCertificationXmlKind,
   type TEmbedClaims,
   type TOfficialSet,
   type TTaxauthRegistration,
@@ -412,7 +390,6 @@ export {
   findPartnerWebhookDeliveries,
   findPartnerWebhookEndpoints,
   getPartnerWebhookDelivery,
-  PARTNER_WEBHOOK_EVENT_TYPES,
   replayPartnerWebhookDelivery,
   retirePartnerWebhookEndpoint,
   rotatePartnerWebhookSecret,

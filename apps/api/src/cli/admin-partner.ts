@@ -18,13 +18,12 @@ import {
   listAllOfficialSets,
   loadOfficialSet,
   lookUpTaxpayer,
-  PARTNER_KEY_PROFILES,
   removeBrowserOrigin,
   retireOfficialSet,
   revokePartnerKey,
   updatePartner,
-  type TPartnerKeyProfile,
 } from '@ecf/services';
+import { PARTNER_KEY_PROFILES, type TPartnerKeyProfile } from '@ecf/contract';
 import { CommandLineError, type TCommandSpec, type TOptionValues } from './admin-options.ts';
 
 const PARTNER = { type: 'string', required: true } as const;

@@ -5,9 +5,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { seedTenant } from '@ecf/db';
-import { PARTNER_KEY_PROFILES, profileHasPermission, revokePartnerKey, updatePartner } from '@ecf/services';
-import { ZErrorResponse } from '../contract.ts';
-import { PARTNER_ROUTES, PARTNER_UPLOAD_ROUTE, type TPartnerRouteContract } from '../partner-contract.ts';
+import { revokePartnerKey, updatePartner } from '@ecf/services';
+import { PARTNER_KEY_PROFILES, profileHasPermission } from '@ecf/contract';
+import { ZErrorResponse } from '@ecf/contract';
+import { PARTNER_ROUTES, PARTNER_UPLOAD_ROUTE, type TPartnerRouteContract } from '@ecf/contract';
 import { startTestApi, type TTestApi } from '../../test/test-api.ts';
 import { freshRnc, loadRegistryWith, seedAccount, seedPartner } from '../../test/partner-support.ts';
 

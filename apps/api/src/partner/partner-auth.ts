@@ -4,11 +4,11 @@ import type { TDatabase } from '@ecf/db';
 import {
   AppError,
   authenticatePartnerRequest,
-  type TPartnerPermission,
   type TPartnerPrincipal,
   type TPartnerRateLimits,
 } from '@ecf/services';
-import { PARTNER_TEXT_LIMITS, type TPartnerRouteContract } from '../partner-contract.ts';
+import { type TPartnerPermission } from '@ecf/contract';
+import { PARTNER_TEXT_LIMITS, type TPartnerRouteContract } from '@ecf/contract';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -16,7 +16,7 @@ import {
   type TCertificateKeyring,
   type TTenantCertificateMetadata,
 } from '@ecf/services';
-import { PARTNER_ROUTES, PARTNER_UPLOAD_ROUTE, PARTNER_UPLOAD_PREFLIGHT_ROUTE } from '../partner-contract.ts';
+import { PARTNER_ROUTES, PARTNER_UPLOAD_ROUTE, PARTNER_UPLOAD_PREFLIGHT_ROUTE } from '@ecf/contract';
 import { accountOf, parsePartner, partnerPrincipalOf, type TPartnerAuthContext } from './partner-auth.ts';
 import { partnerRoute } from './partner-routes.ts';
 

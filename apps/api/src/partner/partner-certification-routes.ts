@@ -37,7 +37,7 @@ import {
   type TEvidenceSelection,
   type TFiscalAccount,
 } from '@ecf/services';
-import { PARTNER_ROUTES, type TPartnerRouteContract } from '../partner-contract.ts';
+import { PARTNER_ROUTES, type TPartnerRouteContract } from '@ecf/contract';
 import { accountOf, parsePartner, partnerPrincipalOf } from './partner-auth.ts';
 import { partnerRoute, type TPartnerRoutesOptions } from './partner-routes.ts';
 
@@ -229,7 +229,7 @@ export function registerPartnerCertificationRoutes(
       database,
       tenantId: account.tenant.id,
       caseId: params.caseId.toLowerCase(),
-      input: { ...body, step: body.step as never },
+      input: body,
       recordedBy: `partner-key:${principal.key.id}`,
       now: new Date(),
       enqueue: options.enqueue,

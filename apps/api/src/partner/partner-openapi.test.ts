@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { documentedPathOf } from '../openapi.ts';
-import { PARTNER_ROUTES } from '../partner-contract.ts';
+import { PARTNER_ROUTES } from '@ecf/contract';
 import { isApiReferenceRoute } from '../routes/api-reference.ts';
 import { startTestApi, type TTestApi } from '../../test/test-api.ts';
 

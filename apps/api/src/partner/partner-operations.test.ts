@@ -21,7 +21,7 @@ import { startSimulator } from '@ecf/taxauth-sim';
 import { startTestApi, TEST_XSD_DIRECTORY, type TTestApi } from '../../test/test-api.ts';
 import { simplifiedE31 } from '../../test/submissions.ts';
 import { pdfText, seedPrintableDocument } from '../../test/printed-documents.ts';
-import { ZPartnerEnvironment } from '../partner-contract.ts';
+import { ZPartnerEnvironment } from '@ecf/contract';
 import { freshRnc, loadRegistryWith, seedAccount, seedPartner } from '../../test/partner-support.ts';
 
 const MASTER_KEY = Buffer.alloc(32, 9).toString('base64');

@@ -35,16 +35,16 @@ import {
   sendAnnulment,
   submitCommercialApproval,
   updateFiscalAccountProfile,
-  ZReceivedListQuery,
   type TCertificateKeyring,
   type TCertificationSummary,
   type TFiscalAccount,
   type TPartnerPlans,
   type TSubmissionIssue,
 } from '@ecf/services';
-import { SUBMIT_RETRY_AFTER_SECONDS, type TRouteContract } from '../contract.ts';
+import { ZReceivedListQuery } from '@ecf/contract';
+import { SUBMIT_RETRY_AFTER_SECONDS, type TRouteContract } from '@ecf/contract';
 import type { createDocumentWaiter } from '../document-waiter.ts';
-import { PARTNER_ROUTES, type TPartnerRouteContract } from '../partner-contract.ts';
+import { PARTNER_ROUTES, type TPartnerRouteContract } from '@ecf/contract';
 import {
   annulmentBodyOf,
   annulmentSummaryOf,

@@ -20,7 +20,7 @@ import {
   type TCertificateKeyring,
   type TPartnerWebhookEndpoint,
 } from '@ecf/services';
-import { PARTNER_ROUTES } from '../partner-contract.ts';
+import { PARTNER_ROUTES } from '@ecf/contract';
 import { parsePartner, partnerPrincipalOf, type TPartnerAuthContext } from './partner-auth.ts';
 import { partnerRoute } from './partner-routes.ts';
 

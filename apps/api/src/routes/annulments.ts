@@ -13,7 +13,7 @@ import {
   sendAnnulment,
   type TCertificateKeyring,
 } from '@ecf/services';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, ROUTES } from '../contract.ts';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, ROUTES } from '@ecf/contract';
 import { principalOf, requireApiKey, type TAuthenticationContext } from '../plugins/authentication.ts';
 import {
   annulmentBodyOf,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyApiReference from '@scalar/fastify-api-reference';
-import { ROUTES } from '../contract.ts';
+import { ROUTES } from '@ecf/contract';
 
 /**
  * Where the API reference is served. Scalar's plugin answers `GET /docs` with a redirect to the

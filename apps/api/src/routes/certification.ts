@@ -23,7 +23,7 @@ import {
   ZAttestationInput,
   type TCertificateKeyring,
 } from '@ecf/services';
-import { ROUTES } from '../contract.ts';
+import { ROUTES } from '@ecf/contract';
 import { principalOf, requireApiKey, type TAuthenticationContext } from '../plugins/authentication.ts';
 
 export type TCertificationRoutesOptions = TAuthenticationContext & {

@@ -8,7 +8,7 @@ import {
   submitCommercialApproval,
   type TCertificateKeyring,
 } from '@ecf/services';
-import { ROUTES } from '../contract.ts';
+import { ROUTES } from '@ecf/contract';
 import { principalOf, requireApiKey, type TAuthenticationContext } from '../plugins/authentication.ts';
 
 export type TCommercialApprovalRoutesOptions = TAuthenticationContext & {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { findContingencyDocuments } from '@ecf/services';
-import { ROUTES } from '../contract.ts';
+import { ROUTES } from '@ecf/contract';
 import { principalOf, requireApiKey, type TAuthenticationContext } from '../plugins/authentication.ts';
 
 /** GET /{environment}/contingencia: documents waiting for the tax authority to answer again. */

@@ -17,11 +17,11 @@ import {
   type TPartnerPlans,
   type TSubmissionIssue,
 } from '@ecf/services';
-import { PREFER_WAIT_MAX_SECONDS, ROUTES, SUBMIT_RETRY_AFTER_SECONDS } from '../contract.ts';
+import { PREFER_WAIT_MAX_SECONDS, ROUTES, SUBMIT_RETRY_AFTER_SECONDS } from '@ecf/contract';
 import type { createDocumentWaiter } from '../document-waiter.ts';
 import { principalOf, requireApiKey, type TAuthenticationContext } from '../plugins/authentication.ts';
 
-export { STATUS_BATCH_MAX, ZStatusBatchRequest } from '../contract.ts';
+export { STATUS_BATCH_MAX, ZStatusBatchRequest } from '@ecf/contract';
 
 export type TDocumentRoutesOptions = TAuthenticationContext & {
   xsd: TXsdValidators;

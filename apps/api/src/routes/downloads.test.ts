@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedApiKey, seedDocument } from '@ecf/db';
-import { ZErrorResponse } from '../contract.ts';
+import { ZErrorResponse } from '@ecf/contract';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../../test/test-api.ts';
 import { nextEncf, storeSignedXml } from '../../test/submissions.ts';
 import { seedPrintableDocument } from '../../test/printed-documents.ts';

@@ -10,7 +10,7 @@ import {
   ZReceivedApprovalResponse,
   ZReceivedDocumentListResponse,
   ZReceivedDocumentResponse,
-} from '../contract.ts';
+} from '@ecf/contract';
 import { seedTenantWithKey, startTestApi, type TTestApi } from '../../test/test-api.ts';
 import { corruptArtifact, seedEncf, seedInbound } from '@ecf/db';
 

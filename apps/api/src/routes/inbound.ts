@@ -16,7 +16,7 @@ import {
   getReceivedDocumentXml,
   parseReceivedQuery,
 } from '@ecf/services';
-import { ROUTES } from '../contract.ts';
+import { ROUTES } from '@ecf/contract';
 import { principalOf, requireApiKey, type TAuthenticationContext } from '../plugins/authentication.ts';
 import { assertAccepts } from './documents.ts';
 

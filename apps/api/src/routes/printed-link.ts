@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TDatabase } from '@ecf/db';
 import { AppError, getPdfByRiLink } from '@ecf/services';
-import { ROUTES } from '../contract.ts';
+import { ROUTES } from '@ecf/contract';
 
 /** Codes `GET /ri/{token}` answers in plain text with `X-Error-Code` (spec: not an ErrorResponse). */
 const PLAIN_TEXT_CODES = new Set(['RI_LINK_INVALID', 'RI_NOT_DELIVERABLE', 'RI_LINK_EXPIRED']);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TXsdValidators } from '@ecf/fiscal-core';
 import { reconcileReceiverDelivery } from '@ecf/services';
-import { ROUTES } from '../contract.ts';
+import { ROUTES } from '@ecf/contract';
 import { principalOf, requireApiKey, type TAuthenticationContext } from '../plugins/authentication.ts';
 
 export type TReceiverDeliveryRoutesOptions = TAuthenticationContext & { xsd: TXsdValidators };

@@ -445,7 +445,7 @@ describe('xml parts that are not a document we parse', () => {
         for (const [label, content] of cases) {
           const started = performance.now();
           const answer = await post(url, multipart(xmlPart(content)));
-          assert.ok(performance.now() - started < 2000, `${url} ${label} took too long`);
+          assert.ok(performance.now() - started < 5000, `${url} ${label} took too long`);
           assertRefused(answer, 'INVALID_REQUEST', 'xml_doctype_forbidden', `${url} ${label}`);
           assert.doesNotMatch(answer.body, /root:|lollollol/);
         }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TDatabase } from '@ecf/db';
 import { recordWebhookInboxRequest } from '@ecf/services';
-import { ROUTES } from '../contract.ts';
+import { ROUTES } from '@ecf/contract';
 
 /**
  * `POST /webhook-inbox/{token}`: the TesteCF test inbox (issue 27). Public, the token is the

@@ -15,9 +15,8 @@ export type TEcfValue = string | TEcfTree | ReadonlyArray<string | TEcfTree>;
 /** One element with children: member names are XML element names. */
 export type TEcfTree = { readonly [elementName: string]: TEcfValue | undefined };
 
-/** The e-CF type codes the tax authority defines. */
-export const ECF_TYPES = ['31', '32', '33', '34', '41', '43', '44', '45', '46', '47'] as const;
-export type TEcfType = (typeof ECF_TYPES)[number];
+/** The e-CF type codes the tax authority defines (the contract's list). */
+export { ECF_TYPES, type TEcfType } from '@ecf/contract';
 
 /** A whole document: the root `ECF` element. */
 export type TEcfDocument = { readonly ECF: TEcfTree };

@@ -9337,6 +9337,7 @@ export interface operations {
               /** @enum {string} */
               state: 'done' | 'current' | 'pending';
               completedAt: string | null;
+              /** @description how it was completed: set, run, approvals, attestation, reception, directory */
               source: string | null;
               action: string;
             }[];
@@ -11019,6 +11020,7 @@ export interface operations {
               /** @enum {string} */
               state: 'done' | 'current' | 'pending';
               completedAt: string | null;
+              /** @description how it was completed: set, run, approvals, attestation, reception, directory */
               source: string | null;
               action: string;
             }[];
@@ -22525,7 +22527,23 @@ export interface operations {
               actorRef: string | null;
               /** @description the fifteen steps of the tax authority portal */
               checklist: {
-                step: string;
+                /** @enum {string} */
+                step:
+                  | 'registered'
+                  | 'data_tests_ecf'
+                  | 'data_tests_commercial_approval'
+                  | 'simulation_ecf'
+                  | 'simulation_printed_representation'
+                  | 'printed_representation_validation'
+                  | 'test_service_urls'
+                  | 'reception_test_ecf'
+                  | 'reception_ecf'
+                  | 'reception_test_commercial_approval'
+                  | 'reception_commercial_approval'
+                  | 'production_service_urls'
+                  | 'sworn_declaration'
+                  | 'status_verification'
+                  | 'finished';
                 number: number;
                 title: string;
                 /** @enum {string} */
@@ -22533,6 +22551,7 @@ export interface operations {
                 /** @enum {string} */
                 state: 'done' | 'current' | 'pending';
                 completedAt: string | null;
+                /** @description how it was completed: set, run, approvals, attestation, reception, directory */
                 source: string | null;
                 action: string;
               }[];
@@ -22579,7 +22598,23 @@ export interface operations {
               actorRef: string | null;
               /** @description the fifteen steps of the tax authority portal */
               checklist: {
-                step: string;
+                /** @enum {string} */
+                step:
+                  | 'registered'
+                  | 'data_tests_ecf'
+                  | 'data_tests_commercial_approval'
+                  | 'simulation_ecf'
+                  | 'simulation_printed_representation'
+                  | 'printed_representation_validation'
+                  | 'test_service_urls'
+                  | 'reception_test_ecf'
+                  | 'reception_ecf'
+                  | 'reception_test_commercial_approval'
+                  | 'reception_commercial_approval'
+                  | 'production_service_urls'
+                  | 'sworn_declaration'
+                  | 'status_verification'
+                  | 'finished';
                 number: number;
                 title: string;
                 /** @enum {string} */
@@ -22587,6 +22622,7 @@ export interface operations {
                 /** @enum {string} */
                 state: 'done' | 'current' | 'pending';
                 completedAt: string | null;
+                /** @description how it was completed: set, run, approvals, attestation, reception, directory */
                 source: string | null;
                 action: string;
               }[];
@@ -22826,7 +22862,23 @@ export interface operations {
               actorRef: string | null;
               /** @description the fifteen steps of the tax authority portal */
               checklist: {
-                step: string;
+                /** @enum {string} */
+                step:
+                  | 'registered'
+                  | 'data_tests_ecf'
+                  | 'data_tests_commercial_approval'
+                  | 'simulation_ecf'
+                  | 'simulation_printed_representation'
+                  | 'printed_representation_validation'
+                  | 'test_service_urls'
+                  | 'reception_test_ecf'
+                  | 'reception_ecf'
+                  | 'reception_test_commercial_approval'
+                  | 'reception_commercial_approval'
+                  | 'production_service_urls'
+                  | 'sworn_declaration'
+                  | 'status_verification'
+                  | 'finished';
                 number: number;
                 title: string;
                 /** @enum {string} */
@@ -22834,6 +22886,7 @@ export interface operations {
                 /** @enum {string} */
                 state: 'done' | 'current' | 'pending';
                 completedAt: string | null;
+                /** @description how it was completed: set, run, approvals, attestation, reception, directory */
                 source: string | null;
                 action: string;
               }[];
@@ -23081,7 +23134,23 @@ export interface operations {
               actorRef: string | null;
               /** @description the fifteen steps of the tax authority portal */
               checklist: {
-                step: string;
+                /** @enum {string} */
+                step:
+                  | 'registered'
+                  | 'data_tests_ecf'
+                  | 'data_tests_commercial_approval'
+                  | 'simulation_ecf'
+                  | 'simulation_printed_representation'
+                  | 'printed_representation_validation'
+                  | 'test_service_urls'
+                  | 'reception_test_ecf'
+                  | 'reception_ecf'
+                  | 'reception_test_commercial_approval'
+                  | 'reception_commercial_approval'
+                  | 'production_service_urls'
+                  | 'sworn_declaration'
+                  | 'status_verification'
+                  | 'finished';
                 number: number;
                 title: string;
                 /** @enum {string} */
@@ -23089,6 +23158,7 @@ export interface operations {
                 /** @enum {string} */
                 state: 'done' | 'current' | 'pending';
                 completedAt: string | null;
+                /** @description how it was completed: set, run, approvals, attestation, reception, directory */
                 source: string | null;
                 action: string;
               }[];
@@ -24891,7 +24961,23 @@ export interface operations {
               actorRef: string | null;
               /** @description the fifteen steps of the tax authority portal */
               checklist: {
-                step: string;
+                /** @enum {string} */
+                step:
+                  | 'registered'
+                  | 'data_tests_ecf'
+                  | 'data_tests_commercial_approval'
+                  | 'simulation_ecf'
+                  | 'simulation_printed_representation'
+                  | 'printed_representation_validation'
+                  | 'test_service_urls'
+                  | 'reception_test_ecf'
+                  | 'reception_ecf'
+                  | 'reception_test_commercial_approval'
+                  | 'reception_commercial_approval'
+                  | 'production_service_urls'
+                  | 'sworn_declaration'
+                  | 'status_verification'
+                  | 'finished';
                 number: number;
                 title: string;
                 /** @enum {string} */
@@ -24899,6 +24985,7 @@ export interface operations {
                 /** @enum {string} */
                 state: 'done' | 'current' | 'pending';
                 completedAt: string | null;
+                /** @description how it was completed: set, run, approvals, attestation, reception, directory */
                 source: string | null;
                 action: string;
               }[];
@@ -25153,7 +25240,23 @@ export interface operations {
               actorRef: string | null;
               /** @description the fifteen steps of the tax authority portal */
               checklist: {
-                step: string;
+                /** @enum {string} */
+                step:
+                  | 'registered'
+                  | 'data_tests_ecf'
+                  | 'data_tests_commercial_approval'
+                  | 'simulation_ecf'
+                  | 'simulation_printed_representation'
+                  | 'printed_representation_validation'
+                  | 'test_service_urls'
+                  | 'reception_test_ecf'
+                  | 'reception_ecf'
+                  | 'reception_test_commercial_approval'
+                  | 'reception_commercial_approval'
+                  | 'production_service_urls'
+                  | 'sworn_declaration'
+                  | 'status_verification'
+                  | 'finished';
                 number: number;
                 title: string;
                 /** @enum {string} */
@@ -25161,6 +25264,7 @@ export interface operations {
                 /** @enum {string} */
                 state: 'done' | 'current' | 'pending';
                 completedAt: string | null;
+                /** @description how it was completed: set, run, approvals, attestation, reception, directory */
                 source: string | null;
                 action: string;
               }[];
@@ -26095,7 +26199,23 @@ export interface operations {
               actorRef: string | null;
               /** @description the fifteen steps of the tax authority portal */
               checklist: {
-                step: string;
+                /** @enum {string} */
+                step:
+                  | 'registered'
+                  | 'data_tests_ecf'
+                  | 'data_tests_commercial_approval'
+                  | 'simulation_ecf'
+                  | 'simulation_printed_representation'
+                  | 'printed_representation_validation'
+                  | 'test_service_urls'
+                  | 'reception_test_ecf'
+                  | 'reception_ecf'
+                  | 'reception_test_commercial_approval'
+                  | 'reception_commercial_approval'
+                  | 'production_service_urls'
+                  | 'sworn_declaration'
+                  | 'status_verification'
+                  | 'finished';
                 number: number;
                 title: string;
                 /** @enum {string} */
@@ -26103,6 +26223,7 @@ export interface operations {
                 /** @enum {string} */
                 state: 'done' | 'current' | 'pending';
                 completedAt: string | null;
+                /** @description how it was completed: set, run, approvals, attestation, reception, directory */
                 source: string | null;
                 action: string;
               }[];

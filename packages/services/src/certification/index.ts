@@ -79,12 +79,7 @@ export {
   type TOfficialSetDetail,
 } from './official-sets.ts';
 export { getTaxauthRegistration, type TTaxauthRegistration } from './get-taxauth-registration.ts';
-export {
-  CERTIFICATION_XML_KINDS,
-  CERTIFICATION_XML_MAX_BYTES,
-  signCertificationXml,
-  type TCertificationXmlKind,
-} from './sign-certification-xml.ts';
+export { CERTIFICATION_XML_MAX_BYTES, signCertificationXml } from './sign-certification-xml.ts';
 export {
   CERTIFICATION_EMBED_SECONDS,
   checkCertificationEmbedToken,

@@ -3,10 +3,7 @@ import type { TDatabase } from '@ecf/db';
 import { signForeignXml } from '@ecf/fiscal-core';
 import { resolveDocumentCertificate, type TCertificateSource } from '../accounts/index.ts';
 import { AppError } from '../shared/errors.ts';
-
-/** The XML documents of the certification a taxpayer signs: the application and the sworn declaration. */
-export const CERTIFICATION_XML_KINDS = ['application', 'sworn_declaration'] as const;
-export type TCertificationXmlKind = (typeof CERTIFICATION_XML_KINDS)[number];
+import type { TCertificationXmlKind } from '@ecf/contract';
 
 /** Largest XML accepted for signing (the tax authority's forms are a few KB). */
 export const CERTIFICATION_XML_MAX_BYTES = 512 * 1024;

@@ -1,15 +1,12 @@
 /**
- * The rules of sending a commercial approval (ACECF): the request's shape, the `approvalDate`
- * checks, what a received e-CF's tax authority validity blocks, the dispatch schedule, what is
+ * The rules of sending a commercial approval (ACECF; its request's shape is `@ecf/contract`'s): the
+ * `approvalDate` checks, what a received e-CF's tax authority validity blocks, the dispatch schedule, what is
  * kept of the issuer's answer, and the view the API and the portal answer (docs/commercial-approvals.md).
  */
 import { dominicanDateOf, formatDominicanDateTime, parseTaxauthDate } from '@ecf/fiscal-core';
-import { z } from 'zod';
 import type { TCommercialApprovalRow, TInboundEcfForApproval } from '../persistence/index.ts';
 import { leafOf, readSignedEcfTree } from '../shared/signed-ecf-tree.ts';
 
-/** `DetalleMotivoRechazo` is at most 250 characters (ACECF XSD). */
-export const REJECTION_REASON_MAX_LENGTH = 250;
 /** Automatic dispatch attempts of one cycle (spec Limits: up to 5 automatic attempts). */
 export const DISPATCH_MAX_ATTEMPTS = 5;
 /** At most this much of the issuer's answer body is kept (spec Limits: 4 KB). */
@@ -29,51 +26,6 @@ export const DISPATCH_SAFETY_NET_SECONDS = 30;
 export function dispatchRetryWaitSeconds(attempt: number): number {
   return 30 * 2 ** Math.max(0, Math.min(attempt - 1, 3));
 }
-
-/** `CommercialApprovalRequest`: a strict object (an unknown property is 400 INVALID_REQUEST). */
-export const ZCommercialApprovalRequest = z
-  .strictObject({
-    decision: z.enum(['accept', 'reject']).describe('`accept` is Estado 1, `reject` Estado 2'),
-    approvalDate: z
-      .string()
-      .min(1)
-      .max(64)
-      .describe(
-        '`FechaHoraAprobacionComercial`: ISO 8601 (`2026-04-02T10:30:00-04:00`; without an offset it is Dominican Republic time), or `dd-MM-yyyy HH:mm:ss` (Dominican Republic time); not before the e-CF `FechaEmision`, not later than now + 5 minutes',
-      ),
-    rejectionReason: z
-      .string()
-      .trim()
-      .min(1)
-      .max(REJECTION_REASON_MAX_LENGTH)
-      .optional()
-      .describe(
-        '`DetalleMotivoRechazo`: required with `reject`, not allowed with `accept`; at most 250 characters',
-      ),
-    targetUrl: z
-      .url({ protocol: /^https?$/ })
-      .max(2048)
-      .optional()
-      .describe(
-        "the issuer's commercial approval URL, only when the issuer is not in the tax authority's directory or in CerteCF",
-      ),
-  })
-  .superRefine((value, context) => {
-    if (value.decision === 'reject' && value.rejectionReason === undefined)
-      context.addIssue({
-        code: 'custom',
-        path: ['rejectionReason'],
-        message: 'A rejection needs its reason (DetalleMotivoRechazo).',
-      });
-    if (value.decision === 'accept' && value.rejectionReason !== undefined)
-      context.addIssue({
-        code: 'custom',
-        path: ['rejectionReason'],
-        message: 'An acceptance carries no rejection reason.',
-      });
-  });
-
-export type TCommercialApprovalRequest = z.infer<typeof ZCommercialApprovalRequest>;
 
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;

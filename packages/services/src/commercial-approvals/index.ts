@@ -5,9 +5,6 @@ export {
   DISPATCH_KEPT_BODY_BYTES,
   DISPATCH_MAX_ATTEMPTS,
   parseApprovalDate,
-  REJECTION_REASON_MAX_LENGTH,
-  ZCommercialApprovalRequest,
-  type TCommercialApprovalRequest,
   type TCommercialApprovalView,
 } from './commercial-approval-rules.ts';
 export {
@@ -16,12 +13,7 @@ export {
   type TDispatchCommercialApprovalOptions,
 } from './dispatch-commercial-approval.ts';
 export { getCommercialApproval } from './get-commercial-approval.ts';
-export {
-  APPROVAL_EVIDENCE_MAX_LENGTH,
-  reconcileCommercialApproval,
-  ZCommercialApprovalReconciliationRequest,
-  type TCommercialApprovalReconciliationRequest,
-} from './reconcile-commercial-approval.ts';
+export { reconcileCommercialApproval } from './reconcile-commercial-approval.ts';
 export {
   submitCommercialApproval,
   type TSubmitCommercialApprovalOptions,

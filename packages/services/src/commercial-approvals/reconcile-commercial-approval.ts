@@ -1,5 +1,4 @@
 import type { Environment, TDatabase, TEnqueue } from '@ecf/db';
-import { z } from 'zod';
 import {
   findActiveCommercialApproval,
   findArtifactContent,
@@ -10,50 +9,13 @@ import {
   type TCommercialApprovalRow,
 } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
+import type { TCommercialApprovalReconciliationRequest } from '@ecf/contract';
 import { createHash } from 'node:crypto';
 import {
   commercialApprovalViewOf,
   retentionDateOf,
   type TCommercialApprovalView,
 } from './commercial-approval-rules.ts';
-
-/** Longest evidence text accepted (the whole request stays within the API's default 64 KiB body limit). */
-export const APPROVAL_EVIDENCE_MAX_LENGTH = 32 * 1024;
-
-/**
- * `FiscalReconciliationRequest` of an uncertain approval. The issuer dispatch: `sent` (it received
- * it) or `dispatch_failed` (it did not). The tax authority's side (a submission without answer):
- * `taxauth_accepted` (the dispatch to the issuer starts) or `taxauth_rejected` (set aside; a
- * corrected approval may be sent).
- */
-export const ZCommercialApprovalReconciliationRequest = z
-  .strictObject({
-    outcome: z
-      .enum(['sent', 'dispatch_failed', 'taxauth_accepted', 'taxauth_rejected'])
-      .describe(
-        '`sent` / `dispatch_failed`: what became of an `uncertain` dispatch to the issuer; `taxauth_accepted` / `taxauth_rejected`: what the tax authority decided of a submission without answer',
-      ),
-    evidence: z
-      .strictObject({
-        content: z
-          .string()
-          .min(1)
-          .max(APPROVAL_EVIDENCE_MAX_LENGTH)
-          .describe("the answer as obtained (the issuer's, or the tax authority's)"),
-        contentType: z
-          .enum(['application/json', 'application/xml', 'text/plain'])
-          .optional()
-          .describe('default text/plain'),
-      })
-      .optional()
-      .describe('stored as a write-once artifact (kept 10 years)'),
-    note: z.string().trim().min(1).max(4000).optional(),
-  })
-  .describe('FiscalReconciliationRequest of an uncertain commercial approval');
-
-export type TCommercialApprovalReconciliationRequest = z.infer<
-  typeof ZCommercialApprovalReconciliationRequest
->;
 
 /**
  * `POST .../aprobacion-comercial/reconciliar`: fixes, once and immutably, the outcome of an

@@ -17,7 +17,7 @@ import { openCommercialApprovalHarness, recordingEnqueue } from '../../test/comm
 import { dispatchCommercialApproval } from './dispatch-commercial-approval.ts';
 import { getCommercialApproval } from './get-commercial-approval.ts';
 import { reconcileCommercialApproval } from './reconcile-commercial-approval.ts';
-import { ZCommercialApprovalRequest, type TCommercialApprovalRequest } from './commercial-approval-rules.ts';
+import { ZCommercialApprovalRequest, type TCommercialApprovalRequest } from '@ecf/contract';
 import {
   submitCommercialApproval,
   type TSubmitCommercialApprovalOptions,

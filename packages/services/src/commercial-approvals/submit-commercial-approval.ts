@@ -28,9 +28,9 @@ import {
   retentionDateOf,
   TAXAUTH_PENDING_STALE_MS,
   validityVerdictOf,
-  type TCommercialApprovalRequest,
   type TCommercialApprovalView,
 } from './commercial-approval-rules.ts';
+import type { TCommercialApprovalRequest } from '@ecf/contract';
 import { dispatchCommercialApproval } from './dispatch-commercial-approval.ts';
 import { taxauthOutcomeOf } from './taxauth-outcome.ts';
 

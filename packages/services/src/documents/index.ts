@@ -32,14 +32,6 @@ export {
 export { findContingencyDocuments, toContingencyItem } from './find-contingency-documents.ts';
 export { buildEvidenceBundle, type TEvidenceBundle } from './build-evidence-bundle.ts';
 export { getDocumentDetails, type TDocumentDetails, type TTaxauthMessage } from './get-document-details.ts';
-export {
-  DOCUMENT_STATUSES,
-  FINAL_DOCUMENT_STATUSES,
-  ISSUED_LIST_DEFAULT_LIMIT,
-  ZDocumentStatus,
-  ZIssuedListQuery,
-  type TIssuedListQueryText,
-} from './issued-documents-query.ts';
 export { getSignedDocumentXml } from './get-signed-document-xml.ts';
 export { getDocumentPdf } from './get-document-pdf.ts';
 export { renderDocumentPdf } from './render-document-pdf.ts';

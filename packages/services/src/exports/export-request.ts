@@ -5,9 +5,9 @@
  * exactly what the list accepts.
  */
 import { z } from 'zod';
-import { ZIssuedListQuery } from '../documents/issued-documents-query.ts';
+import { ZIssuedListQuery } from '@ecf/contract';
 import { issuedSearchFiltersOf, ZIssuedSearchQuery } from '../documents/search-issued-documents.ts';
-import { ZReceivedListQuery } from '../inbound/received-query.ts';
+import { ZReceivedListQuery } from '@ecf/contract';
 import { receivedSearchFiltersOfQuery, ZReceivedSearchQuery } from '../inbound/search-received-documents.ts';
 import type { TIssuedFilters, TReceivedFilters } from '../persistence/index.ts';
 import { dominicanMonthRange, monthDays, type TExportParameters } from './export-sources.ts';

@@ -9,7 +9,7 @@ import type { Environment, TDatabase } from '@ecf/db';
 import { readEcfXml, type TEcfDocument } from '@ecf/fiscal-core';
 import { AUDIT_ACTIONS, type TAuditAction } from '../audit/audit-actions.ts';
 import { receivedGroupOf } from '../inbound/received-items.ts';
-import type { TReceivedGroup } from '../inbound/received-query.ts';
+import type { TReceivedGroup } from '@ecf/contract';
 import {
   countAuditEntriesInRange,
   countInboundDocuments,

@@ -3,24 +3,7 @@ import { isTaxauthError, type TResultStatus, type TTaxauthClient } from '@ecf/ta
 import { resolveDocumentCertificate, type TCertificateSource } from '../accounts/index.ts';
 import { findInboundForValidityCheck, recordInboundValidity } from '../persistence/index.ts';
 
-/**
- * What Consulta Estado said of a received e-CF (`taxauthValidity`, docs/received-documents.md):
- * `valid` (Aceptado, codigo 1), `valid_conditional` (Aceptado Condicional, type 32), `rejected`
- * (codigo 2), `not_found` (codigo 0), `in_process` (asked again later), `unknown` (an answer we
- * cannot read), `not_applicable` (CerteCF: the service is not published there), `check_failed` (a
- * definite refusal of the question itself, e.g. the certificate is not delegated; `reason`).
- */
-export const TAXAUTH_VALIDITY_STATUSES = [
-  'valid',
-  'valid_conditional',
-  'rejected',
-  'not_found',
-  'in_process',
-  'unknown',
-  'not_applicable',
-  'check_failed',
-] as const;
-export type TTaxauthValidityStatus = (typeof TAXAUTH_VALIDITY_STATUSES)[number];
+import type { TTaxauthValidityStatus } from '@ecf/contract';
 
 /** How long to wait before asking again about an e-CF the tax authority still processes. */
 export const VALIDITY_RECHECK_SECONDS = 600;

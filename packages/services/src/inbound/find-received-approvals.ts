@@ -1,8 +1,7 @@
 import type { Environment, TDatabase } from '@ecf/db';
-import { findInboundPage } from '../persistence/index.ts';
-import { decodeReceivedCursor, encodeReceivedCursor, receivedBindingOf } from './received-cursor.ts';
+import type { TReceivedApprovalListQuery } from '@ecf/contract';
 import { toReceivedApproval } from './received-items.ts';
-import { RECEIVED_LIST_DEFAULT_LIMIT, type TReceivedApprovalListQuery } from './received-query.ts';
+import { findReceivedPage } from './received-lookups.ts';
 
 /**
  * Commercial approvals (ACECF) customers sent on this account's e-CF in one environment, newest
@@ -15,24 +14,5 @@ export async function findReceivedApprovals(options: {
   query: TReceivedApprovalListQuery;
   cursorSecret: string;
 }) {
-  const { cursor, limit, ...filters } = options.query;
-  const binding = receivedBindingOf('approvals', options.tenantId, options.environment, filters);
-  const position =
-    cursor === undefined ? undefined : decodeReceivedCursor(options.cursorSecret, binding, cursor);
-  const take = limit ?? RECEIVED_LIST_DEFAULT_LIMIT;
-  const rows = await findInboundPage(options.database, {
-    tenantId: options.tenantId,
-    environment: options.environment,
-    kind: 'commercial_approval',
-    filters,
-    ...(position === undefined ? {} : { after: position }),
-    take: take + 1,
-  });
-  const page = rows.slice(0, take);
-  const last = page.at(-1);
-  const nextCursor =
-    rows.length > take && last
-      ? encodeReceivedCursor(options.cursorSecret, binding, { receivedAt: last.receivedAt, id: last.id })
-      : null;
-  return { items: page.map(toReceivedApproval), nextCursor };
+  return findReceivedPage({ ...options, kind: 'commercial_approval', itemOf: toReceivedApproval });
 }

@@ -1,7 +1,7 @@
 import type { Environment, TDatabase } from '@ecf/db';
 import { AppError } from '../shared/errors.ts';
 import { getReceivedApproval } from './get-received-approval.ts';
-import { readKeptCopy } from './read-kept-copy.ts';
+import { readReceivedXml } from './received-lookups.ts';
 
 /**
  * The signed ACECF a customer sent, exactly as received, named `<RNCComprador><eNCF>.xml`. Not
@@ -17,20 +17,15 @@ export async function getReceivedApprovalXml(options: {
   beforeContent?: () => void;
 }) {
   const { row } = await getReceivedApproval(options);
-  options.beforeContent?.();
-  const content = await readKeptCopy({
-    database: options.database,
-    tenantId: options.tenantId,
-    inboundDocumentId: row.id,
-    artifactId: row.xmlArtifactId,
+  return readReceivedXml({
+    ...options,
+    row,
+    fileName: `${row.buyerRnc ?? ''}${row.encf}.xml`,
     notAvailable: () =>
       new AppError(
         'RECEIVED_COMMERCIAL_APPROVAL_XML_NOT_AVAILABLE',
         'No copy of this commercial approval was kept.',
-        {
-          details: { inboundDocumentId: row.id, status: row.status },
-        },
+        { details: { inboundDocumentId: row.id, status: row.status } },
       ),
   });
-  return { content, fileName: `${row.buyerRnc ?? ''}${row.encf}.xml` };
 }

@@ -1,8 +1,7 @@
 import type { Environment, TDatabase } from '@ecf/db';
-import { findInboundItem } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
-import { isUuid } from '../shared/references.ts';
 import { toReceivedApproval } from './received-items.ts';
+import { findReceivedRow } from './received-lookups.ts';
 
 /**
  * One received commercial approval (ACECF) of this account and environment. Another account's or
@@ -14,19 +13,15 @@ export async function getReceivedApproval(options: {
   environment: Environment;
   inboundDocumentId: string;
 }) {
-  const row = isUuid(options.inboundDocumentId)
-    ? await findInboundItem(options.database, {
-        tenantId: options.tenantId,
-        environment: options.environment,
-        kind: 'commercial_approval',
-        id: options.inboundDocumentId.toLowerCase(),
-      })
-    : null;
-  if (!row)
-    throw new AppError(
-      'RECEIVED_COMMERCIAL_APPROVAL_NOT_FOUND',
-      'No received commercial approval with this id in this account and environment.',
-      { details: { inboundDocumentId: options.inboundDocumentId } },
-    );
+  const row = await findReceivedRow({
+    ...options,
+    kind: 'commercial_approval',
+    notFound: () =>
+      new AppError(
+        'RECEIVED_COMMERCIAL_APPROVAL_NOT_FOUND',
+        'No received commercial approval with this id in this account and environment.',
+        { details: { inboundDocumentId: options.inboundDocumentId } },
+      ),
+  });
   return { row, item: toReceivedApproval(row) };
 }

@@ -1,7 +1,7 @@
 import type { Environment, TDatabase } from '@ecf/db';
 import { AppError } from '../shared/errors.ts';
 import { getReceivedDocument } from './get-received-document.ts';
-import { readKeptCopy } from './read-kept-copy.ts';
+import { readReceivedXml } from './received-lookups.ts';
 
 /**
  * The XML of a received e-CF exactly as the supplier sent it (byte-order mark and declaration
@@ -18,20 +18,15 @@ export async function getReceivedDocumentXml(options: {
   beforeContent?: () => void;
 }) {
   const { row } = await getReceivedDocument(options);
-  options.beforeContent?.();
-  const content = await readKeptCopy({
-    database: options.database,
-    tenantId: options.tenantId,
-    inboundDocumentId: row.id,
-    artifactId: row.xmlArtifactId,
+  return readReceivedXml({
+    ...options,
+    row,
+    fileName: `${row.issuerRnc}${row.encf}.xml`,
     notAvailable: () =>
       new AppError(
         'RECEIVED_DOCUMENT_XML_NOT_AVAILABLE',
         'No copy of this e-CF was kept: it was refused before its signature could be verified.',
-        {
-          details: { inboundDocumentId: row.id, status: row.status, notReceivedCode: row.notReceivedCode },
-        },
+        { details: { inboundDocumentId: row.id, status: row.status, notReceivedCode: row.notReceivedCode } },
       ),
   });
-  return { content, fileName: `${row.issuerRnc}${row.encf}.xml` };
 }

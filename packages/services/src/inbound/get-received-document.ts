@@ -1,8 +1,7 @@
 import type { Environment, TDatabase } from '@ecf/db';
-import { findInboundItem } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
-import { isUuid } from '../shared/references.ts';
 import { toReceivedDocument } from './received-items.ts';
+import { findReceivedRow } from './received-lookups.ts';
 
 /**
  * One received e-CF of this account and environment. Another account's or environment's, an
@@ -15,21 +14,17 @@ export async function getReceivedDocument(options: {
   environment: Environment;
   inboundDocumentId: string;
 }) {
-  const row = isUuid(options.inboundDocumentId)
-    ? await findInboundItem(options.database, {
-        tenantId: options.tenantId,
-        environment: options.environment,
-        kind: 'ecf',
-        id: options.inboundDocumentId.toLowerCase(),
-      })
-    : null;
-  if (!row)
-    throw new AppError(
-      'RECEIVED_DOCUMENT_NOT_FOUND',
-      'No received e-CF with this id in this account and environment.',
-      {
-        details: { inboundDocumentId: options.inboundDocumentId },
-      },
-    );
+  const row = await findReceivedRow({
+    ...options,
+    kind: 'ecf',
+    notFound: () =>
+      new AppError(
+        'RECEIVED_DOCUMENT_NOT_FOUND',
+        'No received e-CF with this id in this account and environment.',
+        {
+          details: { inboundDocumentId: options.inboundDocumentId },
+        },
+      ),
+  });
   return { row, item: toReceivedDocument(row) };
 }

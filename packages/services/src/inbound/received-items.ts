@@ -4,7 +4,7 @@
  */
 import type { Environment } from '@ecf/db';
 import type { TInboundRow } from '../persistence/index.ts';
-import type { TReceivedGroup } from './received-query.ts';
+import type { TReceivedGroup } from '@ecf/contract';
 
 /** `YYYY-MM-DD` of a `DATE` column (stored at UTC midnight). */
 function dateText(value: Date | null): string | null {

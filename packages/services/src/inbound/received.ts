@@ -6,9 +6,7 @@ export {
 export {
   checkReceivedValidity,
   securityCodeOf,
-  TAXAUTH_VALIDITY_STATUSES,
   VALIDITY_RECHECK_SECONDS,
-  type TTaxauthValidityStatus,
 } from './check-received-validity.ts';
 export { findReceivedApprovals } from './find-received-approvals.ts';
 export { findReceivedDocuments } from './find-received-documents.ts';
@@ -28,13 +26,4 @@ export {
   type TReceivedApproval,
   type TReceivedDocument,
 } from './received-items.ts';
-export {
-  parseReceivedQuery,
-  RECEIVED_GROUPS,
-  RECEIVED_LIST_DEFAULT_LIMIT,
-  ZReceivedApprovalListQuery,
-  ZReceivedListQuery,
-  type TReceivedApprovalListQuery,
-  type TReceivedGroup,
-  type TReceivedListQuery,
-} from './received-query.ts';
+export { parseReceivedQuery } from './received-query.ts';

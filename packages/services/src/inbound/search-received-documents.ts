@@ -21,7 +21,7 @@ import {
 } from '../shared/search-text.ts';
 import { decodeReceivedCursor, encodeReceivedCursor, receivedBindingOf } from './received-cursor.ts';
 import { toReceivedDocument } from './received-items.ts';
-import { RECEIVED_LIST_DEFAULT_LIMIT, type TReceivedListQuery } from './received-query.ts';
+import { RECEIVED_LIST_DEFAULT_LIMIT, type TReceivedListQuery } from '@ecf/contract';
 
 type TReceivedSearchFilters = Pick<TReceivedFilters, 'encfPrefix' | 'issuerRnc' | 'issuerName'>;
 

@@ -1,7 +1,7 @@
 import type { PartnerKeyProfile, PartnerPaidStatus, TDatabase } from '@ecf/db';
 import { authenticatePartnerRow, touchPartnerKey } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
-import { profilesWithPermission, type TPartnerPermission } from './partner-permissions.ts';
+import { profilesWithPermission, type TPartnerPermission } from '@ecf/contract';
 import { fiscalAccountOf, hashPartnerKey, type TFiscalAccount } from './partner-rules.ts';
 
 /** Requests per fixed 60-second window (spec Limits: the same for every plan). */

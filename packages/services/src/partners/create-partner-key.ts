@@ -1,7 +1,8 @@
 import type { TDatabase } from '@ecf/db';
 import { insertPartnerKey, type TPartnerKeyRow } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
-import { PARTNER_KEY_PROFILES, type TPartnerKeyProfile } from './partner-permissions.ts';
+import { PARTNER_KEY_PROFILES } from './partner-permissions.ts';
+import type { TPartnerKeyProfile } from '@ecf/contract';
 import { generatePartnerKey } from './partner-rules.ts';
 import { getPartner } from './get-partner.ts';
 

@@ -3,9 +3,6 @@ import { findPartnerAccountPage } from '../persistence/index.ts';
 import type { TAccountSearch } from '../shared/search-text.ts';
 import { fiscalAccountOf, type TFiscalAccount } from './partner-rules.ts';
 
-export const FISCAL_ACCOUNTS_DEFAULT_LIMIT = 50;
-export const FISCAL_ACCOUNTS_MAX_LIMIT = 100;
-
 /**
  * A Partner's accounts in creation order, `limit` (1–100) from `offset`, with the total; `search`
  * (the portal's account search, `accountSearchOf`) keeps those whose RNC starts with it or whose

@@ -5,16 +5,6 @@
  * Partner's own id (checked against the taxpayer registry), plans and billing usage.
  */
 export {
-  PARTNER_KEY_PROFILES,
-  PARTNER_PERMISSION_NAMES,
-  PARTNER_PERMISSIONS,
-  permissionsOfProfile,
-  profileHasPermission,
-  profilesWithPermission,
-  type TPartnerKeyProfile,
-  type TPartnerPermission,
-} from './partner-permissions.ts';
-export {
   dominicanMonthOf,
   exactBrowserOrigin,
   fiscalAccountOf,
@@ -48,11 +38,7 @@ export {
   linkFiscalAccount,
   type TFiscalAccountInput,
 } from './link-fiscal-account.ts';
-export {
-  FISCAL_ACCOUNTS_DEFAULT_LIMIT,
-  FISCAL_ACCOUNTS_MAX_LIMIT,
-  findFiscalAccounts,
-} from './find-fiscal-accounts.ts';
+export { findFiscalAccounts } from './find-fiscal-accounts.ts';
 export {
   updateFiscalAccountProfile,
   type TFiscalAccountProfilePatch,

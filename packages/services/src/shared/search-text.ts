@@ -4,7 +4,7 @@
  * an amount range. Each list says which of them it searches (its own use-case).
  */
 import { z } from 'zod';
-import { ZPageCursorText } from './page-query.ts';
+import { ZPageCursorText } from '@ecf/contract';
 
 /** "E", "E31", "E3100000001"...: the start of an e-NCF, any case (the caller upper-cases it). */
 export const E_NCF_PREFIX = /^E\d{0,12}$/;

@@ -16,7 +16,7 @@ import { annulmentEncfSearchOf, searchAnnulments } from '../annulments/search-an
 import { issuedSearchFiltersOf, searchIssuedDocuments } from '../documents/search-issued-documents.ts';
 import { issueDocument } from '../emission/issue-document.ts';
 import { findReceivedDocuments } from '../inbound/find-received-documents.ts';
-import { ZReceivedListQuery } from '../inbound/received-query.ts';
+import { ZReceivedListQuery } from '@ecf/contract';
 import { searchReceivedDocuments, ZReceivedSearchQuery } from '../inbound/search-received-documents.ts';
 import { findFiscalAccounts } from '../partners/find-fiscal-accounts.ts';
 import { reserveAnnulment } from '../persistence/index.ts';

@@ -1,15 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { TDatabase } from '@ecf/db';
 import type { TCertificateKeyring } from '../accounts/certificate-keyring.ts';
 import { insertPartnerWebhookEndpoint } from '../persistence/index.ts';
-import { assertWebhookTarget, type TWebhookResolver } from './transport/index.ts';
+import { prepareWebhookEndpoint } from './change-webhook-endpoint.ts';
+import type { TWebhookResolver } from './transport/index.ts';
 import {
   checkedPartnerEventTypes,
   partnerWebhookEndpointOf,
   type TPartnerWebhookEndpoint,
 } from './partner-webhook-rules.ts';
-import { checkedWebhookName } from './webhook-endpoint-rules.ts';
-import { generateWebhookSecret, sealWebhookSecret } from './webhook-secrets.ts';
 
 /**
  * `POST /webhook-endpoints` of a Partner: every environment's events of its accounts, for the
@@ -28,23 +26,13 @@ export async function createPartnerWebhookEndpoint(options: {
   resolve?: TWebhookResolver;
   now?: () => Date;
 }): Promise<{ replayed: boolean; endpoint: TPartnerWebhookEndpoint; signingSecret: string | null }> {
-  const name = checkedWebhookName(options.name);
   const eventTypes = checkedPartnerEventTypes(options.eventTypes);
-  const url = options.url.trim();
-  await assertWebhookTarget(url, {
-    allowPrivateTargets: options.allowPrivateTargets,
-    resolve: options.resolve,
-  });
-  const id = randomUUID();
-  const signingSecret = generateWebhookSecret();
+  const { signingSecret, ...endpoint } = await prepareWebhookEndpoint(options);
   const at = (options.now ?? (() => new Date()))();
   const result = await insertPartnerWebhookEndpoint(options.database, {
-    id,
+    ...endpoint,
     partnerId: options.partnerId,
-    name,
-    url,
     eventTypes,
-    secret: sealWebhookSecret({ keyring: options.keyring, endpointId: id, secret: signingSecret }),
     at,
   });
   return {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ENVIRONMENTS, type Environment, type TDatabase } from '@ecf/db';
 import type { TCertificateKeyring } from '../accounts/certificate-keyring.ts';
 import { AUDIT_ACTIONS } from '../audit/audit-actions.ts';
@@ -6,14 +5,13 @@ import { assertCapability } from '../identity/assert-capability.ts';
 import type { TPortalActor } from '../identity/permissions.ts';
 import { insertAuditedWebhookEndpoint } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
-import { assertWebhookTarget, type TWebhookResolver } from './transport/index.ts';
+import { prepareWebhookEndpoint } from './change-webhook-endpoint.ts';
+import type { TWebhookResolver } from './transport/index.ts';
 import {
   checkedWebhookEventTypes,
-  checkedWebhookName,
   webhookEndpointOf,
   type TWebhookEndpoint,
 } from './webhook-endpoint-rules.ts';
-import { generateWebhookSecret, sealWebhookSecret } from './webhook-secrets.ts';
 
 /**
  * Creates a direct-account endpoint of (tenant, environment), active, subscribed to `eventTypes`
@@ -39,28 +37,12 @@ export async function createWebhookEndpoint(options: {
   if (options.actor !== undefined) assertCapability(options.actor, 'webhooks.manage');
   if (!ENVIRONMENTS.includes(options.environment))
     throw new AppError('INVALID_REQUEST', `Unknown environment ${String(options.environment)}.`);
-  const name = checkedWebhookName(options.name);
   const eventTypes = checkedWebhookEventTypes(options.eventTypes);
-  const url = options.url.trim();
-  await assertWebhookTarget(url, {
-    allowPrivateTargets: options.allowPrivateTargets,
-    resolve: options.resolve,
-  });
-  const id = randomUUID();
-  const signingSecret = generateWebhookSecret();
+  const { signingSecret, ...endpoint } = await prepareWebhookEndpoint(options);
   const at = (options.now ?? (() => new Date()))();
   const row = await insertAuditedWebhookEndpoint(
     options.database,
-    {
-      id,
-      tenantId: options.tenantId,
-      environment: options.environment,
-      name,
-      url,
-      eventTypes,
-      secret: sealWebhookSecret({ keyring: options.keyring, endpointId: id, secret: signingSecret }),
-      at,
-    },
+    { ...endpoint, tenantId: options.tenantId, environment: options.environment, eventTypes, at },
     {
       actorUserId: options.actor?.userId ?? null,
       action: AUDIT_ACTIONS.WEBHOOK_CREATED,

@@ -7,10 +7,11 @@ import {
 import { isUuid } from '../shared/references.ts';
 import { getWebhookEndpoint } from './get-webhook-endpoint.ts';
 import { fieldError } from './webhook-endpoint-rules.ts';
-
-export const WEBHOOK_DELIVERY_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
-export const WEBHOOK_DELIVERIES_DEFAULT_LIMIT = 25;
-export const WEBHOOK_DELIVERIES_MAX_LIMIT = 100;
+import {
+  WEBHOOK_DELIVERIES_DEFAULT_LIMIT,
+  WEBHOOK_DELIVERIES_MAX_LIMIT,
+  WEBHOOK_DELIVERY_STATUSES,
+} from '@ecf/contract';
 
 export type TWebhookDelivery = Omit<TWebhookDeliveryRow, 'endpointId'>;
 

@@ -17,7 +17,7 @@ export async function getWebhookEndpoint(options: {
 }): Promise<TWebhookEndpoint> {
   const row = isUuid(options.endpointId)
     ? await findWebhookEndpointRow(options.database, {
-        tenantId: options.tenantId,
+        owner: { tenantId: options.tenantId },
         endpointId: options.endpointId,
       })
     : null;

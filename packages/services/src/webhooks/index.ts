@@ -45,19 +45,13 @@ export { rotateWebhookSecret } from './rotate-webhook-secret.ts';
 export { sendTestWebhook } from './send-test-webhook.ts';
 export { findWebhookEndpoints } from './find-webhook-endpoints.ts';
 export { getWebhookEndpoint } from './get-webhook-endpoint.ts';
-export {
-  findWebhookDeliveries,
-  WEBHOOK_DELIVERIES_MAX_LIMIT,
-  WEBHOOK_DELIVERY_STATUSES,
-  type TWebhookDelivery,
-} from './find-webhook-deliveries.ts';
+export { findWebhookDeliveries, type TWebhookDelivery } from './find-webhook-deliveries.ts';
 export { replayWebhookDelivery, retryWebhookDeliveryNow } from './replay-webhook-delivery.ts';
 // TesteCF test inboxes (issue 27): an endpoint served by the API itself that records what it receives.
 export { createWebhookInbox, WEBHOOK_INBOX_ENDPOINT_NAME } from './create-webhook-inbox.ts';
 export { recordWebhookInboxRequest, WEBHOOK_INBOX_BODY_KEEP_BYTES } from './record-webhook-inbox-request.ts';
 export { findWebhookInboxRequests, type TWebhookInboxRequest } from './find-webhook-inbox-requests.ts';
 // Partner endpoints (issue 20): the same engine, `system = partner`, lifecycle through the Partner API.
-export { PARTNER_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
 export { partnerWebhookEndpointsFor } from './fan-out-webhook-events.ts';
 export { type TPartnerWebhookEndpoint } from './partner-webhook-rules.ts';
 export { createPartnerWebhookEndpoint } from './create-partner-webhook-endpoint.ts';

@@ -1,10 +1,13 @@
 import type { TDatabase } from '@ecf/db';
-import { retirePartnerWebhookEndpointRow } from '../persistence/index.ts';
+import { retireWebhookEndpointRow } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 import { isUuid } from '../shared/references.ts';
 import { partnerWebhookEndpointOf, type TPartnerWebhookEndpoint } from './partner-webhook-rules.ts';
 
-/** `DELETE /webhook-endpoints/{endpointId}`: retired (final, history kept), queued deliveries failed. */
+/**
+ * `DELETE /webhook-endpoints/{endpointId}` of a Partner: retired (final, history kept), queued
+ * deliveries failed, by the retirement of both owners (`retireWebhookEndpointRow`).
+ */
 export async function retirePartnerWebhookEndpoint(options: {
   database: TDatabase;
   partnerId: string;
@@ -13,8 +16,11 @@ export async function retirePartnerWebhookEndpoint(options: {
 }): Promise<TPartnerWebhookEndpoint> {
   if (!isUuid(options.endpointId)) throw new AppError('NOT_FOUND', 'Webhook endpoint not found.');
   const at = (options.now ?? (() => new Date()))();
-  const result = await retirePartnerWebhookEndpointRow(options.database, { ...options, at });
-  if (result.kind === 'not_found') throw new AppError('NOT_FOUND', 'Webhook endpoint not found.');
-  if (result.kind !== 'done') throw new Error('unexpected retirement result');
+  const result = await retireWebhookEndpointRow(options.database, {
+    owner: { partnerId: options.partnerId },
+    endpointId: options.endpointId,
+    at,
+  });
+  if (result === null) throw new AppError('NOT_FOUND', 'Webhook endpoint not found.');
   return partnerWebhookEndpointOf(result.row, at);
 }

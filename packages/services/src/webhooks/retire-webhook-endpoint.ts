@@ -2,7 +2,7 @@ import type { TDatabase } from '@ecf/db';
 import { AUDIT_ACTIONS } from '../audit/audit-actions.ts';
 import { assertCapability } from '../identity/assert-capability.ts';
 import type { TPortalActor } from '../identity/permissions.ts';
-import { retireAuditedWebhookEndpoint } from '../persistence/index.ts';
+import { retireWebhookEndpointRow } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 import { isUuid } from '../shared/references.ts';
 import { webhookEndpointOf, type TWebhookEndpoint } from './webhook-endpoint-rules.ts';
@@ -23,9 +23,9 @@ export async function retireWebhookEndpoint(options: {
   if (options.actor !== undefined) assertCapability(options.actor, 'webhooks.manage');
   if (!isUuid(options.endpointId)) throw new AppError('NOT_FOUND', 'Webhook endpoint not found.');
   const at = (options.now ?? (() => new Date()))();
-  const result = await retireAuditedWebhookEndpoint(
+  const result = await retireWebhookEndpointRow(
     options.database,
-    { tenantId: options.tenantId, endpointId: options.endpointId, at },
+    { owner: { tenantId: options.tenantId }, endpointId: options.endpointId, at },
     {
       actorUserId: options.actor?.userId ?? null,
       action: AUDIT_ACTIONS.WEBHOOK_RETIRED,

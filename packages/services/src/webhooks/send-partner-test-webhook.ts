@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Environment, TDatabase, TEnqueue } from '@ecf/db';
-import { insertPartnerWebhookTest } from '../persistence/index.ts';
+import { insertWebhookTest } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 import { isUuid } from '../shared/references.ts';
 import { buildPartnerWebhookPayload, webhookBodyOf } from './payloads.ts';
@@ -43,16 +43,15 @@ export async function sendPartnerTestWebhook(options: {
       options.endpointId,
     ),
   );
-  const result = await insertPartnerWebhookTest(options.database, {
-    partnerId: options.partnerId,
+  const result = await insertWebhookTest(options.database, {
+    owner: { partnerId: options.partnerId },
     endpointId: options.endpointId,
-    tenantId: options.account.fiscalAccountId,
-    environment: options.environment,
     eventId,
     deliveryId,
     at,
-    body,
     correlationId: options.correlationId ?? null,
+    subjectOf: () => ({ tenantId: options.account.fiscalAccountId, environment: options.environment }),
+    bodyOf: () => body,
     enqueue: options.enqueue,
   });
   if (result.kind === 'not_found') throw new AppError('NOT_FOUND', 'Webhook endpoint not found.');

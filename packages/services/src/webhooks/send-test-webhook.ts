@@ -3,7 +3,7 @@ import type { TDatabase, TEnqueue } from '@ecf/db';
 import { AUDIT_ACTIONS } from '../audit/audit-actions.ts';
 import { assertCapability } from '../identity/assert-capability.ts';
 import type { TPortalActor } from '../identity/permissions.ts';
-import { insertAuditedWebhookTest } from '../persistence/index.ts';
+import { insertWebhookTest } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 import { isUuid } from '../shared/references.ts';
 import { buildWebhookTestBody } from './payloads.ts';
@@ -28,15 +28,16 @@ export async function sendTestWebhook(options: {
   if (!isUuid(options.endpointId)) throw new AppError('NOT_FOUND', 'Webhook endpoint not found.');
   const at = (options.now ?? (() => new Date()))();
   const eventId = randomUUID();
-  const result = await insertAuditedWebhookTest(
+  const result = await insertWebhookTest(
     options.database,
     {
-      tenantId: options.tenantId,
+      owner: { tenantId: options.tenantId },
       endpointId: options.endpointId,
       eventId,
       deliveryId: randomUUID(),
       at,
       correlationId: options.correlationId ?? null,
+      subjectOf: (endpoint) => endpoint,
       bodyOf: (endpoint) =>
         buildWebhookTestBody({
           eventId,

@@ -4,7 +4,9 @@ import {
   CERTIFICATION_RUN_STATES,
   CERTIFICATION_RUN_TIMES,
   ZCertificationApprovalsTotals,
+  ZCertificationPrevalidatedDocument,
   ZCertificationRunTotals,
+  ZCertificationStepView,
 } from '@ecf/contract';
 import { ZEnvironment } from '../api-keys/api-key.schema.ts';
 import {
@@ -25,18 +27,8 @@ const ZRunState = z.enum(CERTIFICATION_RUN_STATES);
 /** A message of the tax authority (`{ codigo, valor }` as its answers carry them). */
 const ZTaxauthMessage = z.object({ code: z.string(), message: z.string() });
 
-/** One of the fifteen steps as the stepper shows it. */
-export const ZStepView = z.object({
-  step: ZStep,
-  number: z.number().int(),
-  title: z.string(),
-  completedBy: z.enum(['service', 'attestation', 'taxauth']),
-  state: z.enum(['done', 'current', 'pending']),
-  completedAt: z.string().nullable(),
-  /** How it was completed: `set`, `run`, `approvals`, `attestation`, `reception`, `directory`. */
-  source: z.string().nullable(),
-  action: z.string(),
-});
+/** One of the fifteen steps as the stepper shows it (the contract's view, as the APIs show it). */
+export const ZStepView = ZCertificationStepView;
 
 /** Why a run failed or stopped, as the page says it. */
 const ZRunFailure = z.object({
@@ -131,25 +123,13 @@ export const ZSetInput = z.union([
   z.object({ environment: ZEnvironment, part: ZPart.optional(), taxauthModel: z.literal(true) }),
 ]);
 
-const ZWarning = z.object({ path: z.string(), code: z.string(), message: z.string() });
-
 export const ZPrevalidateOutput = z.object({
   part: ZPart,
   source: z.enum(['workbook', 'json', 'taxauth_model', 'stored', 'official']),
   issuerRnc: z.string(),
   rows: z.object({ ecf: z.number().int(), rfce: z.number().int() }),
   types: z.record(z.string(), z.number().int()),
-  documents: z.array(
-    z.object({
-      position: z.number().int(),
-      row: z.number().int().nullable(),
-      caseRef: z.string().nullable(),
-      type: z.string(),
-      encf: z.string(),
-      dependsOn: z.string().nullable(),
-      warnings: z.array(ZWarning),
-    }),
-  ),
+  documents: z.array(ZCertificationPrevalidatedDocument),
   alreadyUsedEncfs: z.array(z.string()),
 });
 

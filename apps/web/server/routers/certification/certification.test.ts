@@ -127,7 +127,7 @@ test('prevalidate: the model workbook read row by row; another taxpayer’s, a b
   assert.deepEqual(checked.rows, { ecf: 25, rfce: 4 });
   assert.equal(checked.documents.length, 25);
   assert.equal(checked.types['32'], 6);
-  assert.ok(checked.documents.every((document) => document.row !== null && document.row >= 2));
+  assert.ok(checked.documents.every((document) => document.sheetRow !== null && document.sheetRow >= 2));
   assert.ok(checked.documents.some((document) => document.dependsOn !== null));
   assert.deepEqual(checked.alreadyUsedEncfs, []);
   // Nothing was stored.

@@ -28,15 +28,7 @@ export const prevalidateSet = tenantProcedure('certification.manage')
       issuerRnc: result.issuerRnc,
       rows: result.rows,
       types: result.types,
-      documents: result.documents.map((document) => ({
-        position: document.position,
-        row: document.sheetRow,
-        caseRef: document.caseRef,
-        type: document.type,
-        encf: document.encf,
-        dependsOn: document.dependsOn,
-        warnings: document.warnings,
-      })),
+      documents: result.documents,
       alreadyUsedEncfs: result.alreadyUsedEncfs,
     };
   });

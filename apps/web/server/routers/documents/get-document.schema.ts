@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DOCUMENT_STATUSES } from '@ecf/services';
+import { DISPATCH_STATUSES, DOCUMENT_STATUSES } from '@ecf/contract';
 import { ZUuid } from '../../../lib/schemas.ts';
 import { ZEnvironment, ZIssuedDocument } from './document.schema.ts';
 
@@ -44,16 +44,7 @@ export const ZDocumentDetails = z.object({
   ),
   receiverDelivery: z
     .object({
-      status: z.enum([
-        'pending',
-        'sending',
-        'retry_scheduled',
-        'sent',
-        'not_received',
-        'uncertain',
-        'dispatch_failed',
-        'not_applicable',
-      ]),
+      status: z.enum(DISPATCH_STATUSES),
       targetUrl: z.string().nullable(),
       attempts: z.number().int(),
       lastError: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZIssuedListQuery, ZIssuedSearchQuery } from '@ecf/services';
+import { ZIssuedSearchQuery } from '@ecf/services';
+import { ZIssuedListQuery } from '@ecf/contract';
 import { ZEnvironment, ZIssuedDocument } from './document.schema.ts';
 
 /**

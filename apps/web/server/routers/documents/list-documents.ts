@@ -1,4 +1,5 @@
-import { ISSUED_LIST_DEFAULT_LIMIT, issuedSearchFiltersOf, searchIssuedDocuments } from '@ecf/services';
+import { issuedSearchFiltersOf, searchIssuedDocuments } from '@ecf/services';
+import { ISSUED_LIST_DEFAULT_LIMIT } from '@ecf/contract';
 import { tenantProcedure } from '../../trpc/procedures.ts';
 import { issuedDocumentOf } from './document.schema.ts';
 import { ZListDocumentsInput, ZListDocumentsOutput } from './list-documents.schema.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DOCUMENT_STATUSES } from '@ecf/services';
+import { DOCUMENT_STATUSES } from '@ecf/contract';
 import { ZUuid } from '../../../lib/schemas.ts';
 import { ZEnvironment } from '../documents/document.schema.ts';
 

@@ -1,4 +1,5 @@
-import { FINAL_DOCUMENT_STATUSES, getDocumentDetails } from '@ecf/services';
+import { getDocumentDetails } from '@ecf/services';
+import { FINAL_DOCUMENT_STATUSES } from '@ecf/contract';
 import { tenantProcedure } from '../../trpc/procedures.ts';
 import { ZStatusInput, ZStatusOutput } from './status.schema.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DOCUMENT_STATUSES } from '@ecf/services';
+import { ZDocumentStatus } from '@ecf/contract';
 
 /** Longest JSON Try it takes (the API's submission limits still apply inside). */
 export const TRY_IT_MAX_CHARACTERS = 1_000_000;
@@ -25,4 +25,4 @@ export const ZRefused = z.object({
   warnings: z.array(ZSubmissionIssue),
 });
 
-export const ZDocumentStatus = z.enum(DOCUMENT_STATUSES);
+export { ZDocumentStatus };

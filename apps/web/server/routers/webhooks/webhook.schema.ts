@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DIRECT_WEBHOOK_EVENT_TYPES } from '@ecf/contract';
+import { DIRECT_WEBHOOK_EVENT_TYPES, WEBHOOK_DELIVERY_STATUSES } from '@ecf/contract';
 import type { TWebhookDelivery, TWebhookEndpoint, TWebhookTargetRefusal } from '@ecf/services';
 import { ZUuid } from '../../../lib/schemas.ts';
 import { ZEnvironment } from '../api-keys/api-key.schema.ts';
@@ -42,8 +42,8 @@ export const DELIVERY_STATUS_LABELS = {
   running: 'Enviando',
   succeeded: 'Entregado',
   failed: 'Fallido',
-} as const;
-export const WEBHOOK_DELIVERY_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+} as const satisfies Record<(typeof WEBHOOK_DELIVERY_STATUSES)[number], string>;
+export { WEBHOOK_DELIVERY_STATUSES };
 
 export const ZWebhookEventType = z.enum(DIRECT_WEBHOOK_EVENT_TYPES, {
   error: 'Tipo de evento desconocido.',

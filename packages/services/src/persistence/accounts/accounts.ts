@@ -3,12 +3,8 @@
  * key with its tenant, and the request counted against the key's rate limit).
  */
 import {
-  batchOrEach,
-  coalescerPerKey,
-  createCoalescer,
   isPrismaError,
   PRISMA_ERROR,
-  prepared,
   seedApiKey,
   seedTenant,
   sqlPoolOf,
@@ -18,9 +14,8 @@ import {
   type TDatabase,
   type Tenant,
   type TScope,
-  type TSqlPool,
 } from '@ecf/db';
-import { retryOnConflict } from '../retry-on-conflict.ts';
+import { ordinalBatchStatement } from '../batched-lookup.ts';
 
 /** A tenant's row by id or by RNC; null when absent. */
 export async function findTenant(
@@ -216,26 +211,14 @@ const LOOKUP_AND_COUNT = `
          CASE WHEN k.eligible THEN c.count - (SELECT count(*) FROM k later WHERE later.eligible AND later.id = k.id AND later.window_start = k.window_start AND later.ord > k.ord) END::int AS count
   FROM k LEFT JOIN counted c ON c.bucket = 'api-key:' || k.id AND c.window_start = k.window_start`;
 
-const lookupCoalesced = coalescerPerKey((pool: TSqlPool) =>
-  createCoalescer(
-    batchOrEach(async (batch: TKeyLookup[]): Promise<Array<TKeyLookupRow | undefined>> => {
-      const { rows } = await retryOnConflict(() =>
-        pool.query<TKeyLookupRow & { ord: string }>(
-          prepared(LOOKUP_AND_COUNT, [
-            batch.map((lookup) => lookup.hash),
-            batch.map((lookup) => lookup.windowStart),
-            batch.map((lookup) => lookup.expiresAt),
-            batch.map((lookup) => lookup.counting),
-            batch.map((lookup) => lookup.environment),
-            batch.map((lookup) => lookup.scopes),
-          ]),
-        ),
-      );
-      const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
-      return batch.map((_, index) => byOrdinal.get(index + 1));
-    }),
-  ),
-);
+const lookupCoalesced = ordinalBatchStatement<TKeyLookup, TKeyLookupRow>(LOOKUP_AND_COUNT, (batch) => [
+  batch.map((lookup) => lookup.hash),
+  batch.map((lookup) => lookup.windowStart),
+  batch.map((lookup) => lookup.expiresAt),
+  batch.map((lookup) => lookup.counting),
+  batch.map((lookup) => lookup.environment),
+  batch.map((lookup) => lookup.scopes),
+]);
 
 /**
  * A request's key with its tenant, and the request counted (see {@link TKeyLookup}), in ONE round

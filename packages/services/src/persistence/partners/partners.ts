@@ -4,9 +4,6 @@
  * authenticates and counts a Partner request, and the usage counters of their plan.
  */
 import {
-  batchOrEach,
-  coalescerPerKey,
-  createCoalescer,
   inSqlTransaction,
   prepared,
   sqlPoolOf,
@@ -16,10 +13,9 @@ import {
   type PartnerStatus,
   type ProductionState,
   type TDatabase,
-  type TSqlPool,
 } from '@ecf/db';
 import { accountMatchOf } from '../accounts/accounts.ts';
-import { retryOnConflict } from '../retry-on-conflict.ts';
+import { ordinalBatchStatement } from '../batched-lookup.ts';
 
 /** A Partner as operators and the Partner itself see it. */
 export type TPartnerRow = {
@@ -348,26 +344,17 @@ const AUTHENTICATE_PARTNER = `
          (SELECT row_to_json(a) FROM a WHERE a.ord = k.ord) AS account
     FROM k`;
 
-const authenticateCoalesced = coalescerPerKey((pool: TSqlPool) =>
-  createCoalescer(
-    batchOrEach(async (batch: TPartnerAuthLookup[]): Promise<Array<TPartnerAuthRow | undefined>> => {
-      const { rows } = await retryOnConflict(() =>
-        pool.query<TPartnerAuthRow & { ord: string }>(
-          prepared(AUTHENTICATE_PARTNER, [
-            batch.map((lookup) => lookup.ip),
-            batch.map((lookup) => lookup.hash),
-            batch.map((lookup) => lookup.profiles.join(',')),
-            batch.map((lookup) => lookup.permission),
-            batch.map((lookup) => lookup.accountId),
-            batch.map((lookup) => lookup.windowStart),
-            batch.map((lookup) => lookup.expiresAt),
-          ]),
-        ),
-      );
-      const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
-      return batch.map((_, index) => byOrdinal.get(index + 1));
-    }),
-  ),
+const authenticateCoalesced = ordinalBatchStatement<TPartnerAuthLookup, TPartnerAuthRow>(
+  AUTHENTICATE_PARTNER,
+  (batch) => [
+    batch.map((lookup) => lookup.ip),
+    batch.map((lookup) => lookup.hash),
+    batch.map((lookup) => lookup.profiles.join(',')),
+    batch.map((lookup) => lookup.permission),
+    batch.map((lookup) => lookup.accountId),
+    batch.map((lookup) => lookup.windowStart),
+    batch.map((lookup) => lookup.expiresAt),
+  ],
 );
 
 /**

@@ -1,59 +1,19 @@
 /**
- * Partner webhook endpoints (`system = 'partner'`, owned by a Partner, every environment): their
- * lifecycle through the Partner API, on the same tables and engine as the direct endpoints
- * (`webhook-endpoints.ts`, `webhooks.ts`: fan-out, claim, attempts, sweep). Each change is one
- * transaction on the endpoint's row locked; secrets arrive sealed and never leave this file.
+ * What only Partner webhook endpoints (`system = 'partner'`, owned by a Partner, every environment)
+ * have: creation replayed by URL, the listing of a Partner's endpoints and the deliveries of all
+ * its endpoints. Their changes (update, retire, rotate, a test) are the direct endpoints'
+ * statements with a Partner owner (`webhook-endpoints.ts`), on the same tables and
+ * engine (`webhooks.ts`: fan-out, claim, attempts, sweep). Secrets arrive sealed and never leave.
  */
+import { inSqlTransaction, jobExecutorOfSql, sqlPoolOf, type TDatabase, type TEnqueue } from '@ecf/db';
 import {
-  inSqlTransaction,
-  jobExecutorOfSql,
-  sqlPoolOf,
-  type Environment,
-  type TDatabase,
-  type TEnqueue,
-  type TSql,
-} from '@ecf/db';
-import type {
-  TEndpointChanges,
-  TSealedSecret,
-  TWebhookDeliveryRow,
-  TWebhookDeliveryStatus,
+  ENDPOINT_COLUMNS as COLUMNS,
+  type TPartnerWebhookEndpointRow,
+  type TSealedSecret,
+  type TWebhookDeliveryRow,
+  type TWebhookDeliveryStatus,
 } from './webhook-endpoints.ts';
-import {
-  failQueuedWebhookDeliveries,
-  insertWebhookTestEvent,
-  queuedWebhookDeliveryJobs,
-  webhookDeliveryJob,
-} from './webhooks.ts';
-
-export type TPartnerWebhookEndpointRow = {
-  id: string;
-  partnerId: string;
-  name: string;
-  url: string;
-  eventTypes: string[];
-  status: 'active' | 'paused' | 'retired';
-  previousSecretExpiresAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-  retiredAt: Date | null;
-};
-
-const COLUMNS = `id::text AS "id", partner_id::text AS "partnerId", name, url, COALESCE(event_types, '{}') AS "eventTypes",
-  status::text AS "status", previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt",
-  updated_at AS "updatedAt", retired_at AS "retiredAt"`;
-
-async function selectEndpoint(
-  sql: TSql,
-  input: { partnerId: string; endpointId: string; forUpdate?: boolean },
-): Promise<TPartnerWebhookEndpointRow | null> {
-  const { rows } = await sql.query<TPartnerWebhookEndpointRow>(
-    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1::uuid AND partner_id = $2::uuid AND system = 'partner'
-     ${input.forUpdate === true ? 'FOR UPDATE' : ''}`,
-    [input.endpointId, input.partnerId],
-  );
-  return rows[0] ?? null;
-}
+import { webhookDeliveryJob } from './webhooks.ts';
 
 /**
  * Creates a Partner endpoint, or returns the one of the same URL that is not retired
@@ -118,143 +78,6 @@ export async function findPartnerWebhookEndpointRows(
     [partnerId],
   );
   return rows;
-}
-
-/** One endpoint of the Partner, or null (another Partner's included). */
-export async function findPartnerWebhookEndpointRow(
-  database: TDatabase,
-  input: { partnerId: string; endpointId: string },
-): Promise<TPartnerWebhookEndpointRow | null> {
-  return selectEndpoint(sqlPoolOf(database), input);
-}
-
-export type TPartnerEndpointResult =
-  | { kind: 'not_found' }
-  | { kind: 'retired'; row: TPartnerWebhookEndpointRow }
-  | { kind: 'in_progress'; row: TPartnerWebhookEndpointRow }
-  | { kind: 'done'; row: TPartnerWebhookEndpointRow };
-
-/** Changes an endpoint that is not retired; a resumed endpoint's waiting deliveries get their jobs. */
-export async function updatePartnerWebhookEndpointRow(
-  database: TDatabase,
-  input: { partnerId: string; endpointId: string; changes: TEndpointChanges; at: Date; enqueue: TEnqueue },
-): Promise<TPartnerEndpointResult> {
-  return inSqlTransaction(database, async (sql) => {
-    const before = await selectEndpoint(sql, { ...input, forUpdate: true });
-    if (before === null) return { kind: 'not_found' };
-    if (before.status === 'retired') return { kind: 'retired', row: before };
-    const { changes } = input;
-    const { rows } = await sql.query<TPartnerWebhookEndpointRow>(
-      `UPDATE webhook_endpoints SET
-         name = COALESCE($3, name), url = COALESCE($4, url), event_types = COALESCE($5::text[], event_types),
-         status = COALESCE($6::"WebhookEndpointStatus", status), updated_at = $7
-       WHERE id = $1::uuid AND partner_id = $2::uuid AND status <> 'retired' RETURNING ${COLUMNS}`,
-      [
-        input.endpointId,
-        input.partnerId,
-        changes.name ?? null,
-        changes.url ?? null,
-        changes.eventTypes ?? null,
-        changes.status ?? null,
-        input.at,
-      ],
-    );
-    const row = rows[0];
-    if (row === undefined) throw new Error('the webhook endpoint was not updated');
-    if (before.status === 'paused' && row.status === 'active') {
-      const jobs = await queuedWebhookDeliveryJobs(sql, { endpointId: row.id, now: input.at });
-      if (jobs.length > 0) await input.enqueue(jobs, { executor: jobExecutorOfSql(sql) });
-    }
-    return { kind: 'done', row };
-  });
-}
-
-/** Retires an endpoint (final) and fails its queued deliveries; a retired one is returned as it is. */
-export async function retirePartnerWebhookEndpointRow(
-  database: TDatabase,
-  input: { partnerId: string; endpointId: string; at: Date },
-): Promise<TPartnerEndpointResult> {
-  return inSqlTransaction(database, async (sql) => {
-    const before = await selectEndpoint(sql, { ...input, forUpdate: true });
-    if (before === null) return { kind: 'not_found' };
-    if (before.status === 'retired') return { kind: 'done', row: before };
-    const { rows } = await sql.query<TPartnerWebhookEndpointRow>(
-      `UPDATE webhook_endpoints SET status = 'retired', retired_at = $3, updated_at = $3
-        WHERE id = $1::uuid AND partner_id = $2::uuid RETURNING ${COLUMNS}`,
-      [input.endpointId, input.partnerId, input.at],
-    );
-    await failQueuedWebhookDeliveries(sql, { endpointId: input.endpointId, now: input.at });
-    const row = rows[0];
-    if (row === undefined) throw new Error('the webhook endpoint was not retired');
-    return { kind: 'done', row };
-  });
-}
-
-/** A new secret; the current one signs too until `at + overlapSeconds`. Refused while a rotation is open. */
-export async function rotatePartnerWebhookSecretRow(
-  database: TDatabase,
-  input: { partnerId: string; endpointId: string; secret: TSealedSecret; overlapSeconds: number; at: Date },
-): Promise<TPartnerEndpointResult> {
-  return inSqlTransaction(database, async (sql) => {
-    const before = await selectEndpoint(sql, { ...input, forUpdate: true });
-    if (before === null) return { kind: 'not_found' };
-    if (before.status === 'retired') return { kind: 'retired', row: before };
-    if (before.previousSecretExpiresAt !== null && before.previousSecretExpiresAt > input.at)
-      return { kind: 'in_progress', row: before };
-    const { rows } = await sql.query<TPartnerWebhookEndpointRow>(
-      `UPDATE webhook_endpoints SET previous_secret_key_id = secret_key_id, previous_encrypted_secret = encrypted_secret,
-         previous_secret_expires_at = $5, secret_key_id = $3, encrypted_secret = $4, updated_at = $6
-        WHERE id = $1::uuid AND partner_id = $2::uuid RETURNING ${COLUMNS}`,
-      [
-        input.endpointId,
-        input.partnerId,
-        input.secret.keyId,
-        Buffer.from(input.secret.sealed),
-        new Date(input.at.getTime() + input.overlapSeconds * 1000),
-        input.at,
-      ],
-    );
-    const row = rows[0];
-    if (row === undefined) throw new Error('the webhook secret was not rotated');
-    return { kind: 'done', row };
-  });
-}
-
-/** Queues a `webhook.test` for one endpoint that is not retired, about one account and environment. */
-export async function insertPartnerWebhookTest(
-  database: TDatabase,
-  input: {
-    partnerId: string;
-    endpointId: string;
-    tenantId: string;
-    environment: Environment;
-    eventId: string;
-    deliveryId: string;
-    at: Date;
-    body: Buffer;
-    /** The test request's (the outbox row's). */
-    correlationId: string | null;
-    enqueue: TEnqueue;
-  },
-): Promise<{ kind: 'not_found' } | { kind: 'retired' } | { kind: 'queued' }> {
-  return inSqlTransaction(database, async (sql) => {
-    const endpoint = await selectEndpoint(sql, { ...input, forUpdate: true });
-    if (endpoint === null) return { kind: 'not_found' };
-    if (endpoint.status === 'retired') return { kind: 'retired' };
-    await insertWebhookTestEvent(sql, {
-      eventId: input.eventId,
-      deliveryId: input.deliveryId,
-      endpointId: endpoint.id,
-      tenantId: input.tenantId,
-      environment: input.environment,
-      createdAt: input.at,
-      body: input.body,
-      correlationId: input.correlationId,
-    });
-    if (endpoint.status === 'active')
-      await input.enqueue([webhookDeliveryJob(input.deliveryId)], { executor: jobExecutorOfSql(sql) });
-    return { kind: 'queued' };
-  });
 }
 
 type TDeliveryRecord = Omit<TWebhookDeliveryRow, 'attemptLog'> & {

@@ -1,9 +1,12 @@
 /**
- * Direct-account webhook endpoints changed by a person (the portal): each change and its audit
- * entry in ONE transaction, guarded on the row's state (`WHERE status <> 'retired'`, no rotation in
- * progress, a delivery still `failed`), so two concurrent changes never both pass a check the other
- * invalidates. Secrets arrive here sealed (the certificate keyring) and never leave this file: no
- * row returned, no audit entry carries them.
+ * Webhook endpoints and their changes, for both owners: a direct account (`system = 'direct'`, a
+ * tenant and one environment; changed by a person in the portal, with an audit entry) and a Partner
+ * (`system = 'partner'`, every environment of its accounts; `partner-webhook-endpoints.ts` adds its
+ * creation, listing and deliveries). Each change is ONE transaction on the endpoint's row locked,
+ * guarded on its state (`WHERE status <> 'retired'`, no rotation in progress, a delivery still
+ * `failed`), so two concurrent changes never both pass a check the other invalidates; the same
+ * statement serves both owners (`TWebhookEndpointOwner`). Secrets arrive here sealed (the
+ * certificate keyring) and never leave: no row returned, no audit entry carries them.
  */
 import {
   inSqlTransaction,
@@ -44,46 +47,40 @@ export type TWebhookEndpointRow = {
 /** A secret sealed with the certificate keyring (associated data `webhook-secret:<endpoint id>`). */
 export type TSealedSecret = { keyId: string; sealed: Uint8Array };
 
-type TEndpointRecord = {
-  id: string;
-  tenant_id: string;
-  environment: Environment;
-  name: string;
-  url: string;
-  event_types: string[] | null;
-  status: TWebhookEndpointStatus;
-  previous_secret_expires_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  retired_at: Date | null;
+/** A Partner's endpoint (no tenant, no environment: every environment of its accounts). */
+export type TPartnerWebhookEndpointRow = Omit<TWebhookEndpointRow, 'tenantId' | 'environment'> & {
+  partnerId: string;
 };
 
-const COLUMNS = `id::text, tenant_id::text, environment, name, url, event_types, status, previous_secret_expires_at,
-  created_at, updated_at, retired_at`;
+/** Whose endpoint a statement may touch: a direct account's (its tenant) or a Partner's. */
+export type TWebhookEndpointOwner = { tenantId: string } | { partnerId: string };
 
-function endpointOf(record: TEndpointRecord): TWebhookEndpointRow {
-  return {
-    id: record.id,
-    tenantId: record.tenant_id,
-    environment: record.environment,
-    name: record.name,
-    url: record.url,
-    eventTypes: record.event_types ?? [],
-    status: record.status,
-    previousSecretExpiresAt: record.previous_secret_expires_at,
-    createdAt: record.created_at,
-    updatedAt: record.updated_at,
-    retiredAt: record.retired_at,
-  };
+/** The row an owner's statements return. */
+export type TEndpointRowOf<TOwner extends TWebhookEndpointOwner> = TOwner extends { partnerId: string }
+  ? TPartnerWebhookEndpointRow
+  : TWebhookEndpointRow;
+
+/** The columns of an endpoint under its row types' names (a direct row's `partnerId` is null, and a Partner's tenant and environment). */
+export const ENDPOINT_COLUMNS = `id::text AS "id", tenant_id::text AS "tenantId", partner_id::text AS "partnerId",
+  environment, name, url, COALESCE(event_types, '{}') AS "eventTypes", status::text AS "status",
+  previous_secret_expires_at AS "previousSecretExpiresAt", created_at AS "createdAt", updated_at AS "updatedAt",
+  retired_at AS "retiredAt"`;
+const COLUMNS = ENDPOINT_COLUMNS;
+
+/** The condition on `webhook_endpoints` that keeps an owner to its endpoints (its id is parameter `$2`). */
+function ownerCondition(owner: TWebhookEndpointOwner): { condition: string; ownerId: string } {
+  return 'partnerId' in owner
+    ? { condition: `partner_id = $2::uuid AND system = 'partner'`, ownerId: owner.partnerId }
+    : { condition: `tenant_id = $2::uuid AND system = 'direct'`, ownerId: owner.tenantId };
 }
 
-type TEndpointAudit = Pick<TAuditEntryInput, 'actorUserId' | 'action' | 'ip'> & {
+export type TEndpointAuditEntry = Pick<TAuditEntryInput, 'actorUserId' | 'action' | 'ip'> & {
   data?: Record<string, unknown>;
 };
 
 async function audit(
   sql: TSql,
-  entry: TEndpointAudit,
+  entry: TEndpointAuditEntry,
   input: { tenantId: string; targetType?: string; targetId: string; at: Date; data: Record<string, unknown> },
 ): Promise<void> {
   await insertAuditEntry(sql, {
@@ -98,17 +95,18 @@ async function audit(
   });
 }
 
-async function selectEndpoint(
+/** One endpoint of the owner (another owner's is null), its row locked with `forUpdate`. */
+export async function selectWebhookEndpoint<TOwner extends TWebhookEndpointOwner>(
   sql: TSql,
-  input: { tenantId: string; endpointId: string; forUpdate?: boolean },
-): Promise<TWebhookEndpointRow | null> {
-  const { rows } = await sql.query<TEndpointRecord>(
+  input: { owner: TOwner; endpointId: string; forUpdate?: boolean },
+): Promise<TEndpointRowOf<TOwner> | null> {
+  const { condition, ownerId } = ownerCondition(input.owner);
+  const { rows } = await sql.query<TEndpointRowOf<TOwner>>(
     `SELECT ${COLUMNS} FROM webhook_endpoints
-      WHERE id = $1::uuid AND tenant_id = $2::uuid AND system = 'direct'${input.forUpdate === true ? ' FOR UPDATE' : ''}`,
-    [input.endpointId, input.tenantId],
+      WHERE id = $1::uuid AND ${condition}${input.forUpdate === true ? ' FOR UPDATE' : ''}`,
+    [input.endpointId, ownerId],
   );
-  const found = rows[0];
-  return found === undefined ? null : endpointOf(found);
+  return rows[0] ?? null;
 }
 
 /** Inserts a direct endpoint (its id chosen by the caller: the sealed secret is bound to it) with its audit entry. */
@@ -126,10 +124,10 @@ export async function insertAuditedWebhookEndpoint(
     /** A TesteCF test inbox: its row (the SHA-256 of the URL's token) commits with the endpoint. */
     inbox?: { id: string; tokenSha256: Buffer };
   },
-  entry: TEndpointAudit,
+  entry: TEndpointAuditEntry,
 ): Promise<TWebhookEndpointRow> {
   return inSqlTransaction(database, async (sql) => {
-    const { rows } = await sql.query<TEndpointRecord>(
+    const { rows } = await sql.query<TWebhookEndpointRow>(
       `INSERT INTO webhook_endpoints (id, system, tenant_id, environment, name, url, event_types, status,
          secret_key_id, encrypted_secret, created_at, updated_at)
        VALUES ($1::uuid, 'direct', $2::uuid, $3::"Environment", $4, $5, $6::text[], 'active', $7, $8, $9, $9)
@@ -146,9 +144,8 @@ export async function insertAuditedWebhookEndpoint(
         input.at,
       ],
     );
-    const inserted = rows[0];
-    if (inserted === undefined) throw new Error('the webhook endpoint was not inserted');
-    const row = endpointOf(inserted);
+    const row = rows[0];
+    if (row === undefined) throw new Error('the webhook endpoint was not inserted');
     if (input.inbox !== undefined)
       await sql.query(
         `INSERT INTO webhook_inboxes (id, endpoint_id, tenant_id, token_sha256, created_at)
@@ -176,21 +173,21 @@ export async function findWebhookEndpointRows(
   database: TDatabase,
   input: { tenantId: string; environment: Environment },
 ): Promise<TWebhookEndpointRow[]> {
-  const { rows } = await sqlPoolOf(database).query<TEndpointRecord>(
+  const { rows } = await sqlPoolOf(database).query<TWebhookEndpointRow>(
     `SELECT ${COLUMNS} FROM webhook_endpoints
       WHERE tenant_id = $1::uuid AND environment = $2::"Environment" AND system = 'direct'
       ORDER BY (status = 'retired'), created_at DESC, id DESC`,
     [input.tenantId, input.environment],
   );
-  return rows.map(endpointOf);
+  return rows;
 }
 
-/** One direct endpoint of the tenant, or null (another tenant's included). */
-export async function findWebhookEndpointRow(
+/** One endpoint of the owner, or null (another owner's included). */
+export async function findWebhookEndpointRow<TOwner extends TWebhookEndpointOwner>(
   database: TDatabase,
-  input: { tenantId: string; endpointId: string },
-): Promise<TWebhookEndpointRow | null> {
-  return selectEndpoint(sqlPoolOf(database), input);
+  input: { owner: TOwner; endpointId: string },
+): Promise<TEndpointRowOf<TOwner> | null> {
+  return selectWebhookEndpoint(sqlPoolOf(database), input);
 }
 
 export type TEndpointChanges = {
@@ -201,32 +198,30 @@ export type TEndpointChanges = {
 };
 
 /**
- * What a change of an endpoint came to: `not_found` (no such endpoint for the tenant), `retired`
- * (nothing changed), or the row after the change (unchanged fields write no audit entry).
+ * What a change of an endpoint came to: `not_found` (no such endpoint for the owner), `retired`
+ * (nothing changed), or the row after the change (unchanged fields write nothing).
  */
-export type TEndpointChangeResult =
-  | { kind: 'not_found' }
-  | { kind: 'retired'; row: TWebhookEndpointRow }
-  | { kind: 'changed'; row: TWebhookEndpointRow; changed: string[] };
+export type TEndpointChangeResult<TRow = TWebhookEndpointRow> =
+  { kind: 'not_found' } | { kind: 'retired'; row: TRow } | { kind: 'changed'; row: TRow; changed: string[] };
+
+/** The audit entry of a direct account's change (a Partner's changes are its API's requests). */
+function auditOf(owner: TWebhookEndpointOwner, entry: TEndpointAuditEntry | undefined) {
+  return 'tenantId' in owner ? entry : undefined;
+}
 
 /**
- * Changes an endpoint that is not retired, with its audit entry (`data.before`/`data.after`: only
- * the changed fields). A resumed endpoint's waiting deliveries continue: their `webhook.deliver`
- * jobs (not before each one's `next_attempt_at`) are enqueued in the same transaction.
+ * Changes an endpoint that is not retired (a direct account's with its audit entry,
+ * `data.before`/`data.after`: only the changed fields). A resumed endpoint's waiting deliveries
+ * continue: their `webhook.deliver` jobs (not before each one's `next_attempt_at`) are enqueued in
+ * the same transaction.
  */
-export async function updateAuditedWebhookEndpoint(
+export async function updateWebhookEndpointRow<TOwner extends TWebhookEndpointOwner>(
   database: TDatabase,
-  input: {
-    tenantId: string;
-    endpointId: string;
-    changes: TEndpointChanges;
-    at: Date;
-    enqueue: TEnqueue;
-  },
-  entry: TEndpointAudit,
-): Promise<TEndpointChangeResult> {
+  input: { owner: TOwner; endpointId: string; changes: TEndpointChanges; at: Date; enqueue: TEnqueue },
+  entry?: TEndpointAuditEntry,
+): Promise<TEndpointChangeResult<TEndpointRowOf<TOwner>>> {
   return inSqlTransaction(database, async (sql) => {
-    const before = await selectEndpoint(sql, { ...input, forUpdate: true });
+    const before = await selectWebhookEndpoint(sql, { ...input, forUpdate: true });
     if (before === null) return { kind: 'not_found' };
     if (before.status === 'retired') return { kind: 'retired', row: before };
     const { changes } = input;
@@ -235,15 +230,16 @@ export async function updateAuditedWebhookEndpoint(
         changes[field] !== undefined && JSON.stringify(changes[field]) !== JSON.stringify(before[field]),
     );
     if (changed.length === 0) return { kind: 'changed', row: before, changed: [] };
-    const { rows } = await sql.query<TEndpointRecord>(
+    const { condition, ownerId } = ownerCondition(input.owner);
+    const { rows } = await sql.query<TEndpointRowOf<TOwner>>(
       `UPDATE webhook_endpoints SET
          name = COALESCE($3, name), url = COALESCE($4, url), event_types = COALESCE($5::text[], event_types),
          status = COALESCE($6::"WebhookEndpointStatus", status), updated_at = $7
-       WHERE id = $1::uuid AND tenant_id = $2::uuid AND status <> 'retired'
+       WHERE id = $1::uuid AND ${condition} AND status <> 'retired'
        RETURNING ${COLUMNS}`,
       [
         input.endpointId,
-        input.tenantId,
+        ownerId,
         changes.name ?? null,
         changes.url ?? null,
         changes.eventTypes ?? null,
@@ -251,110 +247,109 @@ export async function updateAuditedWebhookEndpoint(
         input.at,
       ],
     );
-    const updated = rows[0];
-    if (updated === undefined) throw new Error('the webhook endpoint was not updated');
-    const row = endpointOf(updated);
+    const row = rows[0];
+    if (row === undefined) throw new Error('the webhook endpoint was not updated');
     if (before.status === 'paused' && row.status === 'active') {
       const jobs = await queuedWebhookDeliveryJobs(sql, { endpointId: row.id, now: input.at });
       if (jobs.length > 0) await input.enqueue(jobs, { executor: jobExecutorOfSql(sql) });
     }
-    const pick = (source: TWebhookEndpointRow) =>
-      Object.fromEntries(changed.map((field) => [field, source[field]]));
-    await audit(sql, entry, {
-      tenantId: row.tenantId,
-      targetId: row.id,
-      at: input.at,
-      data: { environment: row.environment, before: pick(before), after: pick(row) },
-    });
+    const audited = auditOf(input.owner, entry);
+    if (audited !== undefined && 'tenantId' in row) {
+      const pick = (source: TEndpointRowOf<TOwner>) =>
+        Object.fromEntries(changed.map((field) => [field, source[field]]));
+      await audit(sql, audited, {
+        tenantId: row.tenantId,
+        targetId: row.id,
+        at: input.at,
+        data: { environment: row.environment, before: pick(before), after: pick(row) },
+      });
+    }
     return { kind: 'changed', row, changed };
   });
 }
 
 /**
  * Retires an endpoint (final; history kept) and fails its queued deliveries
- * (`failure_reason` `endpoint_retired`), with the audit entry. Retiring a retired endpoint changes
- * nothing and writes no entry.
+ * (`failure_reason` `endpoint_retired`), with a direct account's audit entry. Retiring a retired
+ * endpoint changes nothing and writes no entry; null when the owner has no such endpoint.
  */
-export async function retireAuditedWebhookEndpoint(
+export async function retireWebhookEndpointRow<TOwner extends TWebhookEndpointOwner>(
   database: TDatabase,
-  input: { tenantId: string; endpointId: string; at: Date },
-  entry: TEndpointAudit,
-): Promise<{ row: TWebhookEndpointRow; failedDeliveries: number } | null> {
+  input: { owner: TOwner; endpointId: string; at: Date },
+  entry?: TEndpointAuditEntry,
+): Promise<{ row: TEndpointRowOf<TOwner>; failedDeliveries: number } | null> {
   return inSqlTransaction(database, async (sql) => {
-    const before = await selectEndpoint(sql, { ...input, forUpdate: true });
+    const before = await selectWebhookEndpoint(sql, { ...input, forUpdate: true });
     if (before === null) return null;
     if (before.status === 'retired') return { row: before, failedDeliveries: 0 };
-    const { rows } = await sql.query<TEndpointRecord>(
+    const { condition, ownerId } = ownerCondition(input.owner);
+    const { rows } = await sql.query<TEndpointRowOf<TOwner>>(
       `UPDATE webhook_endpoints SET status = 'retired', retired_at = $3, updated_at = $3
-        WHERE id = $1::uuid AND tenant_id = $2::uuid RETURNING ${COLUMNS}`,
-      [input.endpointId, input.tenantId, input.at],
+        WHERE id = $1::uuid AND ${condition} RETURNING ${COLUMNS}`,
+      [input.endpointId, ownerId, input.at],
     );
-    const retired = rows[0];
-    if (retired === undefined) throw new Error('the webhook endpoint was not retired');
+    const row = rows[0];
+    if (row === undefined) throw new Error('the webhook endpoint was not retired');
     const failedDeliveries = await failQueuedWebhookDeliveries(sql, {
       endpointId: input.endpointId,
       now: input.at,
     });
-    const row = endpointOf(retired);
-    await audit(sql, entry, {
-      tenantId: row.tenantId,
-      targetId: row.id,
-      at: input.at,
-      data: { environment: row.environment, name: row.name, url: row.url, failedDeliveries },
-    });
+    const audited = auditOf(input.owner, entry);
+    if (audited !== undefined && 'tenantId' in row)
+      await audit(sql, audited, {
+        tenantId: row.tenantId,
+        targetId: row.id,
+        at: input.at,
+        data: { environment: row.environment, name: row.name, url: row.url, failedDeliveries },
+      });
     return { row, failedDeliveries };
   });
 }
 
-export type TRotationResult =
+export type TRotationResult<TRow = TWebhookEndpointRow> =
   | { kind: 'not_found' }
-  | { kind: 'retired'; row: TWebhookEndpointRow }
-  | { kind: 'in_progress'; row: TWebhookEndpointRow }
-  | { kind: 'rotated'; row: TWebhookEndpointRow };
+  | { kind: 'retired'; row: TRow }
+  | { kind: 'in_progress'; row: TRow }
+  | { kind: 'rotated'; row: TRow };
 
 /**
  * Installs a new secret; the current one becomes the previous secret, still signing until
  * `at + overlapSeconds`. Refused while a previous secret is still valid (a rotation in progress).
  */
-export async function rotateAuditedWebhookSecret(
+export async function rotateWebhookSecretRow<TOwner extends TWebhookEndpointOwner>(
   database: TDatabase,
-  input: { tenantId: string; endpointId: string; secret: TSealedSecret; overlapSeconds: number; at: Date },
-  entry: TEndpointAudit,
-): Promise<TRotationResult> {
+  input: { owner: TOwner; endpointId: string; secret: TSealedSecret; overlapSeconds: number; at: Date },
+  entry?: TEndpointAuditEntry,
+): Promise<TRotationResult<TEndpointRowOf<TOwner>>> {
   return inSqlTransaction(database, async (sql) => {
-    const before = await selectEndpoint(sql, { ...input, forUpdate: true });
+    const before = await selectWebhookEndpoint(sql, { ...input, forUpdate: true });
     if (before === null) return { kind: 'not_found' };
     if (before.status === 'retired') return { kind: 'retired', row: before };
     if (before.previousSecretExpiresAt !== null && before.previousSecretExpiresAt > input.at)
       return { kind: 'in_progress', row: before };
     const expiresAt = new Date(input.at.getTime() + input.overlapSeconds * 1000);
-    const { rows } = await sql.query<TEndpointRecord>(
+    const { condition, ownerId } = ownerCondition(input.owner);
+    const { rows } = await sql.query<TEndpointRowOf<TOwner>>(
       `UPDATE webhook_endpoints SET
          previous_secret_key_id = secret_key_id, previous_encrypted_secret = encrypted_secret,
          previous_secret_expires_at = $5, secret_key_id = $3, encrypted_secret = $4, updated_at = $6
-        WHERE id = $1::uuid AND tenant_id = $2::uuid RETURNING ${COLUMNS}`,
-      [
-        input.endpointId,
-        input.tenantId,
-        input.secret.keyId,
-        Buffer.from(input.secret.sealed),
-        expiresAt,
-        input.at,
-      ],
+        WHERE id = $1::uuid AND ${condition} RETURNING ${COLUMNS}`,
+      [input.endpointId, ownerId, input.secret.keyId, Buffer.from(input.secret.sealed), expiresAt, input.at],
     );
-    const rotated = rows[0];
-    if (rotated === undefined) throw new Error('the webhook secret was not rotated');
-    const row = endpointOf(rotated);
-    await audit(sql, entry, {
-      tenantId: row.tenantId,
-      targetId: row.id,
-      at: input.at,
-      data: {
-        environment: row.environment,
-        overlapSeconds: input.overlapSeconds,
-        previousSecretExpiresAt: expiresAt.toISOString(),
-      },
-    });
+    const row = rows[0];
+    if (row === undefined) throw new Error('the webhook secret was not rotated');
+    const audited = auditOf(input.owner, entry);
+    if (audited !== undefined && 'tenantId' in row)
+      await audit(sql, audited, {
+        tenantId: row.tenantId,
+        targetId: row.id,
+        at: input.at,
+        data: {
+          environment: row.environment,
+          overlapSeconds: input.overlapSeconds,
+          previousSecretExpiresAt: expiresAt.toISOString(),
+        },
+      });
     return { kind: 'rotated', row };
   });
 }
@@ -501,7 +496,7 @@ export async function replayAuditedWebhookDelivery(
     at: Date;
     enqueue: TEnqueue;
   },
-  entry: TEndpointAudit,
+  entry: TEndpointAuditEntry,
 ): Promise<TReplayResult> {
   return inSqlTransaction(database, async (sql) => {
     const { rows: current } = await sql.query<{
@@ -541,7 +536,7 @@ export async function replayAuditedWebhookDelivery(
 async function enqueueAuditedRequeue(
   sql: TSql,
   input: { tenantId: string; at: Date; enqueue: TEnqueue },
-  entry: TEndpointAudit,
+  entry: TEndpointAuditEntry,
   deliveryId: string,
   more: (row: TWebhookDeliveryRow) => Record<string, unknown>,
 ): Promise<TWebhookDeliveryRow> {
@@ -585,7 +580,7 @@ export type TRetryNowResult =
 export async function retryAuditedWebhookDeliveryNow(
   database: TDatabase,
   input: { tenantId: string; deliveryId: string; at: Date; enqueue: TEnqueue },
-  entry: TEndpointAudit,
+  entry: TEndpointAuditEntry,
 ): Promise<TRetryNowResult> {
   return inSqlTransaction(database, async (sql) => {
     const { rows: changed } = await sql.query<{ id: string }>(
@@ -615,41 +610,45 @@ export async function retryAuditedWebhookDeliveryNow(
   });
 }
 
-export type TTestResult =
+export type TTestResult<TRow = TWebhookEndpointRow> =
   | { kind: 'not_found' }
   | { kind: 'retired' }
-  | { kind: 'queued'; endpoint: TWebhookEndpointRow; eventId: string; deliveryId: string };
+  | { kind: 'queued'; endpoint: TRow; eventId: string; deliveryId: string };
 
 /**
- * Queues a `webhook.test` event for ONE endpoint that is not retired: the event (already fanned
- * out) and its queued delivery with the body `bodyOf` builds, its `webhook.deliver` job and the
- * audit entry, in one transaction. A paused endpoint keeps it waiting like any delivery.
+ * Queues a `webhook.test` event for ONE endpoint of the owner that is not retired: the event
+ * (already fanned out) about `subjectOf(endpoint)` (a direct endpoint's own tenant and
+ * environment; the Partner's account named in the request) and its queued delivery with the body
+ * `bodyOf` builds, its `webhook.deliver` job and a direct account's audit entry, in one
+ * transaction. A paused endpoint keeps it waiting like any delivery.
  */
-export async function insertAuditedWebhookTest(
+export async function insertWebhookTest<TOwner extends TWebhookEndpointOwner>(
   database: TDatabase,
   input: {
-    tenantId: string;
+    owner: TOwner;
     endpointId: string;
     eventId: string;
     deliveryId: string;
     at: Date;
     /** The test request's (the outbox row's). */
     correlationId: string | null;
-    bodyOf: (endpoint: TWebhookEndpointRow) => Buffer;
+    subjectOf: (endpoint: TEndpointRowOf<TOwner>) => { tenantId: string; environment: Environment };
+    bodyOf: (endpoint: TEndpointRowOf<TOwner>) => Buffer;
     enqueue: TEnqueue;
   },
-  entry: TEndpointAudit,
-): Promise<TTestResult> {
+  entry?: TEndpointAuditEntry,
+): Promise<TTestResult<TEndpointRowOf<TOwner>>> {
   return inSqlTransaction(database, async (sql) => {
-    const endpoint = await selectEndpoint(sql, { ...input, forUpdate: true });
+    const endpoint = await selectWebhookEndpoint(sql, { ...input, forUpdate: true });
     if (endpoint === null) return { kind: 'not_found' };
     if (endpoint.status === 'retired') return { kind: 'retired' };
+    const subject = input.subjectOf(endpoint);
     await insertWebhookTestEvent(sql, {
       eventId: input.eventId,
       deliveryId: input.deliveryId,
       endpointId: endpoint.id,
-      tenantId: endpoint.tenantId,
-      environment: endpoint.environment,
+      tenantId: subject.tenantId,
+      environment: subject.environment,
       createdAt: input.at,
       body: input.bodyOf(endpoint),
       correlationId: input.correlationId,
@@ -657,12 +656,14 @@ export async function insertAuditedWebhookTest(
     // A paused endpoint's test waits; its resume enqueues the job.
     if (endpoint.status === 'active')
       await input.enqueue([webhookDeliveryJob(input.deliveryId)], { executor: jobExecutorOfSql(sql) });
-    await audit(sql, entry, {
-      tenantId: endpoint.tenantId,
-      targetId: endpoint.id,
-      at: input.at,
-      data: { environment: endpoint.environment, eventId: input.eventId, deliveryId: input.deliveryId },
-    });
+    const audited = auditOf(input.owner, entry);
+    if (audited !== undefined)
+      await audit(sql, audited, {
+        tenantId: subject.tenantId,
+        targetId: endpoint.id,
+        at: input.at,
+        data: { environment: subject.environment, eventId: input.eventId, deliveryId: input.deliveryId },
+      });
     return { kind: 'queued', endpoint, eventId: input.eventId, deliveryId: input.deliveryId };
   });
 }

@@ -1,5 +1,4 @@
-import { TRPCError } from '@trpc/server';
-import { AppError, hasCapability, ZIssuedSearchQuery, type TPrincipal } from '@ecf/services';
+import { hasCapability, ZIssuedSearchQuery, type TPrincipal } from '@ecf/services';
 import { Banner, EmptyState, LinkButton, PageHeader, Panel, Table } from '@ecf/ui';
 import {
   DocumentFilters,
@@ -13,6 +12,7 @@ import { ExportPanel } from '../../../../../components/export-panel.tsx';
 import type { TEnvironment } from '../../../../../lib/environments.ts';
 import { formatShortDate, formatShortDateTime } from '../../../../../lib/format.ts';
 import { livePollMs } from '../../../../../server/live-status.ts';
+import { listPageOf } from '../../../../../server/list-page.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import { activeProductionState } from '../../../../../server/production-state.ts';
 import { serverApi } from '../../../../../server/trpc/server-caller.ts';
@@ -119,26 +119,17 @@ export default async function DocumentsPage(props: {
   const query = queryOf(searchParams);
   const search = queryOf(searchParams, DOCUMENT_SEARCH_KEYS);
   const api = await serverApi();
-  let page: Awaited<ReturnType<typeof api.documents.list>> = {
+  const noPage: Awaited<ReturnType<typeof api.documents.list>> = {
     items: [],
     nextCursor: null,
     previousCursor: null,
     total: { count: 0, capped: false },
   };
-  let problem: string | null = null;
   // The search's own message (what a search text may be, a reversed range) rather than a generic one.
   const searchCheck = ZIssuedSearchQuery.safeParse(search);
-  if (!searchCheck.success) problem = searchCheck.error.issues[0]?.message ?? 'Revise la búsqueda.';
-  else
-    try {
-      page = await api.documents.list({ environment, query, search });
-    } catch (error) {
-      if (!(error instanceof TRPCError) || error.code !== 'BAD_REQUEST') throw error;
-      problem =
-        error.cause instanceof AppError
-          ? 'El enlace de esta página no corresponde a estos filtros: vuelva a filtrar.'
-          : 'Revise los filtros: alguno no es válido.';
-    }
+  const { page, problem } = searchCheck.success
+    ? await listPageOf(() => api.documents.list({ environment, query, search }), noPage)
+    : { page: noPage, problem: searchCheck.error.issues[0]?.message ?? 'Revise la búsqueda.' };
   const { before: _before, ...searched } = search;
   // The export's "current filter": the list's query and search without the page's position.
   const { cursor: _exportCursor, ...exportQuery } = query;

@@ -1,5 +1,3 @@
-import { TRPCError } from '@trpc/server';
-import { AppError } from '@ecf/services';
 import {
   Banner,
   Button,
@@ -21,6 +19,7 @@ import {
 } from '../../../../../components/received-labels.ts';
 import type { TEnvironment } from '../../../../../lib/environments.ts';
 import { formatShortDateTime } from '../../../../../lib/format.ts';
+import { listPageOf } from '../../../../../server/list-page.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import { serverApi } from '../../../../../server/trpc/server-caller.ts';
 
@@ -45,17 +44,10 @@ export default async function ReceivedApprovalsPage(props: {
   const { environment } = await props.params;
   const query = receivedQueryOf(await props.searchParams, RECEIVED_APPROVAL_QUERY_KEYS);
   const api = await serverApi();
-  let page: Awaited<ReturnType<typeof api.inbound.listApprovals>> = { items: [], nextCursor: null };
-  let problem: string | null = null;
-  try {
-    page = await api.inbound.listApprovals({ environment, query });
-  } catch (error) {
-    if (!(error instanceof TRPCError) || error.code !== 'BAD_REQUEST') throw error;
-    problem =
-      error.cause instanceof AppError
-        ? 'El enlace de la página siguiente no corresponde a estos filtros: vuelva a filtrar.'
-        : 'Revise los filtros: alguno no es válido.';
-  }
+  const { page, problem } = await listPageOf(() => api.inbound.listApprovals({ environment, query }), {
+    items: [],
+    nextCursor: null,
+  });
   const { cursor: _cursor, ...filters } = query;
   // "Por página" narrows nothing: only the other keys make the list a filtered one.
   const filtered = Object.keys(filters).some((key) => key !== 'limit');

@@ -1,5 +1,4 @@
-import { TRPCError } from '@trpc/server';
-import { AppError, ZReceivedSearchQuery } from '@ecf/services';
+import { ZReceivedSearchQuery } from '@ecf/services';
 import {
   Banner,
   Button,
@@ -24,6 +23,7 @@ import { ExportPanel } from '../../../../../components/export-panel.tsx';
 import type { TEnvironment } from '../../../../../lib/environments.ts';
 import { formatShortDate, formatShortDateTime } from '../../../../../lib/format.ts';
 import { hrefOf, paramsOf, RECEIVED_SEARCH_KEYS, totalText } from '../../../../../lib/list-search.ts';
+import { listPageOf } from '../../../../../server/list-page.ts';
 import { requirePageCapability } from '../../../../../server/page-access.ts';
 import { serverApi } from '../../../../../server/trpc/server-caller.ts';
 
@@ -47,33 +47,24 @@ export default async function ReceivedPage(props: {
   const query = receivedQueryOf(searchParams, RECEIVED_QUERY_KEYS);
   const search = paramsOf(searchParams, RECEIVED_SEARCH_KEYS);
   const api = await serverApi();
-  let page: Awaited<ReturnType<typeof api.inbound.listDocuments>> = {
+  const empty: Awaited<ReturnType<typeof api.inbound.listDocuments>> = {
     items: [],
     nextCursor: null,
     previousCursor: null,
     total: { count: 0, capped: false },
   };
-  let problem: string | null = null;
-  let searchProblem: { field: string; message: string } | null = null;
   // The search's own message, on its field (what a search text may be, a reversed range).
   const searchCheck = ZReceivedSearchQuery.safeParse(search);
-  if (!searchCheck.success) {
-    const issue = searchCheck.error.issues[0];
-    searchProblem = {
-      field: String(issue?.path[0] ?? 'q'),
-      message: issue?.message ?? 'Revise la búsqueda.',
-    };
-    problem = searchProblem.message;
-  } else
-    try {
-      page = await api.inbound.listDocuments({ environment, query, search });
-    } catch (error) {
-      if (!(error instanceof TRPCError) || error.code !== 'BAD_REQUEST') throw error;
-      problem =
-        error.cause instanceof AppError
-          ? 'El enlace de esta página no corresponde a estos filtros: vuelva a filtrar.'
-          : 'Revise los filtros: alguno no es válido.';
-    }
+  const searchProblem = searchCheck.success
+    ? null
+    : {
+        field: String(searchCheck.error.issues[0]?.path[0] ?? 'q'),
+        message: searchCheck.error.issues[0]?.message ?? 'Revise la búsqueda.',
+      };
+  const { page, problem } =
+    searchProblem === null
+      ? await listPageOf(() => api.inbound.listDocuments({ environment, query, search }), empty)
+      : { page: empty, problem: searchProblem.message };
   const { before: _before, ...searched } = search;
   const { cursor: _cursor, ...filters } = { ...query, ...searched };
   // "Por página" narrows nothing: only the other keys make the list a filtered one.

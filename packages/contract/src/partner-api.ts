@@ -2,23 +2,20 @@
 // every route's method, path, parameters, body, responses and THE permission it needs. The API
 // registers these routes (only when PSFE_PARTNER_API_ENABLED), `/openapi.json` documents them, and
 // the permission test generates a case for every route × key profile from this table and the
-// permission table of @ecf/services. Certification routes are added here as rows when built.
+// permission table (partner-key-profiles.ts). Certification routes are added here as rows when built.
 import { z } from 'zod';
 import {
+  ATTESTABLE_STEPS,
   CERTIFICATION_RUN_ITEM_FIELDS,
   CERTIFICATION_RUN_STATES,
   CERTIFICATION_RUN_TIMES,
-} from '@ecf/contract';
-import {
-  ATTESTABLE_STEPS,
   CERTIFICATION_XML_KINDS,
-  FISCAL_ACCOUNTS_MAX_LIMIT,
-  PARTNER_WEBHOOK_EVENT_TYPES,
-  RECEIVED_GROUPS,
   WORKBOOK_BASE64_MAX_CHARACTERS,
-  WEBHOOK_DELIVERY_STATUSES,
-  type TPartnerPermission,
-} from '@ecf/services';
+  ZCertificationStepView,
+} from './certification.ts';
+import { RECEIVED_GROUPS } from './document-lists.ts';
+import { type TPartnerPermission } from './partner-key-profiles.ts';
+import { PARTNER_WEBHOOK_EVENT_TYPES, WEBHOOK_DELIVERY_STATUSES } from './webhook-event-types.ts';
 import {
   ZAnnulment,
   ZAnnulmentPrevalidation,
@@ -37,10 +34,14 @@ import {
   ZXmlDownloadHeaders,
   ZPdfDownloadHeaders,
   type TRouteContract,
-} from './contract.ts';
+} from './direct-api.ts';
 
 /** The Partner API's base path (Versioning 2: versioned in its path). */
 export const PARTNER_BASE = '/partner/v1';
+
+/** A page of the fiscal accounts' listing: default and largest. */
+export const FISCAL_ACCOUNTS_DEFAULT_LIMIT = 50;
+export const FISCAL_ACCOUNTS_MAX_LIMIT = 100;
 
 /** Text limits of Partner payloads (spec Limits, "Partner text limits"). */
 export const PARTNER_TEXT_LIMITS = {
@@ -655,16 +656,7 @@ export const ZPartnerCaseRequest = z
     actorRef: ZActorRef.optional().describe('who created the case, kept with it'),
   })
   .describe('a certification case: its set and what the Partner declares (kept and shown with the case)');
-const ZCaseStep = z.object({
-  step: z.string(),
-  number: z.number().int(),
-  title: z.string(),
-  completedBy: z.enum(['service', 'attestation', 'taxauth']),
-  state: z.enum(['done', 'current', 'pending']),
-  completedAt: z.string().nullable(),
-  source: z.string().nullable(),
-  action: z.string(),
-});
+const ZCaseStep = ZCertificationStepView;
 const ZPartnerCase = z.object({
   caseId: z.uuid(),
   state: z.enum(['in_progress', 'failed', 'approved', 'closed']),
@@ -684,9 +676,7 @@ const ZPartnerCase = z.object({
 export const ZPartnerCaseResponse = ok({ fiscalAccountId: z.uuid(), case: ZPartnerCase });
 export const ZPartnerAttestationRequest = z
   .strictObject({
-    step: z
-      .enum(ATTESTABLE_STEPS as [string, ...string[]])
-      .describe('the step a person did at the tax authority portal'),
+    step: z.enum(ATTESTABLE_STEPS).describe('the step a person did at the tax authority portal'),
     occurredAt: z.iso.datetime({ offset: true }).optional(),
     actorRef: ZActorRef.optional(),
     notes: ZNotes.optional(),

@@ -1,20 +1,20 @@
 /**
  * THE declared errors of every operation of the OpenAPI document (issue 26 §4): the error codes each
- * route's own code answers, keyed by the contracts' route names (a new route in contract.ts or
- * partner-contract.ts does not compile without its line, as in route-limits.ts). The codes every
+ * route's own code answers, keyed by the contracts' route names (a new route in @ecf/contract's direct-api.ts or
+ * partner-api.ts does not compile without its line, as in route-limits.ts). The codes every
  * route of a kind shares (the HTTP layer, a JSON body, the API key, the Partner key and account) are
  * not repeated: {@link edgeErrorsOf} derives them from the route's contract. A code's status is the
- * registry's (ERROR_STATUS of @ecf/services) unless the line gives `[code, status]` (the codes the
+ * registry's (ERROR_STATUS, error-codes.ts) unless the line gives `[code, status]` (the codes the
  * spec gives two statuses: AppError's `status` override).
  *
- * openapi.ts documents exactly these codes per status (`x-error-codes`, and the enum of
- * `error.code`); route-errors.test.ts proves both directions against the code: every code the
+ * The API's openapi.ts documents exactly these codes per status (`x-error-codes`, and the enum of
+ * `error.code`);  the API's route-errors.test.ts proves both directions against the code: every code the
  * route's code can throw (a TypeScript scan from where the route is registered, through the
  * use-cases) is declared here, and every code declared here is thrown on some path of the route.
  */
-import { ERROR_STATUS, type TErrorCode } from '@ecf/services';
-import type { ROUTES, TRouteContract } from './contract.ts';
-import type { PARTNER_ROUTES } from './partner-contract.ts';
+import { ROUTES, type TRouteContract } from './direct-api.ts';
+import { CERTIFICATE_CHECK_ERRORS, ERROR_MESSAGES, ERROR_STATUS, type TErrorCode } from './error-codes.ts';
+import { PARTNER_ROUTES, PARTNER_UPLOAD_PREFLIGHT_ROUTE, PARTNER_UPLOAD_ROUTE } from './partner-api.ts';
 
 /** A code at its registry status, or `[code, status]` where the spec gives the code another status on this route. */
 export type TDeclaredError = TErrorCode | readonly [TErrorCode, number];
@@ -380,14 +380,7 @@ export const ROUTE_ERRORS: Record<TDocumentedRouteName, readonly TDeclaredError[
     'UPLOAD_ORIGIN_MISMATCH',
     'UPLOAD_SESSION_EXHAUSTED',
     'UPLOAD_SESSION_EXPIRED',
-    'CERTIFICATE_PASSWORD_INVALID',
-    'CERTIFICATE_FILE_INVALID',
-    'CERTIFICATE_PRIVATE_KEY_MISSING',
-    'CERTIFICATE_KEY_PAIR_NOT_FOUND',
-    'CERTIFICATE_HOLDER_ID_MISSING',
-    'CERTIFICATE_KEY_USAGE_INVALID',
-    'CERTIFICATE_EXPIRED',
-    'CERTIFICATE_NOT_YET_VALID',
+    ...CERTIFICATE_CHECK_ERRORS,
   ],
   uploadCertificatePreflight: ['INVALID_PARTNER_PAYLOAD'],
 };
@@ -411,4 +404,38 @@ export function declaredErrorsOf(
   return new Map(
     [...byStatus.entries()].sort(([a], [b]) => a - b).map(([status, codes]) => [status, [...codes].sort()]),
   );
+}
+
+/** A row of the error code registry: the code, its status, what it means, the operations that may answer it. */
+export type TErrorCodeEntry = {
+  code: TErrorCode;
+  status: number;
+  message: string;
+  /** The operations (`operationId`) that declare it, sorted; empty for a code only the portal answers. */
+  operations: string[];
+};
+
+/**
+ * The error code registry as one list, in the table's order: the operations of both APIs that
+ * declare each code (the edge codes each operation's kind shares included, and the codes every
+ * request may get). A code no operation declares is one only the portal answers.
+ */
+export function errorCodeRegistry(): TErrorCodeEntry[] {
+  const routes: Record<TDocumentedRouteName, TRouteContract> = {
+    ...ROUTES,
+    ...PARTNER_ROUTES,
+    uploadCertificate: PARTNER_UPLOAD_ROUTE,
+    uploadCertificatePreflight: PARTNER_UPLOAD_PREFLIGHT_ROUTE,
+  };
+  const operations = new Map<TErrorCode, Set<string>>();
+  for (const [name, route] of Object.entries(routes) as [TDocumentedRouteName, TRouteContract][]) {
+    for (const codes of declaredErrorsOf(name, route).values())
+      for (const code of codes) operations.set(code, (operations.get(code) ?? new Set()).add(name));
+  }
+  return (Object.keys(ERROR_STATUS) as TErrorCode[]).map((code) => ({
+    code,
+    status: ERROR_STATUS[code],
+    message: ERROR_MESSAGES[code],
+    operations: [...(operations.get(code) ?? [])].sort(),
+  }));
 }

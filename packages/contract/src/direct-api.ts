@@ -1,36 +1,39 @@
-// The REST contract: every route's method, path, parameters, body and a response schema per
-// status. Handlers parse requests with these schemas and `/openapi.json` is generated from them
-// (openapi.ts), so the document cannot drift from what the API enforces.
+// The direct REST contract (`/{environment}/...`, the public and reception routes): every route's
+// method, path, parameters, body and a response schema per status. The API's handlers parse
+// requests with these schemas and its `/openapi.json` is generated from them, so the document cannot
+// drift from what the API enforces; the portal and the Partner API reuse the same shapes.
 import { z } from 'zod';
 import {
   CERTIFICATION_RUN_ITEM_FIELDS,
   CERTIFICATION_RUN_STATES,
   CERTIFICATION_RUN_TIMES,
-  ZCertificationApprovalsTotals,
-  ZCommercialApprovalDispatchError,
-  ZCommercialApprovalReconciliation,
-  ZCertificationRunTotals,
-} from '@ecf/contract';
-import { SUBMISSION_ERROR_CODES, SUBMISSION_WARNING_CODES } from '@ecf/fiscal-core';
-import {
   ATTESTABLE_STEPS,
   CERTIFICATION_STEPS,
-  DOCUMENT_STATUSES,
   WORKBOOK_BASE64_MAX_CHARACTERS,
+  ZCertificationApprovalsTotals,
+  ZCertificationPrevalidatedDocument,
+  ZCertificationRunTotals,
+  ZCertificationStepView,
+} from './certification.ts';
+import {
+  DISPATCH_STATUSES,
+  ZCommercialApprovalDispatchError,
+  ZCommercialApprovalReconciliation,
   ZCommercialApprovalReconciliationRequest,
   ZCommercialApprovalRequest,
+} from './commercial-approvals.ts';
+import {
+  DOCUMENT_STATUSES,
+  RECEIVED_GROUPS,
+  TAXAUTH_VALIDITY_STATUSES,
   ZDocumentStatus,
   ZIssuedListQuery,
   ZPageCursorText,
   ZPageLimitText,
-} from '@ecf/services';
-// Issue 18, task L: the received lists' queries, shared with the portal.
-import {
-  RECEIVED_GROUPS,
-  TAXAUTH_VALIDITY_STATUSES,
   ZReceivedApprovalListQuery,
   ZReceivedListQuery,
-} from '@ecf/services';
+} from './document-lists.ts';
+import { SUBMISSION_ERROR_CODES, SUBMISSION_WARNING_CODES } from './submission-codes.ts';
 
 export const ZEnvironment = z.enum(['TesteCF', 'CerteCF', 'eCF']);
 
@@ -870,16 +873,7 @@ export const ZCommercialApprovalView = z
       mensajes: z.array(z.string()),
     }),
     dispatch: z.object({
-      status: z.enum([
-        'pending',
-        'sending',
-        'retry_scheduled',
-        'sent',
-        'not_received',
-        'uncertain',
-        'dispatch_failed',
-        'not_applicable',
-      ]),
+      status: z.enum(DISPATCH_STATUSES),
       attempts: z.number().int().nonnegative().describe('attempts of the current cycle (at most 5)'),
       httpStatus: z.number().int().nullable().describe("the issuer's last HTTP status"),
       body: z.string().nullable().describe("at most 4 KB of the issuer's last body (never its headers)"),
@@ -1053,17 +1047,7 @@ export const ZCertificationPrevalidationResponse = z.object({
   issuerRnc: z.string(),
   rows: z.object({ ecf: z.number().int(), rfce: z.number().int() }),
   types: z.record(z.string(), z.number().int()).describe('documents per e-CF type'),
-  documents: z.array(
-    z.object({
-      position: z.number().int(),
-      sheetRow: z.number().int().nullable(),
-      caseRef: z.string().nullable(),
-      type: z.string(),
-      encf: z.string(),
-      dependsOn: z.string().nullable(),
-      warnings: z.array(z.object({ path: z.string(), code: z.string(), message: z.string() })),
-    }),
-  ),
+  documents: z.array(ZCertificationPrevalidatedDocument),
   alreadyUsedEncfs: z
     .array(z.string())
     .describe('eNCF already sent by this account in CerteCF: a run would be 409'),
@@ -1095,9 +1079,7 @@ export const ZCertificationResendResponse = z.object({
 
 export const ZCertificationAttestationBody = z
   .object({
-    step: z
-      .enum(ATTESTABLE_STEPS as [string, ...string[]])
-      .describe('a step a person completes at the tax authority portal'),
+    step: z.enum(ATTESTABLE_STEPS).describe('a step a person completes at the tax authority portal'),
     occurredAt: z.string().optional().describe('ISO 8601 with offset; default now'),
     actorRef: z.string().max(200).optional(),
     notes: z.string().max(4000).optional(),
@@ -1105,16 +1087,7 @@ export const ZCertificationAttestationBody = z
   })
   .describe('an attestation (docs/certification.md)');
 
-const ZCertificationStep = z.object({
-  step: z.enum(CERTIFICATION_STEPS),
-  number: z.number().int(),
-  title: z.string(),
-  completedBy: z.enum(['service', 'attestation', 'taxauth']),
-  state: z.enum(['done', 'current', 'pending']),
-  completedAt: z.string().nullable(),
-  source: z.string().nullable(),
-  action: z.string(),
-});
+const ZCertificationStep = ZCertificationStepView;
 
 export const ZCertificationCaseResponse = z.object({
   ok: z.literal(true),
