@@ -92,6 +92,16 @@ export const CERTIFICATION_RUN_ITEM_FIELDS = {
   trackId: z.string().nullable(),
 };
 
+/** The members every row of a commercial approvals send has, in the APIs and the portal alike. */
+export const CERTIFICATION_APPROVAL_ITEM_FIELDS = {
+  position: z.number().int(),
+  row: z.number().int(),
+  issuerRnc: z.string(),
+  encf: z.string(),
+  estado: z.string().nullable().describe('`1` accept, `2` reject: the decision the row asks for'),
+  sentAt: z.string().nullable(),
+};
+
 /** When a run was created, started, finished and replaced (by a restart of its part). */
 export const CERTIFICATION_RUN_TIMES = {
   createdAt: z.string(),

@@ -4,6 +4,7 @@
 // drift from what the API enforces; the portal and the Partner API reuse the same shapes.
 import { z } from 'zod';
 import {
+  CERTIFICATION_APPROVAL_ITEM_FIELDS,
   CERTIFICATION_RUN_ITEM_FIELDS,
   CERTIFICATION_RUN_STATES,
   CERTIFICATION_RUN_TIMES,
@@ -996,13 +997,8 @@ const ZCertificationApprovals = z
     failure: z.unknown(),
     items: z.array(
       z.object({
-        position: z.number().int(),
-        row: z.number().int(),
-        issuerRnc: z.string(),
-        encf: z.string(),
-        estado: z.string().nullable(),
+        ...CERTIFICATION_APPROVAL_ITEM_FIELDS,
         state: z.enum(['pending', 'signed', 'accepted', 'rejected', 'stopped']),
-        sentAt: z.string().nullable(),
         answer: z.unknown(),
       }),
     ),

@@ -1,3 +1,4 @@
+import { CERTIFICATION_STEPS } from '@ecf/contract';
 /**
  * THE ROLE × PROCEDURE MATRIX: every procedure of the portal, called by every kind of caller, with
  * a valid input, against the real database. One table (ROWS) lists each procedure with the access
@@ -583,21 +584,12 @@ const ROWS: Record<string, TRow> = {
   'certification.requestActivation': {
     access: { tenant: 'certification.manage' },
     input: async (world, _role, harness) => {
-      await seedOpenCase(harness.database, world.tenant.id, [
-        'registered',
-        'data_tests_ecf',
-        'data_tests_commercial_approval',
-        'simulation_ecf',
-        'simulation_printed_representation',
-        'printed_representation_validation',
-        'test_service_urls',
-        'reception_test_ecf',
-        'reception_ecf',
-        'reception_test_commercial_approval',
-        'reception_commercial_approval',
-        'production_service_urls',
-        'sworn_declaration',
-      ]);
+      // Every step before the tax authority's verification of the status: the activation may be asked.
+      await seedOpenCase(
+        harness.database,
+        world.tenant.id,
+        CERTIFICATION_STEPS.slice(0, CERTIFICATION_STEPS.indexOf('status_verification')),
+      );
       return { environment: 'CerteCF' };
     },
   },

@@ -9415,10 +9415,11 @@ export interface operations {
                 row: number;
                 issuerRnc: string;
                 encf: string;
+                /** @description `1` accept, `2` reject: the decision the row asks for */
                 estado: string | null;
+                sentAt: string | null;
                 /** @enum {string} */
                 state: 'pending' | 'signed' | 'accepted' | 'rejected' | 'stopped';
-                sentAt: string | null;
                 answer: unknown;
               }[];
             } | null;
@@ -10248,10 +10249,11 @@ export interface operations {
                 row: number;
                 issuerRnc: string;
                 encf: string;
+                /** @description `1` accept, `2` reject: the decision the row asks for */
                 estado: string | null;
+                sentAt: string | null;
                 /** @enum {string} */
                 state: 'pending' | 'signed' | 'accepted' | 'rejected' | 'stopped';
-                sentAt: string | null;
                 answer: unknown;
               }[];
             } | null;
@@ -10483,10 +10485,11 @@ export interface operations {
                 row: number;
                 issuerRnc: string;
                 encf: string;
+                /** @description `1` accept, `2` reject: the decision the row asks for */
                 estado: string | null;
+                sentAt: string | null;
                 /** @enum {string} */
                 state: 'pending' | 'signed' | 'accepted' | 'rejected' | 'stopped';
-                sentAt: string | null;
                 answer: unknown;
               }[];
             } | null;
@@ -11098,10 +11101,11 @@ export interface operations {
                 row: number;
                 issuerRnc: string;
                 encf: string;
+                /** @description `1` accept, `2` reject: the decision the row asks for */
                 estado: string | null;
+                sentAt: string | null;
                 /** @enum {string} */
                 state: 'pending' | 'signed' | 'accepted' | 'rejected' | 'stopped';
-                sentAt: string | null;
                 answer: unknown;
               }[];
             } | null;

@@ -218,7 +218,8 @@ export {
   findWebhookEndpointRows,
   insertAuditedWebhookEndpoint,
   insertWebhookTest,
-  replayAuditedWebhookDelivery,
+  findWebhookDeliveryRow,
+  replayWebhookDeliveryRow,
   retireWebhookEndpointRow,
   retryAuditedWebhookDeliveryNow,
   rotateWebhookSecretRow,
@@ -439,11 +440,8 @@ export {
   insertRegistryImport,
 } from './taxpayer-registry/taxpayer-registry.ts';
 export {
-  findPartnerWebhookDeliveryRow,
-  findPartnerWebhookDeliveryRows,
   findPartnerWebhookEndpointRows,
   insertPartnerWebhookEndpoint,
-  replayPartnerWebhookDeliveryRow,
 } from './webhooks/partner-webhook-endpoints.ts';
 export {
   completeUploadSession,

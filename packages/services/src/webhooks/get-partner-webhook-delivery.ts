@@ -1,5 +1,5 @@
 import type { TDatabase } from '@ecf/db';
-import { findPartnerWebhookDeliveryRow, type TWebhookDeliveryRow } from '../persistence/index.ts';
+import { findWebhookDeliveryRow, type TWebhookDeliveryRow } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 import { isUuid } from '../shared/references.ts';
 
@@ -10,7 +10,10 @@ export async function getPartnerWebhookDelivery(options: {
   deliveryId: string;
 }): Promise<TWebhookDeliveryRow> {
   const row = isUuid(options.deliveryId)
-    ? await findPartnerWebhookDeliveryRow(options.database, options)
+    ? await findWebhookDeliveryRow(options.database, {
+        owner: { partnerId: options.partnerId },
+        deliveryId: options.deliveryId,
+      })
     : null;
   if (row === null) throw new AppError('NOT_FOUND', 'Webhook delivery not found.');
   return row;

@@ -2,7 +2,11 @@ import type { TDatabase, TEnqueue } from '@ecf/db';
 import { AUDIT_ACTIONS } from '../audit/audit-actions.ts';
 import { assertCapability } from '../identity/assert-capability.ts';
 import type { TPortalActor } from '../identity/permissions.ts';
-import { replayAuditedWebhookDelivery, retryAuditedWebhookDeliveryNow } from '../persistence/index.ts';
+import {
+  replayWebhookDeliveryRow,
+  retryAuditedWebhookDeliveryNow,
+  type TEndpointAuditEntry,
+} from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
 import { isUuid } from '../shared/references.ts';
 import type { TWebhookDelivery } from './find-webhook-deliveries.ts';
@@ -19,7 +23,11 @@ type TRequeueOptions = {
 /** The two ways a delivery goes back in the queue: the persistence step and its refusal's message. */
 const REQUEUES = {
   replay: {
-    change: replayAuditedWebhookDelivery,
+    change: (
+      database: TDatabase,
+      input: { tenantId: string; deliveryId: string; at: Date; enqueue: TEnqueue },
+      entry: TEndpointAuditEntry,
+    ) => replayWebhookDeliveryRow(database, { ...input, owner: { tenantId: input.tenantId } }, entry),
     refusal: (status: string, endpointStatus: string) =>
       status === 'failed'
         ? `Only deliveries of an active endpoint are replayed (this one is ${endpointStatus}).`

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  CERTIFICATION_APPROVAL_ITEM_FIELDS,
   CERTIFICATION_RUN_ITEM_FIELDS,
   CERTIFICATION_RUN_STATES,
   CERTIFICATION_RUN_TIMES,
@@ -74,14 +75,8 @@ export const ZApprovalsView = z.object({
   failure: z.string().nullable(),
   items: z.array(
     z.object({
-      position: z.number().int(),
-      row: z.number().int(),
-      issuerRnc: z.string(),
-      encf: z.string(),
-      /** `1` accept, `2` reject: the decision the row asks for. */
-      estado: z.string().nullable(),
+      ...CERTIFICATION_APPROVAL_ITEM_FIELDS,
       state: z.string(),
-      sentAt: z.string().nullable(),
       /** The tax authority's answer (or why none came), as text. */
       answer: z.string().nullable(),
     }),

@@ -67,11 +67,24 @@ export const ENDPOINT_COLUMNS = `id::text AS "id", tenant_id::text AS "tenantId"
   retired_at AS "retiredAt"`;
 const COLUMNS = ENDPOINT_COLUMNS;
 
-/** The condition on `webhook_endpoints` that keeps an owner to its endpoints (its id is parameter `$2`). */
-function ownerCondition(owner: TWebhookEndpointOwner): { condition: string; ownerId: string } {
+/**
+ * The condition on `webhook_endpoints` (as `alias`) that keeps an owner to its endpoints, its id
+ * the statement's parameter `$placeholder`.
+ */
+function ownerCondition(
+  owner: TWebhookEndpointOwner,
+  placeholder = 2,
+  alias = '',
+): { condition: string; ownerId: string } {
   return 'partnerId' in owner
-    ? { condition: `partner_id = $2::uuid AND system = 'partner'`, ownerId: owner.partnerId }
-    : { condition: `tenant_id = $2::uuid AND system = 'direct'`, ownerId: owner.tenantId };
+    ? {
+        condition: `${alias}partner_id = $${placeholder}::uuid AND ${alias}system = 'partner'`,
+        ownerId: owner.partnerId,
+      }
+    : {
+        condition: `${alias}tenant_id = $${placeholder}::uuid AND ${alias}system = 'direct'`,
+        ownerId: owner.tenantId,
+      };
 }
 
 export type TEndpointAuditEntry = Pick<TAuditEntryInput, 'actorUserId' | 'action' | 'ip'> & {
@@ -443,31 +456,34 @@ function deliveryOf(record: TDeliveryRecord): TWebhookDeliveryRow {
   };
 }
 
+const DELIVERY_SELECT = `SELECT ${DELIVERY_COLUMNS}, ${ATTEMPT_LOG}
+  FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id`;
+
 /**
- * An endpoint's deliveries, newest first (keyset on `(created_at, id)` after `after`, the last row of
- * the previous page), each with its attempts; `limit` + 1 rows are read so the caller knows whether
- * more exist.
+ * The owner's deliveries (of one endpoint, or of all its endpoints), newest first (keyset on
+ * `(created_at, id)` after `after`, the last row of the previous page), each with its attempts;
+ * callers read `limit` + 1 rows to know whether more exist.
  */
 export async function findWebhookDeliveryRows(
   database: TDatabase,
   input: {
-    tenantId: string;
-    endpointId: string;
+    owner: TWebhookEndpointOwner;
+    endpointId?: string;
     status?: TWebhookDeliveryStatus;
     after?: { createdAt: Date; id: string };
     limit: number;
   },
 ): Promise<TWebhookDeliveryRow[]> {
+  const { condition, ownerId } = ownerCondition(input.owner, 2, 'e.');
   const { rows } = await sqlPoolOf(database).query<TDeliveryRecord>(
-    `SELECT ${DELIVERY_COLUMNS}, ${ATTEMPT_LOG}
-       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-      WHERE d.endpoint_id = $1::uuid AND e.tenant_id = $2::uuid AND e.system = 'direct'
+    `${DELIVERY_SELECT}
+      WHERE ($1::uuid IS NULL OR d.endpoint_id = $1::uuid) AND ${condition}
         AND ($3::"WebhookDeliveryStatus" IS NULL OR d.status = $3::"WebhookDeliveryStatus")
         AND ($4::timestamptz IS NULL OR (d.created_at, d.id) < ($4::timestamptz, $5::uuid))
       ORDER BY d.created_at DESC, d.id DESC LIMIT $6`,
     [
-      input.endpointId,
-      input.tenantId,
+      input.endpointId ?? null,
+      ownerId,
       input.status ?? null,
       input.after?.createdAt ?? null,
       input.after?.id ?? null,
@@ -477,28 +493,38 @@ export async function findWebhookDeliveryRows(
   return rows.map(deliveryOf);
 }
 
+/** One delivery of the owner's endpoints, or null (another owner's included). */
+export async function findWebhookDeliveryRow(
+  database: TDatabase,
+  input: { owner: TWebhookEndpointOwner; deliveryId: string },
+): Promise<TWebhookDeliveryRow | null> {
+  const { condition, ownerId } = ownerCondition(input.owner, 2, 'e.');
+  const { rows } = await sqlPoolOf(database).query<TDeliveryRecord>(
+    `${DELIVERY_SELECT} WHERE d.id = $1::uuid AND ${condition}`,
+    [input.deliveryId, ownerId],
+  );
+  const row = rows[0];
+  return row === undefined ? null : deliveryOf(row);
+}
+
 export type TReplayResult =
   | { kind: 'not_found' }
   | { kind: 'not_allowed'; status: TWebhookDeliveryStatus; endpointStatus: TWebhookEndpointStatus }
   | { kind: 'replayed'; row: TWebhookDeliveryRow };
 
 /**
- * Puts a `failed` delivery of an ACTIVE endpoint back in the queue, due now, keeping its event and
- * attempt counter: attempts left stay as they were; when none is left, one more is allowed
- * (`max_attempts = attempts + 1`). Its `webhook.deliver` job is enqueued in the same transaction,
- * with the audit entry. Anything else is `not_allowed`.
+ * Puts a `failed` delivery of an ACTIVE endpoint of the owner back in the queue, due now, keeping
+ * its event and attempt counter: attempts left stay as they were; when none is left, one more is
+ * allowed (`max_attempts = attempts + 1`). Its `webhook.deliver` job is enqueued in the same
+ * transaction, with a direct account's audit entry. Anything else is `not_allowed`.
  */
-export async function replayAuditedWebhookDelivery(
+export async function replayWebhookDeliveryRow(
   database: TDatabase,
-  input: {
-    tenantId: string;
-    deliveryId: string;
-    at: Date;
-    enqueue: TEnqueue;
-  },
-  entry: TEndpointAuditEntry,
+  input: { owner: TWebhookEndpointOwner; deliveryId: string; at: Date; enqueue: TEnqueue },
+  entry?: TEndpointAuditEntry,
 ): Promise<TReplayResult> {
   return inSqlTransaction(database, async (sql) => {
+    const { condition, ownerId } = ownerCondition(input.owner, 2, 'e.');
     const { rows: current } = await sql.query<{
       id: string;
       endpoint_id: string;
@@ -507,9 +533,9 @@ export async function replayAuditedWebhookDelivery(
     }>(
       `SELECT d.id::text, d.endpoint_id::text, d.status, e.status AS endpoint_status
          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.id = $1::uuid AND e.tenant_id = $2::uuid AND e.system = 'direct'
+        WHERE d.id = $1::uuid AND ${condition}
         FOR UPDATE OF d, e`,
-      [input.deliveryId, input.tenantId],
+      [input.deliveryId, ownerId],
     );
     const found = current[0];
     if (found === undefined) return { kind: 'not_found' };
@@ -522,21 +548,31 @@ export async function replayAuditedWebhookDelivery(
         WHERE id = $1::uuid AND status = 'failed'`,
       [found.id, input.at],
     );
-    const row = await enqueueAuditedRequeue(sql, input, entry, found.id, (replayed) => ({
-      maxAttempts: replayed.maxAttempts,
-    }));
+    const audited = auditOf(input.owner, entry);
+    const row = await enqueueRequeue(
+      sql,
+      {
+        ...input,
+        audit:
+          audited === undefined || !('tenantId' in input.owner)
+            ? undefined
+            : { entry: audited, tenantId: input.owner.tenantId },
+      },
+      found.id,
+      (replayed) => ({ maxAttempts: replayed.maxAttempts }),
+    );
     return { kind: 'replayed', row };
   });
 }
 
 /**
  * The common end of a replay and a "retry now", inside their transaction: the delivery's
- * `webhook.deliver` job, the delivery read back and the audit entry (`more`: what each adds to it).
+ * `webhook.deliver` job, the delivery read back and a direct account's audit entry (`more`: what
+ * each adds to it).
  */
-async function enqueueAuditedRequeue(
+async function enqueueRequeue(
   sql: TSql,
-  input: { tenantId: string; at: Date; enqueue: TEnqueue },
-  entry: TEndpointAuditEntry,
+  input: { at: Date; enqueue: TEnqueue; audit: { entry: TEndpointAuditEntry; tenantId: string } | undefined },
   deliveryId: string,
   more: (row: TWebhookDeliveryRow) => Record<string, unknown>,
 ): Promise<TWebhookDeliveryRow> {
@@ -548,19 +584,20 @@ async function enqueueAuditedRequeue(
   const requeued = rows[0];
   if (requeued === undefined) throw new Error('the requeued delivery vanished');
   const row = deliveryOf(requeued);
-  await audit(sql, entry, {
-    tenantId: input.tenantId,
-    targetType: 'webhook_delivery',
-    targetId: row.id,
-    at: input.at,
-    data: {
-      endpointId: row.endpointId,
-      eventId: row.eventId,
-      eventType: row.eventType,
-      attempts: row.attempts,
-      ...more(row),
-    },
-  });
+  if (input.audit !== undefined)
+    await audit(sql, input.audit.entry, {
+      tenantId: input.audit.tenantId,
+      targetType: 'webhook_delivery',
+      targetId: row.id,
+      at: input.at,
+      data: {
+        endpointId: row.endpointId,
+        eventId: row.eventId,
+        eventType: row.eventType,
+        attempts: row.attempts,
+        ...more(row),
+      },
+    });
   return row;
 }
 
@@ -605,7 +642,12 @@ export async function retryAuditedWebhookDeliveryNow(
       if (found === undefined) return { kind: 'not_found' };
       return { kind: 'not_allowed', status: found.status, endpointStatus: found.endpoint_status };
     }
-    const row = await enqueueAuditedRequeue(sql, input, entry, input.deliveryId, () => ({ retryNow: true }));
+    const row = await enqueueRequeue(
+      sql,
+      { ...input, audit: { entry, tenantId: input.tenantId } },
+      input.deliveryId,
+      () => ({ retryNow: true }),
+    );
     return { kind: 'retried', row };
   });
 }
