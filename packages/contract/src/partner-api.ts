@@ -16,6 +16,7 @@ import {
 import { RECEIVED_GROUPS } from './document-lists.ts';
 import { type TPartnerPermission } from './partner-key-profiles.ts';
 import { PARTNER_WEBHOOK_EVENT_TYPES, WEBHOOK_DELIVERY_STATUSES } from './webhook-event-types.ts';
+import { WEBHOOK_DELIVERY_FIELDS } from './webhook-payloads.ts';
 import {
   ZAnnulment,
   ZAnnulmentPrevalidation,
@@ -405,14 +406,9 @@ export const ZWebhookRotateRequest = z.strictObject({
 export const ZWebhookDelivery = z.object({
   deliveryId: z.uuid(),
   endpointId: z.uuid(),
-  eventId: z.uuid(),
-  eventType: z.string(),
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
-  attempts: z.number().int(),
-  maxAttempts: z.number().int(),
+  ...WEBHOOK_DELIVERY_FIELDS,
   nextAttemptAt: z.string().nullable(),
   lastAttemptAt: z.string().nullable(),
-  failureReason: z.string().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
   attemptLog: z.array(z.record(z.string(), z.unknown())),

@@ -16,7 +16,7 @@
  * document: `document` is null (direct) and `resource` is `{ kind: 'annulment', id, state }`.
  */
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
 
 const ZEnvironment = z.enum(['TesteCF', 'CerteCF', 'eCF']);
 /** The Partner API's names of the environments (its routes and answers use the same). */
@@ -165,3 +165,13 @@ export const ZPartnerWebhookPayload = z.strictObject({
   data: z.record(z.string(), z.unknown()),
 });
 export type TPartnerWebhookPayload = z.infer<typeof ZPartnerWebhookPayload>;
+
+/** The members every view of a webhook delivery has: both APIs' delivery logs and the portal's. */
+export const WEBHOOK_DELIVERY_FIELDS = {
+  eventId: z.uuid(),
+  eventType: z.string(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  maxAttempts: z.number().int(),
+  failureReason: z.string().nullable(),
+};

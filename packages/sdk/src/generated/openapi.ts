@@ -20888,9 +20888,9 @@ export interface operations {
               status: 'queued' | 'running' | 'succeeded' | 'failed';
               attempts: number;
               maxAttempts: number;
+              failureReason: string | null;
               nextAttemptAt: string | null;
               lastAttemptAt: string | null;
-              failureReason: string | null;
               createdAt: string;
               completedAt: string | null;
               attemptLog: {
@@ -21069,9 +21069,9 @@ export interface operations {
               status: 'queued' | 'running' | 'succeeded' | 'failed';
               attempts: number;
               maxAttempts: number;
+              failureReason: string | null;
               nextAttemptAt: string | null;
               lastAttemptAt: string | null;
-              failureReason: string | null;
               createdAt: string;
               completedAt: string | null;
               attemptLog: {
@@ -21270,9 +21270,9 @@ export interface operations {
               status: 'queued' | 'running' | 'succeeded' | 'failed';
               attempts: number;
               maxAttempts: number;
+              failureReason: string | null;
               nextAttemptAt: string | null;
               lastAttemptAt: string | null;
-              failureReason: string | null;
               createdAt: string;
               completedAt: string | null;
               attemptLog: {

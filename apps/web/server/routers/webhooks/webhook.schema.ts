@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { DIRECT_WEBHOOK_EVENT_TYPES, WEBHOOK_DELIVERY_STATUSES } from '@ecf/contract';
+import {
+  DIRECT_WEBHOOK_EVENT_TYPES,
+  WEBHOOK_DELIVERY_FIELDS,
+  WEBHOOK_DELIVERY_STATUSES,
+} from '@ecf/contract';
 import type { TWebhookDelivery, TWebhookEndpoint, TWebhookTargetRefusal } from '@ecf/services';
 import { ZUuid } from '../../../lib/schemas.ts';
 import { ZEnvironment } from '../api-keys/api-key.schema.ts';
@@ -96,14 +100,9 @@ export const ZWebhookAttempt = z.object({
 
 export const ZWebhookDelivery = z.object({
   id: z.uuid(),
-  eventId: z.uuid(),
-  eventType: z.string(),
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
-  attempts: z.number().int(),
-  maxAttempts: z.number().int(),
+  ...WEBHOOK_DELIVERY_FIELDS,
   nextAttemptAt: z.iso.datetime(),
   lastAttemptAt: z.iso.datetime().nullable(),
-  failureReason: z.string().nullable(),
   replayCount: z.number().int(),
   createdAt: z.iso.datetime(),
   completedAt: z.iso.datetime().nullable(),
