@@ -525,19 +525,21 @@ export const ZAnnulmentHeaders = z.object({
     ),
 });
 
-export const CONFLICT_REASONS = [
+/** The five reasons of `details.conflicts[].reason` and `coveredDocuments.skipped[].reason` of an annulment. */
+export const ANNULMENT_CONFLICT_REASONS = [
   'document_already_submitted_or_taxauth_validated',
   'document_in_contingency',
   'document_taxauth_submission_uncertain',
   'document_taxauth_submission_in_progress',
   'document_already_delivered_to_receiver',
 ] as const;
+export type TAnnulmentConflictReason = (typeof ANNULMENT_CONFLICT_REASONS)[number];
 
 export const ZAnnulmentConflict = z.object({
   encf: z.string(),
   documentId: z.uuid(),
   status: z.string().describe('the document status'),
-  reason: z.enum(CONFLICT_REASONS),
+  reason: z.enum(ANNULMENT_CONFLICT_REASONS),
 });
 
 const ZAnnulmentRangeOut = z.object({
@@ -596,7 +598,9 @@ export const ZAnnulment = z.object({
     ),
   coveredDocuments: z.object({
     cancelled: z.array(ZAnnulmentDocumentRef),
-    skipped: z.array(ZAnnulmentDocumentRef.extend({ status: z.string(), reason: z.enum(CONFLICT_REASONS) })),
+    skipped: z.array(
+      ZAnnulmentDocumentRef.extend({ status: z.string(), reason: z.enum(ANNULMENT_CONFLICT_REASONS) }),
+    ),
   }),
   reconciliation: z
     .object({
@@ -1533,7 +1537,7 @@ export const ROUTES = {
     responses: {
       200: { description: 'the ANECF would be sent as is', schema: ZAnnulmentPrevalidation },
       400: error(
-        `INVALID_REQUEST with details.issues[] { path, code, message } (not an eNCF, no range, unknown property); ANECF_INVALID with details.errors[] { path, code, message } (ranges[i].from of another type's prefix: ANNULMENT_RANGE_TYPE_MISMATCH; from after to: ANNULMENT_RANGE_REVERSED; overlapping ranges: ANNULMENT_RANGES_OVERLAP; more than 10 types or 10,000 ranges of a type; the built ANECF against ANECF v.1.0.xsd: XSD_VALIDATION_FAILED); ANECF_NOT_AVAILABLE_IN_CERTECF (annulments are eCF operations, tested in TesteCF); ANECF_DOCUMENT_CONFLICT with details.conflicts[] { encf, documentId, status, reason } (reason: ${CONFLICT_REASONS.join(', ')}); ${JSON_BODY_ERRORS}`,
+        `INVALID_REQUEST with details.issues[] { path, code, message } (not an eNCF, no range, unknown property); ANECF_INVALID with details.errors[] { path, code, message } (ranges[i].from of another type's prefix: ANNULMENT_RANGE_TYPE_MISMATCH; from after to: ANNULMENT_RANGE_REVERSED; overlapping ranges: ANNULMENT_RANGES_OVERLAP; more than 10 types or 10,000 ranges of a type; the built ANECF against ANECF v.1.0.xsd: XSD_VALIDATION_FAILED); ANECF_NOT_AVAILABLE_IN_CERTECF (annulments are eCF operations, tested in TesteCF); ANECF_DOCUMENT_CONFLICT with details.conflicts[] { encf, documentId, status, reason } (reason: ${ANNULMENT_CONFLICT_REASONS.join(', ')}); ${JSON_BODY_ERRORS}`,
       ),
       ...AUTH_ERRORS,
     },

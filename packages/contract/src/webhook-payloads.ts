@@ -16,23 +16,13 @@
  * document: `document` is null (direct) and `resource` is `{ kind: 'annulment', id, state }`.
  */
 import { z } from 'zod';
+import { ZDocumentStatus } from './document-lists.ts';
 import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
 
 const ZEnvironment = z.enum(['TesteCF', 'CerteCF', 'eCF']);
 /** The Partner API's names of the environments (its routes and answers use the same). */
 const ZPartnerEnvironment = z.enum(['production', 'testecf', 'certecf']);
 const ZCorrelationId = z.string().min(1).max(200).nullable();
-const ZDocumentStatus = z.enum([
-  'queued_for_signing',
-  'signed',
-  'sent',
-  'contingency',
-  'accepted',
-  'accepted_conditional',
-  'rejected',
-  'cancelled',
-  'transmission_failed',
-]);
 const ZEventType = z.enum(WEBHOOK_EVENT_TYPES);
 const ZLastError = z.looseObject({ code: z.string() }).nullable();
 

@@ -13,6 +13,7 @@ import type {
   TReservedRange,
 } from '../persistence/index.ts';
 import { AppError } from '../shared/errors.ts';
+import { ANNULMENT_CONFLICT_REASONS, type TAnnulmentConflictReason } from '@ecf/contract';
 
 /** `AnnulmentRequest`: ranges per type (`from`/`to` eNCF, both included), an optional reason of ours. */
 export type TAnnulmentRequest = {
@@ -20,15 +21,8 @@ export type TAnnulmentRequest = {
   reason?: string | null | undefined;
 };
 
-/** The five reasons of `details.conflicts[].reason` and `coveredDocuments.skipped[].reason`. */
-export const ANNULMENT_CONFLICT_REASONS = [
-  'document_already_submitted_or_taxauth_validated',
-  'document_in_contingency',
-  'document_taxauth_submission_uncertain',
-  'document_taxauth_submission_in_progress',
-  'document_already_delivered_to_receiver',
-] as const;
-export type TAnnulmentConflictReason = (typeof ANNULMENT_CONFLICT_REASONS)[number];
+/** The five reasons of a conflict or a skipped document: the contract's. */
+export { ANNULMENT_CONFLICT_REASONS, type TAnnulmentConflictReason };
 
 export type TAnnulmentConflict = {
   encf: string;

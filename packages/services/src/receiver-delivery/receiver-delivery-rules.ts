@@ -2,6 +2,7 @@
  * The rules of receiver delivery: which e-CF go to the buyer, the retry schedules, the event types
  * and final statuses, and who the parties of a delivery are.
  */
+import type { TDispatchStatus } from '@ecf/contract';
 import { leafOf, readSignedEcfTree } from '../shared/signed-ecf-tree.ts';
 
 /**
@@ -62,7 +63,7 @@ export const RECEIVER_DELIVERY_FINAL_STATUSES = [
   'uncertain',
   'dispatch_failed',
   'not_applicable',
-] as const;
+] as const satisfies readonly TDispatchStatus[];
 
 /** Issuer, buyer and eNCF of a delivery, and the signed XML that is sent. */
 export type TDeliveryParties = { rncEmisor: string; rncComprador: string; encf: string; xml: string };
