@@ -40,6 +40,21 @@ export function clientPathOf(draft: TDocumentDraft, treePath: string): string {
   }
 }
 
+// The rules read the same few hundred paths for every document: each is split once per process.
+const SPLIT_PATHS = new Map<string, ReadonlyArray<string | number>>();
+const SPLIT_PATHS_KEPT = 4_096;
+
+/** `splitPath`, remembered: a bounded cache (cleared when full: a document's item paths are many but cheap to split again). */
+function segmentsOf(path: string): ReadonlyArray<string | number> {
+  let segments = SPLIT_PATHS.get(path);
+  if (segments === undefined) {
+    segments = splitPath(path);
+    if (SPLIT_PATHS.size >= SPLIT_PATHS_KEPT) SPLIT_PATHS.clear();
+    SPLIT_PATHS.set(path, segments);
+  }
+  return segments;
+}
+
 /** `ECF.DetallesItems.Item[2].MontoItem` → `['ECF', 'DetallesItems', 'Item', 2, 'MontoItem']` (a hot path: no regex). */
 function splitPath(path: string): Array<string | number> {
   const segments: Array<string | number> = [];
@@ -81,7 +96,7 @@ const ZERO = 48;
 /** The value at a tree path (`ECF.Encabezado.IdDoc.eNCF`, `ECF.DetallesItems.Item[0]`). */
 export function valueAt(root: TMutableTree | TEcfTree, path: string): TMutableValue | undefined {
   let current: unknown = root;
-  for (const segment of splitPath(path)) {
+  for (const segment of segmentsOf(path)) {
     if (current === undefined || current === null || typeof current === 'string') return undefined;
     if (typeof segment === 'number') {
       if (!Array.isArray(current)) return undefined;

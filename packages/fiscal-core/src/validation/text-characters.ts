@@ -114,7 +114,11 @@ export function checkTreeTextCharacters(
   issues: TIssueCollector,
 ): void {
   const visit = (value: TMutableValue, treePath: string): void => {
-    if (typeof value === 'string') checkTextCharacters(value, clientPathOf(treePath), issues);
+    // The client's path only for a refused value: mapping every leaf's path is most of this walk's cost.
+    if (typeof value === 'string') {
+      if (findDisallowedCharacter(value) !== undefined)
+        checkTextCharacters(value, clientPathOf(treePath), issues);
+    }
     else if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${treePath}[${index}]`));
     else
       for (const [name, child] of Object.entries(value))
