@@ -118,8 +118,7 @@ export function checkTreeTextCharacters(
     if (typeof value === 'string') {
       if (findDisallowedCharacter(value) !== undefined)
         checkTextCharacters(value, clientPathOf(treePath), issues);
-    }
-    else if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${treePath}[${index}]`));
+    } else if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${treePath}[${index}]`));
     else
       for (const [name, child] of Object.entries(value))
         if (child !== undefined) visit(child, treePath === '' ? name : `${treePath}.${name}`);
