@@ -90,6 +90,11 @@ elif [ ! -f apps/web/.next/BUILD_ID ] || [ -n "$(find apps/web packages/ui/src p
   npm run --silent build -w @ecf/web >/dev/null
 fi
 
+# The API, the reception process, the worker and the simulator run compiled JavaScript, as in
+# production (scripts/compile.mjs: each workspace's src/ to dist/, only those whose sources changed;
+# a few seconds the first time). `npm run dev -w @ecf/api` (tsx watch) is the way to hot reload.
+node scripts/compile.mjs --with-deps apps/api apps/worker apps/taxauth-sim
+
 # Every child is in this shell's process group: one signal stops them all.
 trap 'trap - INT TERM EXIT; echo; echo "stopping..."; kill 0 2>/dev/null; wait 2>/dev/null' INT TERM EXIT
 prefix() { sed -u "s/^/[$1] /"; }

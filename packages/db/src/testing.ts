@@ -20,6 +20,18 @@ export const NODE_TYPESCRIPT_FLAGS = [
   '--disable-warning=ExperimentalWarning',
 ];
 
+/**
+ * How a production process runs: the JavaScript `npm run build` wrote to each workspace's `dist/`
+ * (scripts/compile.mjs), every @ecf/* import resolved to `dist/` by the `ecf-compiled` condition,
+ * stack traces through the source maps to the TypeScript lines. `--no-experimental-strip-types`
+ * makes loading any `.ts` file an error: such a process runs compiled code only.
+ */
+export const NODE_COMPILED_FLAGS = [
+  '--conditions=ecf-compiled',
+  '--enable-source-maps',
+  '--no-experimental-strip-types',
+];
+
 /** Base URL of the test server; the database name in it is replaced per test database. */
 export function testServerUrl(): string {
   return (
