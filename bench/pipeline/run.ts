@@ -17,11 +17,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDatabaseClient, seedApiKey, seedTenant } from '@ecf/db';
-import { createTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
+import { createTestDatabase, freePort, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import {
   createTestCertificate,
   createXsdValidators,
@@ -43,17 +42,6 @@ const WORKERS = Number(process.env['BENCH_WORKERS'] ?? '1');
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const XSD_DIRECTORY = OFFICIAL_XSD_DIRECTORY;
 const RNC = '131880738';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 type TChild = { name: string; process: ChildProcess; output: () => string };
 

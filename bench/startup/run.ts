@@ -12,25 +12,13 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
-import { createTestDatabase, NODE_COMPILED_FLAGS, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
+import { createTestDatabase, freePort, NODE_COMPILED_FLAGS, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import { percentile } from '../shared/measures.ts';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? '5');
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function rssMiB(pid: number | undefined): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

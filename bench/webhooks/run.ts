@@ -27,10 +27,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createDatabaseClient, seedTenant, sqlPoolOf } from '@ecf/db';
-import { createTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
+import { createTestDatabase, freePort, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import {
   buildDirectWebhookPayload,
   closeWebhookConnections,
@@ -48,17 +48,6 @@ const BARE_SECONDS = Number(process.env['BENCH_BARE_SECONDS'] ?? '3');
 const WARM_UP_EVENTS = 20;
 const IDLE_P95_GOAL_MS = 1000;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 

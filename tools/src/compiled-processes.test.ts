@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
-import { createTestDatabase, NODE_COMPILED_FLAGS, type TTestDatabase } from '@ecf/db/testing';
+import { createTestDatabase, freePort, NODE_COMPILED_FLAGS, type TTestDatabase } from '@ecf/db/testing';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const APPS = ['apps/api', 'apps/worker', 'apps/taxauth-sim'];
@@ -19,17 +18,6 @@ function compile(): string {
   return execFileSync(process.execPath, ['scripts/compile.mjs', '--with-deps', ...APPS], {
     cwd: ROOT,
     encoding: 'utf8',
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
   });
 }
 

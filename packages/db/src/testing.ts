@@ -4,6 +4,7 @@
 // the hundreds that twenty migrations take, hundreds of times per `npm test`).
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -203,4 +204,16 @@ export async function exitOfStart(
   child.stdout.resume();
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { code, stderr };
+}
+
+/** A TCP port free on 127.0.0.1 now (the OS picks it), for a process a test or bench starts. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
