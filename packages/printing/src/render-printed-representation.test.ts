@@ -12,6 +12,7 @@ import { join } from 'node:path';
 // jsqr is CommonJS whose typings declare an ES default export: its namespace's `default` is the function.
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
+import { printableText } from './pdf-layout.ts';
 import { renderPrintedRepresentation } from './render-printed-representation.ts';
 import { PRINT_EXAMPLES, creditInvoiceBody, signedFixture } from '../test/fixtures.ts';
 import type { TSignedFixture } from '../test/fixtures.ts';
@@ -214,5 +215,21 @@ describe('renderPrintedRepresentation', () => {
     totals['MontoTotal'] = '1234567.891';
     const printed = await print('E31-altered', fixture);
     assert.match(printed.text, /Total:\s+1,234,567\.891/);
+  });
+
+  test('text outside the standard fonts prints as its plain letter or "?", never as unrelated glyphs', async () => {
+    assert.equal(
+      printableText('Ferretería Ñandú, S.R.L. — “Piantini” €'),
+      'Ferretería Ñandú, S.R.L. — “Piantini” €',
+    );
+    assert.equal(printableText('Łódź Café ☕ Ă'), '?ódz Café ? A');
+    const fixture = await signedFixture(PRINT_EXAMPLES['31'] ?? {});
+    const ecf = fixture.input.document.ECF as Record<string, unknown>;
+    const header = ecf['Encabezado'] as Record<string, Record<string, unknown>>;
+    const buyer = header['Comprador'];
+    assert.ok(buyer !== undefined);
+    buyer['RazonSocialComprador'] = 'Tienda 東京 Ăvila';
+    const printed = await print('E31-characters', fixture);
+    assert.match(printed.text, /Razón Social Cliente: Tienda \?\? Avila/);
   });
 });

@@ -1,15 +1,10 @@
 /**
  * Renders the printed representation (RI) of an e-CF as a letter-size PDF.
  */
-import { Font, renderToBuffer } from '@react-pdf/renderer';
+import { layoutPrintedPdf } from './pdf-layout.ts';
 import { buildPrintModel } from './print-model.ts';
 import type { TPrintInput } from './print-model.ts';
-import { printedDocument } from './printed-document.ts';
 import { qrSymbolOf } from './qr-image.ts';
-
-// Names, RNCs and eNCFs must never be split with an inserted hyphen: words wrap whole. Registered
-// once per process (the callback is global to react-pdf).
-Font.registerHyphenationCallback((word) => [word]);
 
 /**
  * The PDF of an e-CF: issuer, buyer, type name and eNCF, sequence expiration date (never for 32 and
@@ -20,5 +15,5 @@ Font.registerHyphenationCallback((word) => [word]);
  */
 export async function renderPrintedRepresentation(input: TPrintInput): Promise<Buffer> {
   const model = buildPrintModel(input);
-  return renderToBuffer(printedDocument(model, qrSymbolOf(model.qrUrl)));
+  return layoutPrintedPdf(model, qrSymbolOf(model.qrUrl));
 }

@@ -1,8 +1,7 @@
 /**
- * `@ecf/printing`, loaded on first use. Not a static import on purpose: the PDF renderer
- * (@react-pdf/renderer and React) is loaded only by a process that prints, and the compiler does not
- * follow the import into the package's React sources from every workspace that type-checks
- * `@ecf/services`. The shape below is checked against the package's own types by
+ * `@ecf/printing`, loaded on first use. Not a static import on purpose: the PDF writer (pdfkit and
+ * its font data) is loaded only by a process that prints, and the compiler does not follow the
+ * import into the package's sources from every workspace that type-checks `@ecf/services`. The shape below is checked against the package's own types by
  * printed-renderer.test.ts, so it cannot drift silently.
  */
 import type { TDgiiEnvironment, TEcfDocument } from '@ecf/fiscal-core';
