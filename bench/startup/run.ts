@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
 import { createTestDatabase, freePort, NODE_COMPILED_FLAGS, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
+import { reportFigures } from '../shared/figures.ts';
 import { percentile } from '../shared/measures.ts';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? '5');
@@ -109,6 +110,7 @@ try {
   );
   console.log(`start to ready and RSS, ${ROUNDS} alternating rounds (median; min–max)\n`);
   const rows: string[] = [];
+  const figures: Record<string, number> = {};
   for (const process_ of PROCESSES) {
     const samples: Record<TMode, { readyMs: number[]; rss: number[] }> = {
       typescript: { readyMs: [], rss: [] },
@@ -139,7 +141,13 @@ try {
         `RSS MiB: TypeScript ${summary(ts.rss, 0)}, compiled ${summary(js.rss, 0)}`,
     );
     console.log(rows.at(-1));
+    const key = process_.name === 'API' ? 'api' : process_.name;
+    figures[`${key}ReadyMsTypescript`] = median(ts.readyMs);
+    figures[`${key}ReadyMsCompiled`] = median(js.readyMs);
+    figures[`${key}RssMiBTypescript`] = median(ts.rss);
+    figures[`${key}RssMiBCompiled`] = median(js.rss);
   }
+  reportFigures('startup', figures);
 } finally {
   await Promise.all([appDatabase.drop(), simDatabase.drop()]);
 }

@@ -21,6 +21,8 @@
  * BENCH_IDLE_EVENTS (100), BENCH_BARE_CONCURRENCY (16), BENCH_WORKER_NODE_OPTIONS; WORKER_* variables
  * reach the worker.
  *
+ * The worker runs compiled (dist/, as `npm start`); BENCH_TYPESCRIPT=1 runs its sources.
+ *
  * Goals: engine deliveries >= 1/2 of the bare loop's rate; p95 state change → 2xx < 1 s with an
  * idle queue; every event delivered, none lost.
  */
@@ -30,7 +32,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createDatabaseClient, seedTenant, sqlPoolOf } from '@ecf/db';
-import { createTestDatabase, freePort, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
+import { createTestDatabase, freePort } from '@ecf/db/testing';
 import {
   buildDirectWebhookPayload,
   closeWebhookConnections,
@@ -38,6 +40,7 @@ import {
   createWebhookEndpoint,
   deliverWebhook,
 } from '@ecf/services';
+import { processCommand, reportFigures } from '../shared/figures.ts';
 import { percentile, postgresCpuSeconds, processCpuSeconds } from '../shared/measures.ts';
 
 const EVENTS = Number(process.env['BENCH_EVENTS'] ?? '2000');
@@ -124,7 +127,8 @@ async function startReceiver(secret: () => string): Promise<TReceiver> {
 type TChild = { process: ChildProcess; output: () => string };
 
 function startWorker(env: Record<string, string>): TChild {
-  const child = spawn(process.execPath, [...NODE_TYPESCRIPT_FLAGS, `${ROOT}apps/worker/src/main.ts`], {
+  const command = processCommand('apps/worker/src/main.ts');
+  const child = spawn(process.execPath, [...command.flags, command.path], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -399,6 +403,15 @@ try {
   console.log(
     `outbox events ${total?.events}, deliveries ${total?.deliveries} (${total?.succeeded} succeeded), attempts ${total?.attempts}, requests to the receiver ${engineRequests} (refused ${receiver.refused()})`,
   );
+  reportFigures('webhooks', {
+    bareLoopPerSecond: bareRate,
+    enginePerSecond: loadRate,
+    engineRatio: loadRate / bareRate,
+    workerCpuMsPerEvent: (loadCpu.worker * 1000) / loadEvents.length,
+    postgresCpuMsPerEvent: (loadCpu.postgres * 1000) / loadEvents.length,
+    transactionsPerEvent,
+    idleP95Ms: percentile(idleLatencies, 0.95),
+  });
   const goals = [
     { name: 'engine deliveries >= 1/2 of the bare loop', ok: loadRate >= bareRate / 2 },
     {
