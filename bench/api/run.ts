@@ -5,6 +5,7 @@
  *
  * Run from the repository root:  bash scripts/node24.sh npx tsx bench/api/run.ts
  * Optional: BENCH_SECONDS (per measurement, default 10), BENCH_CONNECTIONS (default 16),
+ * BENCH_SERVER_NODE_OPTIONS (flags of the API's process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`),
  * BENCH_WITHOUT_ANNULMENT_GUARD=1 (emission without migration 0013's insert trigger, to price it).
  *
  * The API runs its compiled code (dist/, as `npm start`); BENCH_TYPESCRIPT=1 runs the sources.
@@ -30,7 +31,13 @@ type TServers = { apiUrl: string; bareUrl: string; key: string; encfs: string[] 
 async function startServers(): Promise<{ servers: TServers; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
-    [...NODE_TYPESCRIPT_FLAGS, ...compiledImportFlags(), new URL('./server.ts', import.meta.url).pathname],
+    [
+      ...NODE_TYPESCRIPT_FLAGS,
+      ...compiledImportFlags(),
+      // e.g. BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof": a profile of the API's process.
+      ...(process.env['BENCH_SERVER_NODE_OPTIONS']?.split(' ').filter(Boolean) ?? []),
+      new URL('./server.ts', import.meta.url).pathname,
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const lines = createInterface({ input: child.stdout });
@@ -94,7 +101,7 @@ async function inProcessPreflight(): Promise<number> {
       rnc: '131880738',
       legalName: 'Distribuidora Caribe Digital SRL',
       tradeName: null,
-      address: null,
+      address: 'Av. Winston Churchill 1099, Santo Domingo',
       phones: [],
       fiscalEmail: null,
       deferredSendAuthorized: false,

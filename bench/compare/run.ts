@@ -79,7 +79,10 @@ const ROWS: TRow[] = [
   },
   {
     figure: '  (its spread over the rounds)',
-    value: (f) => (f['fiscal-core']?.['pipeline10RatioSpread'] ?? Number.NaN) * 100,
+    value: (f) => {
+      const spread = f['fiscal-core']?.['pipeline10RatioSpread'];
+      return spread === undefined ? undefined : spread * 100;
+    },
     unit: '%',
     goal: { text: '≤ 5 %', met: (v) => v <= 5 },
   },

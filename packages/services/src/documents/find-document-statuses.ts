@@ -1,5 +1,5 @@
-import type { Document, DocumentStatus, Environment, TDatabase } from '@ecf/db';
-import { findDocumentsByReferences } from '../persistence/index.ts';
+import type { DocumentStatus, Environment, TDatabase } from '@ecf/db';
+import { findDocumentsByReferences, type TDocumentStatusRow } from '../persistence/index.ts';
 import { ENCF_PATTERN, isUuid } from '../shared/references.ts';
 import { printingOf, printingStatusOf } from './printing-status.ts';
 
@@ -14,7 +14,7 @@ const FINAL_OR_CANCELLED: ReadonlySet<DocumentStatus> = new Set([
  * One status result. `lastError` is the last send failure; the spec adds "the same error appears in
  * `errors`", so `errors` is `[lastError]` while there is one and `[]` otherwise (never other items).
  */
-export function toStatusResult(document: Document) {
+export function toStatusResult(document: TDocumentStatusRow) {
   // The last send failure matters only while the document can still move.
   const lastError = FINAL_OR_CANCELLED.has(document.status) ? null : (document.lastError ?? null);
   return {
@@ -51,7 +51,7 @@ export async function findDocumentStatuses(options: {
     encfs,
     ids,
   });
-  const byReference = new Map<string, Document>();
+  const byReference = new Map<string, TDocumentStatusRow>();
   for (const document of documents) {
     byReference.set(document.encf, document);
     byReference.set(document.id, document);

@@ -53,6 +53,7 @@ export {
   countIssuedDocuments,
   findDocumentById,
   findDocumentsByReferences,
+  type TDocumentStatusRow,
   findDocumentsInContingency,
   findIssuedByReference,
   findIssuedDocumentsPage,

@@ -3,6 +3,7 @@
  * references, the issued list's pages, the documents in contingency, and the stored signed XML.
  * Every read is scoped to a tenant and an environment unless its name says otherwise.
  */
+import { prepared, sqlPoolOf } from '@ecf/db';
 import type { Document, DocumentStatus, Environment, Prisma, TDatabase } from '@ecf/db';
 
 type TScope = { tenantId: string; environment: Environment };
@@ -23,19 +24,42 @@ export async function findDocumentById(database: TDatabase, documentId: string):
   return database.document.findUnique({ where: { id: documentId } });
 }
 
-/** A tenant's documents in one environment whose eNCF or id is among those given. */
+/** What a status result shows of a document (`toStatusResult`). */
+export type TDocumentStatusRow = Pick<
+  Document,
+  | 'id'
+  | 'environment'
+  | 'encf'
+  | 'type'
+  | 'status'
+  | 'trackId'
+  | 'securityCode'
+  | 'qrUrl'
+  | 'signatureDate'
+  | 'lastError'
+  | 'updatedAt'
+>;
+
+// One prepared statement of the columns a status shows (a status batch of 50 is the hot read of
+// ERPs that poll): a Prisma model query of whole rows cost about 1 ms of CPU in its query compiler.
+const STATUS_ROWS = `
+  SELECT id, environment::text AS environment, encf, type, status::text AS status, track_id AS "trackId",
+         security_code AS "securityCode", qr_url AS "qrUrl", signature_date AS "signatureDate",
+         last_error AS "lastError", updated_at AS "updatedAt"
+    FROM documents
+   WHERE tenant_id = $1::uuid AND environment = $2::"Environment"
+     AND (encf = ANY($3::text[]) OR id = ANY($4::uuid[]))`;
+
+/** A tenant's documents in one environment whose eNCF or id is among those given (the columns of a status). */
 export async function findDocumentsByReferences(
   database: TDatabase,
   input: TScope & { encfs: string[]; ids: string[] },
-): Promise<Document[]> {
+): Promise<TDocumentStatusRow[]> {
   if (input.encfs.length + input.ids.length === 0) return [];
-  return database.document.findMany({
-    where: {
-      tenantId: input.tenantId,
-      environment: input.environment,
-      OR: [{ encf: { in: input.encfs } }, { id: { in: input.ids } }],
-    },
-  });
+  const { rows } = await sqlPoolOf(database).query<TDocumentStatusRow>(
+    prepared(STATUS_ROWS, [input.tenantId, input.environment, input.encfs, input.ids]),
+  );
+  return rows;
 }
 
 /**
