@@ -19,8 +19,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import { validateSubmission } from '@ecf/fiscal-core';
-import { accountDataOf } from '@ecf/services';
-import { e31 } from '../shared/documents.ts';
+import { BENCH_ACCOUNT, e31 } from '../shared/documents.ts';
 import { compiledImportFlags, reportFigures } from '../shared/figures.ts';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? '10');
@@ -95,19 +94,7 @@ async function measure(name: string, options: autocannon.Options): Promise<TResu
 /** The preflight's own work in this process, on one core: the ceiling of the preflight route. */
 async function inProcessPreflight(): Promise<number> {
   const body = e31('E310000000001');
-  const context = {
-    now: new Date(),
-    account: accountDataOf({
-      rnc: '131880738',
-      legalName: 'Distribuidora Caribe Digital SRL',
-      tradeName: null,
-      address: 'Av. Winston Churchill 1099, Santo Domingo',
-      phones: [],
-      fiscalEmail: null,
-      deferredSendAuthorized: false,
-      paymentTermDays: null,
-    }),
-  };
+  const context = { now: new Date(), account: BENCH_ACCOUNT };
   const once = async () => {
     const result = await validateSubmission(body, context);
     if (!result.success) throw new Error(JSON.stringify(result.errors.slice(0, 2)));

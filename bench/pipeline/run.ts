@@ -33,9 +33,9 @@ import {
   signEcfDocument,
   validateSubmission,
 } from '@ecf/fiscal-core';
-import { accountDataOf, createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
+import { createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
 import { readdirSync, readFileSync } from 'node:fs';
-import { e31 } from '../shared/documents.ts';
+import { BENCH_ACCOUNT, e31 } from '../shared/documents.ts';
 import { processCommand, reportFigures } from '../shared/figures.ts';
 import { percentile, postgresCpuSeconds, processCpuSeconds, TICKS_PER_SECOND } from '../shared/measures.ts';
 import { OFFICIAL_XSD_DIRECTORY } from '@ecf/config';
@@ -123,16 +123,7 @@ for (const name of readdirSync(XSD_DIRECTORY))
 const compiled = createXsdValidators(schemas);
 if (!compiled.success) throw new Error('xsd');
 const validators = compiled.data;
-const account = accountDataOf({
-  rnc: RNC,
-  legalName: 'Distribuidora Caribe Digital SRL',
-  tradeName: null,
-  address: 'Av. Winston Churchill 1099, Santo Domingo',
-  phones: [],
-  fiscalEmail: null,
-  deferredSendAuthorized: false,
-  paymentTermDays: null,
-});
+const account = BENCH_ACCOUNT;
 
 async function pipelineOnce(body: string): Promise<void> {
   const now = new Date();

@@ -1,4 +1,17 @@
 /** Documents the benchmarks submit, so every benchmark measures the same work. */
+import { accountDataOf } from '@ecf/services';
+
+/** The account the benchmarks' documents belong to, as validation sees it (its profile fills the issuer). */
+export const BENCH_ACCOUNT = accountDataOf({
+  rnc: '131880738',
+  legalName: 'Distribuidora Caribe Digital SRL',
+  tradeName: null,
+  address: 'Av. Winston Churchill 1099, Santo Domingo',
+  phones: [],
+  fiscalEmail: null,
+  deferredSendAuthorized: false,
+  paymentTermDays: null,
+});
 
 /** Today's date in Dominican Republic time (UTC-4), `YYYY-MM-DD`. */
 export function dominicanToday(): string {
