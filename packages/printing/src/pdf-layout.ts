@@ -85,7 +85,7 @@ export function layoutPrintedPdf(model: TPrintModel, qr: TQrSymbol): Promise<Buf
 /** The flow of one document: where the next block goes, and a new page when it does not fit. */
 class Layout {
   private y = TOP;
-  private readonly columns: Array<{ x: number; width: number; title: string; align: TAlign }>;
+  private readonly columns: TColumn[];
 
   constructor(
     private readonly document: TDocument,
