@@ -80,7 +80,9 @@ test('250,000 elements are refused in a few milliseconds, not after reading them
     'xml_too_many_elements',
   );
   const elapsed = performance.now() - started;
-  assert.ok(elapsed < 100, `${Math.round(elapsed)} ms`);
+  // About 15 ms on a quiet machine; a loaded CI machine once took 112 ms. A DOM of 250,000
+  // elements takes seconds: the bound keeps that difference without failing on a busy machine.
+  assert.ok(elapsed < 400, `${Math.round(elapsed)} ms`);
 });
 
 test('the CPU budget: a new sender starts full, is refused once spent, refills at its rate; others unaffected', () => {
