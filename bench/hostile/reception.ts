@@ -14,12 +14,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabaseClient, seedTenant } from '@ecf/db';
-import { createTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
+import { createTestDatabase, freePort, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import { createTestCertificate, loadCertificate, signXml } from '@ecf/fiscal-core';
 import { createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
 import { percentile, processCpuSeconds } from '../shared/measures.ts';
@@ -32,14 +31,6 @@ const DELIVERY_PATH = '/TesteCF/fe/recepcion/api/ecf';
 const BOUNDARY = '----ecfHostileReception';
 
 type TProcess = { url: string; child: ChildProcess; pid: number; stop: () => Promise<void> };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function get(url: string, agent?: Agent): Promise<number> {
   const target = new URL(url);

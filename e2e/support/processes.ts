@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+
+/** A port free at the time of asking: the one helper of `@ecf/db/testing`. */
+export { freePort } from '@ecf/db/testing';
 
 /** Starts a long-running command and resolves once `url` answers 200; `stop` ends it. */
 export async function startServer(options: {
@@ -41,17 +43,4 @@ export async function startServer(options: {
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
   return { process: child, stop, output: () => output };
-}
-
-/**
- * A port free at the time of asking (the system picks it: a random port may belong to a server
- * another test started). For servers that cannot be told to listen on port 0 and report it.
- */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no port was assigned');
-  return address.port;
 }

@@ -16,7 +16,7 @@ import { createServer as createNetServer, type Server, type Socket } from 'node:
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { seedApiKey, seedTenant, sqlPoolOf } from '@ecf/db';
-import { openTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
+import { freePort, openTestDatabase, NODE_TYPESCRIPT_FLAGS } from '@ecf/db/testing';
 import { createTestCertificate, loadCertificate, signXml, type TSigningCertificate } from '@ecf/fiscal-core';
 import { createCertificateKeyring, storeTenantCertificate } from '@ecf/services';
 import { buildXmlMultipart } from '@ecf/taxauth-client';
@@ -65,14 +65,6 @@ function exchange(
     sending.on('error', reject);
     sending.end(options.body);
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 function certificateOf(rnc: string): TSigningCertificate {

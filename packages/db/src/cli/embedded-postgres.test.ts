@@ -6,26 +6,17 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ensureDatabase, migrate, readMigrationFiles } from '../migrate.ts';
+import { freePort } from '../testing.ts';
 
 const REPOSITORY_ROOT = path.resolve(import.meta.dirname, '..', '..', '..', '..');
 let directory: string;
 let port: number;
 let databaseUrl: string;
 const scratch: string[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 type TRun = { code: number; stdout: string; stderr: string; milliseconds: number };
 
