@@ -22,7 +22,7 @@ import {
   type TSql,
   type TSqlPool,
 } from '@ecf/db';
-import { closeEpisodePart, parameters, type TEpisodeClose, type TParameter } from './statements.ts';
+import { parameters, type TParameter } from './statements.ts';
 
 /** Jobs enqueued with a write, only when its guard matched, in the write's transaction. */
 export type TFollowUpJobs = { jobs: TAnyJobRequest[]; enqueue: TEnqueue };
@@ -35,25 +35,24 @@ export type TFollowUpJobs = { jobs: TAnyJobRequest[]; enqueue: TEnqueue };
 export type TGuardedWrite = {
   key: string;
   parts: (suffix: string, parameter: TParameter) => string[];
-  /** Closes the environment's open outage episode in the same statement, whether or not the guard matched. */
-  closeEpisode?: TEpisodeClose;
   followUp?: TFollowUpJobs;
 };
 
-export type TWriteResult = { moved: boolean; restored: boolean };
+/** `moved`: the guard matched and everything was written. */
+export type TWriteResult = { moved: boolean };
 
 /** Coalesced on the pool; alone (with its follow-up) on a connection, in the caller's transaction. */
 export async function applyWrite(sql: TSql, write: TGuardedWrite): Promise<TWriteResult> {
   if (isSqlPool(sql)) return coalescedWrites(sql)(write);
   const results = await writeMany(sql, [write]);
   await enqueueFollowUps(sql, [write], results);
-  return results[0] ?? { moved: false, restored: false };
+  return results[0] ?? { moved: false };
 }
 
 /**
  * Writes of distinct rows as one statement: prepared when alone (a few dozen shapes), not when
- * several (the shape varies with the batch). An episode (environment and service) is closed once,
- * with the latest request among the writes that asked, and `restored` goes to that write.
+ * several (the shape varies with the batch). The document changes, the hot path, are one fixed
+ * statement instead (`changeDocument`).
  */
 async function writeMany(sql: TSql, writes: TGuardedWrite[]): Promise<TWriteResult[]> {
   const { values, parameter } = parameters();
@@ -61,32 +60,11 @@ async function writeMany(sql: TSql, writes: TGuardedWrite[]): Promise<TWriteResu
   const suffixOf = (index: number) => (single ? '' : `_${index}`);
   const parts: string[] = [];
   writes.forEach((write, index) => parts.push(...write.parts(suffixOf(index), parameter)));
-  const closers = new Map<string, { index: number; close: TEpisodeClose }>();
-  writes.forEach((write, index) => {
-    const close = write.closeEpisode;
-    if (close === undefined) return;
-    const key = `${close.environment}:${close.service}`;
-    const chosen = closers.get(key);
-    // If the latest request left before the episode opened, none of the others did either.
-    if (chosen === undefined || close.requestedAt > chosen.close.requestedAt)
-      closers.set(key, { index, close });
-  });
-  for (const { index, close } of closers.values())
-    parts.push(closeEpisodePart(`closed${suffixOf(index)}`, close, parameter));
-  const closing = new Set([...closers.values()].map((closer) => closer.index));
   const moved = writes.map((_, index) => `EXISTS (SELECT 1 FROM moved${suffixOf(index)})`);
-  const restored = writes.map((_, index) =>
-    closing.has(index) ? `EXISTS (SELECT 1 FROM closed${suffixOf(index)})` : 'false',
-  );
-  const text = `WITH ${parts.join(',\n')} SELECT ARRAY[${moved.join(', ')}] AS moved, ARRAY[${restored.join(', ')}] AS restored`;
-  const result = await sql.query<{ moved: boolean[]; restored: boolean[] }>(
-    single ? prepared(text, values) : { text, values },
-  );
+  const text = `WITH ${parts.join(',\n')} SELECT ARRAY[${moved.join(', ')}] AS moved`;
+  const result = await sql.query<{ moved: boolean[] }>(single ? prepared(text, values) : { text, values });
   const row = result.rows[0];
-  return writes.map((_, index) => ({
-    moved: row?.moved[index] === true,
-    restored: row?.restored[index] === true,
-  }));
+  return writes.map((_, index) => ({ moved: row?.moved[index] === true }));
 }
 
 // A row written twice in one statement would see both guards pass: a write's key keeps them apart.
@@ -109,16 +87,20 @@ async function writeBatch(pool: TSqlPool, writes: TGuardedWrite[]): Promise<TWri
   });
 }
 
-/** The jobs of the writes that moved, one `enqueue` call per enqueuer (which inserts one statement per queue). */
+/** The jobs of the writes that moved. */
 async function enqueueFollowUps(sql: TSql, writes: TGuardedWrite[], results: TWriteResult[]): Promise<void> {
+  await enqueueJobs(
+    sql,
+    writes.flatMap((write, index) =>
+      results[index]?.moved === true && write.followUp !== undefined ? [write.followUp] : [],
+    ),
+  );
+}
+
+/** Jobs to enqueue in `sql`'s transaction: one `enqueue` call per enqueuer (one insert per queue). */
+export async function enqueueJobs(sql: TSql, followUps: readonly TFollowUpJobs[]): Promise<void> {
   const groups = new Map<TEnqueue, TAnyJobRequest[]>();
-  writes.forEach((write, index) => {
-    if (!results[index]?.moved || write.followUp === undefined) return;
-    groups.set(write.followUp.enqueue, [
-      ...(groups.get(write.followUp.enqueue) ?? []),
-      ...write.followUp.jobs,
-    ]);
-  });
+  for (const { enqueue, jobs } of followUps) groups.set(enqueue, [...(groups.get(enqueue) ?? []), ...jobs]);
   const executor = jobExecutorOfSql(sql);
   for (const [enqueue, jobs] of groups) if (jobs.length > 0) await enqueue(jobs, { executor });
 }

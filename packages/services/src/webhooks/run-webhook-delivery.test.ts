@@ -7,7 +7,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedDocument, seedTenant, sqlPoolOf } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
-import { claimWebhookDelivery, queuedWebhookDeliveryJobs } from '../persistence/webhooks/webhooks.ts';
+import {
+  claimWebhookDelivery,
+  queuedWebhookDeliveryJobs,
+  recordWebhookAttempt,
+} from '../persistence/webhooks/webhooks.ts';
 import { insertTestEndpoint, recordingEnqueue, testKeyring } from '../../test/webhook-engine.ts';
 import { startReceiver, type TReceiver } from '../../test/webhook-receivers.ts';
 import { fanOutWebhookEvents } from './fan-out-webhook-events.ts';
@@ -335,4 +339,151 @@ test('a worker that died mid-attempt: the sweep puts the delivery back once its 
     ],
   );
   assert.equal(target.requests.length, 1);
+});
+
+test('concurrent attempts: their claims are one statement; each outcome recorded on its own delivery, a retry job only for the one that retries', async () => {
+  const targets = await Promise.all([receiver(200), receiver(503, 'later'), receiver(410, 'gone')]);
+  const deliveries = [];
+  for (const target of targets) deliveries.push((await deliveryTo(target.url)).delivery);
+  const pool = sqlPoolOf(context.database);
+  const original = pool.query.bind(pool);
+  const texts: string[] = [];
+  (pool as { query: unknown }).query = (...args: unknown[]) => {
+    const [config] = args;
+    texts.push(typeof config === 'string' ? config : (config as { text: string }).text);
+    return (original as (...all: unknown[]) => unknown)(...args);
+  };
+  const enqueue = recordingEnqueue();
+  let results;
+  try {
+    results = await Promise.all(deliveries.map((delivery) => run(delivery.id, () => new Date(), enqueue)));
+  } finally {
+    (pool as { query: unknown }).query = original;
+  }
+  assert.deepEqual(
+    results.map((result) => result.attempted && [result.outcome, result.status]),
+    [
+      ['succeeded', 'succeeded'],
+      ['retry', 'queued'],
+      ['failed', 'failed'],
+    ],
+  );
+  assert.equal(
+    texts.filter((text) => text.includes("SET status = 'running'")).length,
+    1,
+    'one claim statement',
+  );
+  assert.deepEqual(
+    enqueue.jobs.map((job) => [job.name, (job.payload as { deliveryId: string }).deliveryId]),
+    [['webhook.deliver', deliveries[1]!.id]],
+  );
+  const stored = await context.database.webhookDelivery.findMany({
+    where: { id: { in: deliveries.map((delivery) => delivery.id) } },
+    include: { attemptLog: true },
+  });
+  const byId = new Map(stored.map((row) => [row.id, row]));
+  assert.deepEqual(
+    deliveries.map((delivery) => {
+      const row = byId.get(delivery.id)!;
+      return [row.status, row.attempts, row.failureReason, row.attemptLog.map((log) => log.responseStatus)];
+    }),
+    [
+      ['succeeded', 1, null, [200]],
+      ['queued', 1, null, [503]],
+      ['failed', 1, 'http_status', [410]],
+    ],
+  );
+});
+
+test('records arriving together (succeeded, retry, failed, and a late one the sweep superseded) each move only their own delivery', async () => {
+  const target = await receiver(200);
+  const deliveries = [];
+  for (let index = 0; index < 4; index += 1) deliveries.push((await deliveryTo(target.url)).delivery);
+  const now = new Date();
+  for (const delivery of deliveries)
+    assert.ok(
+      'claimed' in
+        (await claimWebhookDelivery(context.database, {
+          deliveryId: delivery.id,
+          now,
+          leaseUntil: new Date(now.getTime() + 60_000),
+        })),
+    );
+  const enqueue = recordingEnqueue();
+  const base = {
+    startedAt: now,
+    durationMs: 12.4,
+    responseExcerpt: null,
+    error: null,
+    failureReason: null,
+    now,
+    enqueue,
+  };
+  const next = new Date(now.getTime() + 10_000);
+  const statuses = await Promise.all([
+    recordWebhookAttempt(context.database, {
+      ...base,
+      deliveryId: deliveries[0]!.id,
+      attempt: 1,
+      outcome: 'succeeded',
+      responseStatus: 200,
+      nextAttemptAt: null,
+    }),
+    recordWebhookAttempt(context.database, {
+      ...base,
+      deliveryId: deliveries[1]!.id,
+      attempt: 1,
+      outcome: 'retry',
+      responseStatus: 503,
+      nextAttemptAt: next,
+    }),
+    recordWebhookAttempt(context.database, {
+      ...base,
+      deliveryId: deliveries[2]!.id,
+      attempt: 1,
+      outcome: 'failed',
+      responseStatus: 410,
+      nextAttemptAt: null,
+      failureReason: 'http_status',
+    }),
+    // Attempt 2 is not the running one (1): logged, the delivery left alone.
+    recordWebhookAttempt(context.database, {
+      ...base,
+      deliveryId: deliveries[3]!.id,
+      attempt: 2,
+      outcome: 'succeeded',
+      responseStatus: 200,
+      nextAttemptAt: null,
+    }),
+  ]);
+  assert.deepEqual(
+    statuses.map((result) => result.status),
+    ['succeeded', 'queued', 'failed', 'superseded'],
+  );
+  assert.deepEqual(
+    enqueue.jobs.map((job) => [(job.payload as { deliveryId: string }).deliveryId, job.startAfterSeconds]),
+    [[deliveries[1]!.id, 10]],
+  );
+  const rows = await context.database.webhookDelivery.findMany({
+    where: { id: { in: deliveries.map((delivery) => delivery.id) } },
+    include: { attemptLog: true },
+  });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  assert.deepEqual(
+    deliveries.map((delivery) => {
+      const row = byId.get(delivery.id)!;
+      return [
+        row.status,
+        row.failureReason,
+        row.nextAttemptAt.getTime() === next.getTime(),
+        row.attemptLog.map((log) => [log.attempt, log.durationMs]),
+      ];
+    }),
+    [
+      ['succeeded', null, false, [[1, 12]]],
+      ['queued', null, true, [[1, 12]]],
+      ['failed', 'http_status', false, [[1, 12]]],
+      ['running', null, false, [[2, 12]]],
+    ],
+  );
 });

@@ -10,6 +10,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  batchOrEach,
+  coalescerPerKey,
+  createCoalescer,
+  inPoolTransaction,
   inSqlTransaction,
   jobExecutorOfSql,
   sqlPoolOf,
@@ -19,10 +23,14 @@ import {
   type TDatabase,
   type TEnqueue,
   type TSql,
+  type TSqlPool,
   type WebhookAttemptOutcome,
   type WebhookEndpointStatus,
   type WebhookSystem,
 } from '@ecf/db';
+import { ordinalBatchStatement } from '../batched-lookup.ts';
+import { enqueueJobs } from '../guarded-write.ts';
+import { retryOnConflict } from '../retry-on-conflict.ts';
 
 /** An outbox row as the fan-out reads it. */
 export type TWebhookEventRow = {
@@ -258,6 +266,46 @@ export type TWebhookClaimRefusal =
   /** No attempt left (should not happen: replay raises the budget): failed by this call. */
   | 'attempts_exhausted';
 
+type TClaimRow = {
+  id: string;
+  event_id: string;
+  event_type: string;
+  endpoint_id: string;
+  system: WebhookSystem;
+  url: string;
+  body: Buffer;
+  attempts: number;
+  max_attempts: number;
+  secret_key_id: string;
+  encrypted_secret: Buffer;
+  previous_secret_key_id: string | null;
+  previous_encrypted_secret: Buffer | null;
+  previous_secret_expires_at: Date | null;
+};
+
+type TClaimInput = { deliveryId: string; now: Date; leaseUntil: Date };
+
+/**
+ * The claims of concurrent jobs as ONE statement. The same delivery twice in a batch is updated
+ * once: one caller gets the row, the other finds it no longer queued.
+ */
+const coalescedClaims = ordinalBatchStatement<TClaimInput, TClaimRow>(
+  `UPDATE webhook_deliveries d
+   SET status = 'running', attempts = d.attempts + 1, lease_until = i.lease_until, last_attempt_at = i.now, updated_at = i.now
+   FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) WITH ORDINALITY AS i(id, now, lease_until, ord),
+     webhook_endpoints e
+   WHERE d.id = i.id AND e.id = d.endpoint_id AND d.status = 'queued' AND e.status = 'active'
+     AND d.attempts < d.max_attempts AND d.next_attempt_at <= i.now + interval '1 second'
+   RETURNING i.ord, d.id, d.event_id, d.event_type, d.endpoint_id, e.system, e.url, d.body, d.attempts, d.max_attempts,
+     e.secret_key_id, e.encrypted_secret, e.previous_secret_key_id, e.previous_encrypted_secret,
+     e.previous_secret_expires_at`,
+  (batch) => [
+    batch.map((claim) => claim.deliveryId),
+    batch.map((claim) => claim.now),
+    batch.map((claim) => claim.leaseUntil),
+  ],
+);
+
 /**
  * Starts an attempt: a QUEUED, due delivery of an ACTIVE endpoint becomes `running` with one more
  * attempt and a lease until `leaseUntil`. One guarded statement: two jobs of one delivery never both
@@ -267,64 +315,34 @@ export async function claimWebhookDelivery(
   database: TDatabase,
   input: { deliveryId: string; now: Date; leaseUntil: Date },
 ): Promise<{ claimed: TClaimedWebhookDelivery } | { refused: TWebhookClaimRefusal }> {
-  // The claim is one statement (autocommit on the pool: no BEGIN/COMMIT round trips on the hot path);
-  // only a refusal opens a transaction, to tell why and fail a retired endpoint's delivery.
-  const sql = sqlPoolOf(database);
-  {
-    const claimed = await sql.query<{
-      id: string;
-      event_id: string;
-      event_type: string;
-      endpoint_id: string;
-      system: WebhookSystem;
-      url: string;
-      body: Buffer;
-      attempts: number;
-      max_attempts: number;
-      secret_key_id: string;
-      encrypted_secret: Buffer;
-      previous_secret_key_id: string | null;
-      previous_encrypted_secret: Buffer | null;
-      previous_secret_expires_at: Date | null;
-    }>(
-      prepared(
-        `UPDATE webhook_deliveries d
-         SET status = 'running', attempts = d.attempts + 1, lease_until = $3, last_attempt_at = $2, updated_at = $2
-         FROM webhook_endpoints e
-         WHERE d.id = $1 AND e.id = d.endpoint_id AND d.status = 'queued' AND e.status = 'active'
-           AND d.attempts < d.max_attempts AND d.next_attempt_at <= $2::timestamptz + interval '1 second'
-         RETURNING d.id, d.event_id, d.event_type, d.endpoint_id, e.system, e.url, d.body, d.attempts, d.max_attempts,
-           e.secret_key_id, e.encrypted_secret, e.previous_secret_key_id, e.previous_encrypted_secret,
-           e.previous_secret_expires_at`,
-        [input.deliveryId, input.now, input.leaseUntil],
-      ),
-    );
-    const row = claimed.rows[0];
-    if (row !== undefined) {
-      const overlapping =
-        row.previous_secret_key_id !== null &&
-        row.previous_encrypted_secret !== null &&
-        row.previous_secret_expires_at !== null &&
-        row.previous_secret_expires_at.getTime() > input.now.getTime();
-      return {
-        claimed: {
-          id: row.id,
-          eventId: row.event_id,
-          eventType: row.event_type,
-          endpointId: row.endpoint_id,
-          system: row.system,
-          url: row.url,
-          body: row.body,
-          attempt: row.attempts,
-          maxAttempts: row.max_attempts,
-          secretKeyId: row.secret_key_id,
-          encryptedSecret: row.encrypted_secret,
-          previousSecret: overlapping
-            ? { keyId: row.previous_secret_key_id!, sealed: row.previous_encrypted_secret! }
-            : null,
-        },
-      };
-    }
+  // The claim is one statement (autocommit on the pool: no BEGIN/COMMIT round trips on the hot path),
+  // shared by the claims arriving together; only a refusal opens a transaction, to tell why and
+  // fail a retired endpoint's delivery.
+  const row = await coalescedClaims(sqlPoolOf(database))(input);
+  if (row !== undefined) {
+    const overlapping =
+      row.previous_secret_key_id !== null &&
+      row.previous_encrypted_secret !== null &&
+      row.previous_secret_expires_at !== null &&
+      row.previous_secret_expires_at.getTime() > input.now.getTime();
+    return {
+      claimed: {
+        id: row.id,
+        eventId: row.event_id,
+        eventType: row.event_type,
+        endpointId: row.endpoint_id,
+        system: row.system,
+        url: row.url,
+        body: row.body,
+        attempt: row.attempts,
+        maxAttempts: row.max_attempts,
+        secretKeyId: row.secret_key_id,
+        encryptedSecret: row.encrypted_secret,
+        previousSecret: overlapping
+          ? { keyId: row.previous_secret_key_id!, sealed: row.previous_encrypted_secret! }
+          : null,
+      },
+    };
   }
   return inSqlTransaction(database, async (sql) => {
     const current = await sql.query<{
@@ -387,55 +405,109 @@ export async function recordWebhookAttempt(
   database: TDatabase,
   input: TWebhookAttemptRecord & { enqueue: TEnqueue },
 ): Promise<{ status: 'succeeded' | 'queued' | 'failed' | 'superseded' }> {
-  return inSqlTransaction(database, async (sql) => {
-    await sql.query(
-      prepared(
-        `INSERT INTO webhook_delivery_attempts
-           (delivery_id, attempt, started_at, duration_ms, outcome, response_status, response_excerpt, error)
-         VALUES ($1, $2, $3, $4, $5::"WebhookAttemptOutcome", $6, $7, $8)
-         ON CONFLICT (delivery_id, attempt) DO NOTHING`,
-        [
-          input.deliveryId,
-          input.attempt,
-          input.startedAt,
-          Math.max(0, Math.round(input.durationMs)),
-          input.outcome,
-          input.responseStatus,
-          input.responseExcerpt,
-          input.error === null ? null : input.error.slice(0, 200),
-        ],
-      ),
-    );
-    const retrying = input.outcome === 'retry' && input.nextAttemptAt !== null;
-    const next = input.outcome === 'succeeded' ? 'succeeded' : retrying ? 'queued' : ('failed' as const);
-    const updated = await sql.query(
-      prepared(
-        `UPDATE webhook_deliveries
-         SET status = $3::"WebhookDeliveryStatus", lease_until = NULL, updated_at = $4,
-             next_attempt_at = COALESCE($5, next_attempt_at),
-             failure_reason = $6,
-             completed_at = CASE WHEN $3 = 'queued' THEN NULL ELSE $4::timestamptz END
-         WHERE id = $1 AND status = 'running' AND attempts = $2`,
-        [
-          input.deliveryId,
-          input.attempt,
-          next,
-          input.now,
-          retrying ? input.nextAttemptAt : null,
-          next === 'failed' ? (input.failureReason ?? 'failed') : null,
-        ],
-      ),
-    );
-    if ((updated.rowCount ?? 0) === 0) return { status: 'superseded' };
-    if (retrying) {
-      await input.enqueue(
-        [webhookDeliveryJob(input.deliveryId, secondsUntil(input.nextAttemptAt!, input.now))],
-        { executor: jobExecutorOfSql(sql) },
-      );
-    }
-    return { status: next };
-  });
+  const next = nextDeliveryStatus(input);
+  const moved = await coalescedRecords(sqlPoolOf(database))(input);
+  return { status: moved ? next : 'superseded' };
 }
+
+function nextDeliveryStatus(input: TWebhookAttemptRecord): 'succeeded' | 'queued' | 'failed' {
+  if (input.outcome === 'succeeded') return 'succeeded';
+  return input.outcome === 'retry' && input.nextAttemptAt !== null ? 'queued' : 'failed';
+}
+
+/**
+ * The attempts of a batch, logged, and their deliveries moved: ONE statement over arrays (one
+ * plan for any batch). Answers the ordinals of the deliveries that moved.
+ */
+const RECORD_WEBHOOK_ATTEMPTS = `
+  WITH input AS (
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::"WebhookAttemptOutcome"[], $6::int[],
+      $7::text[], $8::text[], $9::"WebhookDeliveryStatus"[], $10::timestamptz[], $11::timestamptz[], $12::text[])
+      WITH ORDINALITY AS i(delivery_id, attempt, started_at, duration_ms, outcome, response_status, response_excerpt,
+        error, next_status, now, next_attempt_at, failure_reason, ord)
+  ), logged AS (
+    INSERT INTO webhook_delivery_attempts
+      (delivery_id, attempt, started_at, duration_ms, outcome, response_status, response_excerpt, error)
+    SELECT delivery_id, attempt, started_at, duration_ms, outcome, response_status, response_excerpt, error FROM input
+    ON CONFLICT (delivery_id, attempt) DO NOTHING
+  ), moved AS (
+    UPDATE webhook_deliveries d
+    SET status = i.next_status, lease_until = NULL, updated_at = i.now,
+        next_attempt_at = COALESCE(i.next_attempt_at, d.next_attempt_at),
+        failure_reason = i.failure_reason,
+        completed_at = CASE WHEN i.next_status = 'queued' THEN NULL ELSE i.now END
+    FROM input i
+    WHERE d.id = i.delivery_id AND d.status = 'running' AND d.attempts = i.attempt
+    RETURNING i.ord
+  )
+  SELECT ARRAY(SELECT ord FROM moved) AS moved`;
+
+type TAttemptToRecord = TWebhookAttemptRecord & { enqueue: TEnqueue };
+
+/** Whether each attempt's delivery moved (false: superseded, the late result only logged). */
+async function recordAttempts(sql: TSql, attempts: readonly TAttemptToRecord[]): Promise<boolean[]> {
+  const column = <T>(pick: (attempt: TAttemptToRecord) => T) => attempts.map(pick);
+  const { rows } = await sql.query<{ moved: string[] }>(
+    prepared(RECORD_WEBHOOK_ATTEMPTS, [
+      column((attempt) => attempt.deliveryId),
+      column((attempt) => attempt.attempt),
+      column((attempt) => attempt.startedAt),
+      column((attempt) => Math.max(0, Math.round(attempt.durationMs))),
+      column((attempt) => attempt.outcome),
+      column((attempt) => attempt.responseStatus),
+      column((attempt) => attempt.responseExcerpt),
+      column((attempt) => (attempt.error === null ? null : attempt.error.slice(0, 200))),
+      column(nextDeliveryStatus),
+      column((attempt) => attempt.now),
+      column((attempt) => (nextDeliveryStatus(attempt) === 'queued' ? attempt.nextAttemptAt : null)),
+      column((attempt) =>
+        nextDeliveryStatus(attempt) === 'failed' ? (attempt.failureReason ?? 'failed') : null,
+      ),
+    ]),
+  );
+  const moved = new Set((rows[0]?.moved ?? []).map(Number));
+  return attempts.map((_, index) => moved.has(index + 1));
+}
+
+/**
+ * Records on the pool: one statement (autocommit) for the attempts arriving together; when some
+ * go back to the queue, in a transaction with their retry jobs (enqueued only for the deliveries
+ * that moved). Retried whole on a deadlock; a failed batch is retried one attempt at a time.
+ */
+const coalescedRecords = coalescerPerKey((pool: TSqlPool) =>
+  createCoalescer(
+    batchOrEach(
+      (attempts: TAttemptToRecord[]) =>
+        retryOnConflict(async () => {
+          if (!attempts.some((attempt) => nextDeliveryStatus(attempt) === 'queued'))
+            return recordAttempts(pool, attempts);
+          return inPoolTransaction(pool, async (transaction) => {
+            const moved = await recordAttempts(transaction, attempts);
+            await enqueueJobs(
+              transaction,
+              attempts.flatMap((attempt, index) =>
+                moved[index] === true && nextDeliveryStatus(attempt) === 'queued'
+                  ? [
+                      {
+                        enqueue: attempt.enqueue,
+                        jobs: [
+                          webhookDeliveryJob(
+                            attempt.deliveryId,
+                            secondsUntil(attempt.nextAttemptAt!, attempt.now),
+                          ),
+                        ],
+                      },
+                    ]
+                  : [],
+              ),
+            );
+            return moved;
+          });
+        }),
+      (attempt) => attempt.deliveryId,
+    ),
+  ),
+);
 
 /**
  * The safety net (every minute, and every few seconds from the worker's recovery loop):
