@@ -111,6 +111,8 @@ const COLUMNS = Object.keys(COLUMN_TYPES) as Array<keyof typeof COLUMN_TYPES>;
  * - `moved`: the guarded update; only its rows get artifacts, events (in the order given) and the
  *   receiver-delivery row.
  * - `closed`: the episodes closed by this statement, whether or not the guards matched.
+ * `d.id = ANY($2)` lets the primary key drive the scans of `documents` whatever the plan of the
+ * join (a plan made while the table was small stays cached on the connection).
  */
 const CHANGE_DOCUMENTS = `
   WITH input AS (
@@ -122,13 +124,14 @@ const CHANGE_DOCUMENTS = `
         contingency_since, attempts, last_deferred_at)
   ), before AS (
     SELECT d.id, d.last_error->>'code' AS previous_code FROM documents d
-    WHERE d.id IN (SELECT id FROM input WHERE unless_code IS NOT NULL) ORDER BY d.id FOR UPDATE
+    WHERE d.id = ANY($2::uuid[]) AND d.id IN (SELECT id FROM input WHERE unless_code IS NOT NULL)
+    ORDER BY d.id FOR UPDATE
   ), moved AS (
     UPDATE documents d SET
       ${COLUMNS.map((column, bit) => `${column} = CASE WHEN c.mask & ${1 << bit} <> 0 THEN c.${column} ELSE d.${column} END`).join(',\n      ')},
       updated_at = now()
     FROM input c LEFT JOIN before b ON b.id = c.id
-    WHERE d.id = c.id AND d.status = ANY(c.from_list::"DocumentStatus"[])
+    WHERE d.id = ANY($2::uuid[]) AND d.id = c.id AND d.status = ANY(c.from_list::"DocumentStatus"[])
       AND (c.guard_attempts IS NULL OR d.attempts = c.guard_attempts)
     RETURNING c.ord, d.id, d.tenant_id, c.receiver_delivery,
       (c.unless_code IS NULL OR b.previous_code IS DISTINCT FROM c.unless_code) AS log_events

@@ -288,17 +288,26 @@ type TClaimInput = { deliveryId: string; now: Date; leaseUntil: Date };
 /**
  * The claims of concurrent jobs as ONE statement. The same delivery twice in a batch is updated
  * once: one caller gets the row, the other finds it no longer queued.
+ *
+ * Only the primary key drives the scan (`id = ANY($1)`): the guards are written as expressions no
+ * index matches, and the endpoint is checked by `EXISTS` rather than joined. Otherwise, with the
+ * statistics of a table that just filled (a burst of events), the planner took the endpoint's
+ * queued deliveries through their index, estimated at one row, and compared each with every input:
+ * 10 ms for 32 claims over a backlog of 700 (seen with auto_explain under `bench/webhooks`).
  */
 const coalescedClaims = ordinalBatchStatement<TClaimInput, TClaimRow>(
-  `UPDATE webhook_deliveries d
-   SET status = 'running', attempts = d.attempts + 1, lease_until = i.lease_until, last_attempt_at = i.now, updated_at = i.now
-   FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) WITH ORDINALITY AS i(id, now, lease_until, ord),
-     webhook_endpoints e
-   WHERE d.id = i.id AND e.id = d.endpoint_id AND d.status = 'queued' AND e.status = 'active'
-     AND d.attempts < d.max_attempts AND d.next_attempt_at <= i.now + interval '1 second'
-   RETURNING i.ord, d.id, d.event_id, d.event_type, d.endpoint_id, e.system, e.url, d.body, d.attempts, d.max_attempts,
-     e.secret_key_id, e.encrypted_secret, e.previous_secret_key_id, e.previous_encrypted_secret,
-     e.previous_secret_expires_at`,
+  `WITH claimed AS (
+     UPDATE webhook_deliveries d
+     SET status = 'running', attempts = d.attempts + 1, lease_until = i.lease_until, last_attempt_at = i.now, updated_at = i.now
+     FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) WITH ORDINALITY AS i(id, now, lease_until, ord)
+     WHERE d.id = ANY($1::uuid[]) AND d.id = i.id AND (d.status = 'queued') IS TRUE
+       AND d.attempts < d.max_attempts AND d.next_attempt_at <= i.now + interval '1 second'
+       AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.status = 'active')
+     RETURNING i.ord, d.id, d.event_id, d.event_type, d.endpoint_id, d.body, d.attempts, d.max_attempts
+   )
+   SELECT c.*, e.system, e.url, e.secret_key_id, e.encrypted_secret, e.previous_secret_key_id,
+     e.previous_encrypted_secret, e.previous_secret_expires_at
+   FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
   (batch) => [
     batch.map((claim) => claim.deliveryId),
     batch.map((claim) => claim.now),
