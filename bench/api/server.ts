@@ -48,7 +48,9 @@ const address = (server: { server: { address(): unknown } }) => {
   const info = server.server.address() as { port: number };
   return `http://127.0.0.1:${info.port}`;
 };
-console.log(JSON.stringify({ apiUrl: address(api), bareUrl: address(bare), key, encfs }));
+console.log(
+  JSON.stringify({ apiUrl: address(api), bareUrl: address(bare), key, encfs, databaseUrl: testDatabase.url }),
+);
 
 process.once('SIGTERM', () => {
   void (async () => {

@@ -395,7 +395,8 @@ test('status batch: found and unfound, lastError null in final states, more than
     });
   const response = await batch({
     encfs: [waiting.encf, accepted.encf, foreign.encf, 'E319999999999'],
-    documentReferences: [cancelled.id],
+    // By id too: one named both ways, and another tenant's (unfound, like its eNCF).
+    documentReferences: [cancelled.id, accepted.id, foreign.id],
   });
   assert.equal(response.statusCode, 200);
   const body = ZStatusBatchResponse.parse(response.json());
@@ -405,9 +406,10 @@ test('status batch: found and unfound, lastError null in final states, more than
       [waiting.encf, 'TAXAUTH_UNAVAILABLE'],
       [accepted.encf, null],
       [cancelled.encf, null],
+      [accepted.encf, null],
     ],
   );
-  assert.deepEqual(body.unfound, [foreign.encf, 'E319999999999']);
+  assert.deepEqual(body.unfound, [foreign.encf, 'E319999999999', foreign.id]);
   assert.equal(
     (
       await batch({

@@ -42,13 +42,21 @@ export type TDocumentStatusRow = Pick<
 
 // One prepared statement of the columns a status shows (a status batch of 50 is the hot read of
 // ERPs that poll): a Prisma model query of whole rows cost about 1 ms of CPU in its query compiler.
-const STATUS_ROWS = `
-  SELECT id, environment::text AS environment, encf, type, status::text AS status, track_id AS "trackId",
+// Each half probes its own key, whatever the tenant's size: the eNCFs the unique (tenant,
+// environment, eNCF) index, the ids the primary key, with the tenant and environment checked on
+// the rows found (`IS TRUE`: a form no index matches). Written as one `OR`, the plan read the ids
+// through an index led by the tenant: 75 ms for 50 statuses of a tenant with 100,000 documents,
+// against 0.6 ms now. A document named by both its id and its eNCF comes once.
+const STATUS_COLUMNS = `id, environment::text AS environment, encf, type, status::text AS status, track_id AS "trackId",
          security_code AS "securityCode", qr_url AS "qrUrl", signature_date AS "signatureDate",
-         last_error AS "lastError", updated_at AS "updatedAt"
-    FROM documents
-   WHERE tenant_id = $1::uuid AND environment = $2::"Environment"
-     AND (encf = ANY($3::text[]) OR id = ANY($4::uuid[]))`;
+         last_error AS "lastError", updated_at AS "updatedAt"`;
+const STATUS_ROWS = `
+  SELECT ${STATUS_COLUMNS} FROM documents
+   WHERE tenant_id = $1::uuid AND environment = $2::"Environment" AND encf = ANY($3::text[])
+  UNION ALL
+  SELECT ${STATUS_COLUMNS} FROM documents
+   WHERE id = ANY($4::uuid[]) AND (tenant_id = $1::uuid AND environment = $2::"Environment") IS TRUE
+     AND NOT (encf = ANY($3::text[]))`;
 
 /** A tenant's documents in one environment whose eNCF or id is among those given (the columns of a status). */
 export async function findDocumentsByReferences(
