@@ -50,14 +50,19 @@ export type TSubmittedDocument = {
  * The documents, their fingerprints and their `submitted` events in ONE statement (a plain-SQL
  * round trip for a whole batch instead of four Prisma queries per document at about 1 ms of CPU
  * each: emission's hot path). Each column comes as an array; fingerprints and events take the
- * document ids from the input, whose foreign keys are checked at the end of the statement.
+ * document ids from the input, whose foreign keys are checked at the end of the statement. The
+ * bodies and the event data, already JSON texts, travel as one JSON array each (joined, not
+ * escaped: a text array escaped every quote of every body, 5 % of the API's CPU per emission).
  * `updated_at` is Prisma's client-side @updatedAt, so it is set here.
  */
 const INSERT_SUBMITTED_DOCUMENTS = `
   WITH input AS (
-    SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::"Environment"[], $4::smallint[], $5::text[], $6::"SubmissionFormat"[], $7::date[],
-      $8::numeric[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
-      AS i(id, tenant_id, environment, type, encf, format, issue_date, total_amount, buyer_rnc, payload, algorithm, value, event_data, buyer_name)
+    SELECT i.*, p.payload, e.event_data
+      FROM unnest($1::uuid[], $2::uuid[], $3::"Environment"[], $4::smallint[], $5::text[], $6::"SubmissionFormat"[], $7::date[],
+        $8::numeric[], $9::text[], $11::text[], $12::text[], $14::text[])
+        WITH ORDINALITY AS i(id, tenant_id, environment, type, encf, format, issue_date, total_amount, buyer_rnc, algorithm, value, buyer_name, ord)
+      JOIN jsonb_array_elements($10::jsonb) WITH ORDINALITY AS p(payload, ord) ON p.ord = i.ord
+      JOIN jsonb_array_elements($13::jsonb) WITH ORDINALITY AS e(event_data, ord) ON e.ord = i.ord
   ), d AS (
     INSERT INTO documents AS d (id, tenant_id, environment, type, encf, status, format, issue_date, total_amount, buyer_rnc, buyer_name, submitted_payload, updated_at)
     SELECT id, tenant_id, environment, type, encf, 'queued_for_signing', format, issue_date, total_amount, buyer_rnc, buyer_name, payload::jsonb, now() FROM input
@@ -69,6 +74,10 @@ const INSERT_SUBMITTED_DOCUMENTS = `
     SELECT id, tenant_id, 'submitted', 'queued_for_signing', event_data::jsonb FROM input
   )
   SELECT * FROM d`;
+
+/** The parameters ($10, $13) that are one JSON array for the batch rather than a column array. */
+const PAYLOAD_COLUMN = 9;
+const EVENT_DATA_COLUMN = 12;
 
 function columnsOf(document: TSubmittedDocument): unknown[] {
   return [
@@ -120,7 +129,9 @@ async function insertSubmissionsOnce(
   return inPoolTransaction(pool, async (sql) => {
     // Column-wise arrays for unnest: one statement text whatever the batch size (prepared once).
     const rowsOf = documents.map(columnsOf);
-    const columns = (rowsOf[0] ?? []).map((_, column) => rowsOf.map((row) => row[column] ?? null));
+    const columns: unknown[] = (rowsOf[0] ?? []).map((_, column) => rowsOf.map((row) => row[column] ?? null));
+    columns[PAYLOAD_COLUMN] = `[${documents.map((document) => document.payloadText).join(',')}]`;
+    columns[EVENT_DATA_COLUMN] = `[${documents.map((document) => document.eventDataText).join(',')}]`;
     const { rows } = await sql.query<TDocumentStateRow>(prepared(INSERT_SUBMITTED_DOCUMENTS, columns));
     const byId = new Map(rows.map((row) => [row.id, row]));
     const inserted = documents.map((document) => byId.get(document.id));
