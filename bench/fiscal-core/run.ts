@@ -207,7 +207,8 @@ async function pipelineOnce(json: string): Promise<void> {
     throw new Error(`validateSubmission: ${JSON.stringify(validated.errors.slice(0, 3))}`);
   const built = buildEcfXml(validated.data.document);
   if (!built.success) throw new Error(`buildEcfXml: ${JSON.stringify(built.issues.slice(0, 2))}`);
-  const checked = validators.validateXml(signXml(built.data, certificate).xml);
+  // As the worker does: the kind is the document's type, known without reading it back.
+  const checked = validators.validateXml(signXml(built.data, certificate).xml, 'ECF31');
   if (!checked.success) throw new Error(`XSD: ${JSON.stringify(checked.issues.slice(0, 2))}`);
 }
 

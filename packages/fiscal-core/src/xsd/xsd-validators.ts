@@ -191,7 +191,10 @@ function validate(
   }
   let document: XmlDocument;
   try {
-    document = XmlDocument.fromString(source, { option: ParseOption.XML_PARSE_NONET });
+    // As UTF-8 bytes copied in one piece: `fromString` encodes the text into libxml2's memory
+    // character by character in JavaScript, as long as the parse itself. Both let libxml2 read the
+    // encoding from the declaration.
+    document = XmlDocument.fromBuffer(Buffer.from(source, 'utf8'), { option: ParseOption.XML_PARSE_NONET });
   } catch (error) {
     const details = error instanceof XmlParseError ? error.details[0] : undefined;
     return {

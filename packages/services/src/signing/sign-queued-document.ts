@@ -19,6 +19,7 @@ import {
   signEcfDocument,
   timbreUrlOf,
   type TSigningCertificate,
+  type TXsdDocumentKind,
   type TXsdValidators,
 } from '@ecf/fiscal-core';
 import { loadActiveCertificate, type TCertificateKeyring } from '../accounts/index.ts';
@@ -118,7 +119,11 @@ export async function signQueuedDocument(options: {
     });
   }
   if (options.xsdValidators) {
-    const checked = options.xsdValidators.validateXml(signed.data.xml);
+    // The kind is known (checked against the stored tree above): no look-up of TipoeCF in the parse.
+    const checked = options.xsdValidators.validateXml(
+      signed.data.xml,
+      `ECF${document.type}` as TXsdDocumentKind,
+    );
     if (!checked.success) {
       return recordFailure(database, document, now, 'failed', {
         code: 'SIGNING_XML_INVALID',
