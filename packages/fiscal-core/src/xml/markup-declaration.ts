@@ -11,6 +11,9 @@ const DECLARATION = /^<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)/i;
 const ANY_DECLARATION = /<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)/i;
 
 export function hasMarkupDeclaration(text: string): boolean {
+  // Every declaration starts with `<!`: most documents (ours always) have none, and the walk over
+  // every tag cost 3 % of checking a 1,000-line e-CF against its schema.
+  if (!text.includes('<!')) return false;
   let at = text.indexOf('<');
   while (at !== -1) {
     let closing: string | undefined;
