@@ -9,6 +9,7 @@ import { openEpisode } from './transmission/episodes.ts';
 import { changeDelivery, type TDeliveryChange } from './receiver-delivery/receiver-deliveries.ts';
 import { artifactInput } from './statements.ts';
 import { loadTransmissionDocument } from './documents/step-reads.ts';
+import { statementTexts } from '../../test/statement-texts.ts';
 
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 before(async () => {
@@ -237,23 +238,6 @@ test('loadTransmissionDocument: the document as Prisma reads it, with RNC, sent 
 });
 
 /** Counts the round trips made on the pool while `work` runs. */
-async function countingQueries<T>(
-  pool: ReturnType<typeof sqlPoolOf>,
-  work: () => Promise<T>,
-): Promise<{ result: T; queries: number }> {
-  const original = pool.query.bind(pool);
-  let queries = 0;
-  (pool as { query: unknown }).query = (...args: unknown[]) => {
-    queries += 1;
-    return (original as (...all: unknown[]) => unknown)(...args);
-  };
-  try {
-    return { result: await work(), queries };
-  } finally {
-    (pool as { query: unknown }).query = original;
-  }
-}
-
 test('changeDocument on the pool: concurrent changes of distinct documents go as one statement, each guarded on its own', async () => {
   const { database } = context;
   const pool = sqlPoolOf(database);
@@ -268,7 +252,7 @@ test('changeDocument on the pool: concurrent changes of distinct documents go as
     ),
   );
   const at = new Date('2026-11-22T11:00:00.000Z');
-  const { result, queries } = await countingQueries(pool, () =>
+  const { result, texts } = await statementTexts(pool, () =>
     Promise.all(
       documents.map((document, index) =>
         changeDocument(pool, {
@@ -292,7 +276,7 @@ test('changeDocument on the pool: concurrent changes of distinct documents go as
       ),
     ),
   );
-  assert.equal(queries, 1, 'one round trip for the six changes');
+  assert.equal(texts.length, 1, 'one round trip for the six changes');
   assert.deepEqual(
     result.map((change) => change.moved),
     [true, true, true, true, true, false],
@@ -483,13 +467,13 @@ test('loadTransmissionDocument: concurrent reads go as one query, each caller ge
     ),
   );
   const missing = '00000000-0000-4000-8000-000000000001';
-  const { result, queries } = await countingQueries(pool, () =>
+  const { result, texts } = await statementTexts(pool, () =>
     Promise.all([
       ...documents.map((document) => loadTransmissionDocument(database, document.id.toUpperCase())),
       loadTransmissionDocument(database, missing),
     ]),
   );
-  assert.equal(queries, 1);
+  assert.equal(texts.length, 1);
   assert.deepEqual(
     result.map((document) => document?.encf),
     ['E310000009401', 'E310000009402', 'E310000009403', undefined],

@@ -14,6 +14,7 @@ import {
 } from '../persistence/webhooks/webhooks.ts';
 import { insertTestEndpoint, recordingEnqueue, testKeyring } from '../../test/webhook-engine.ts';
 import { startReceiver, type TReceiver } from '../../test/webhook-receivers.ts';
+import { statementTexts } from '../../test/statement-texts.ts';
 import { fanOutWebhookEvents } from './fan-out-webhook-events.ts';
 import { runWebhookDelivery, WEBHOOK_LEASE_MS } from './run-webhook-delivery.ts';
 import { sweepWebhookDeliveries } from './sweep-webhook-deliveries.ts';
@@ -343,23 +344,12 @@ test('a worker that died mid-attempt: the sweep puts the delivery back once its 
 
 test('concurrent attempts: their claims are one statement; each outcome recorded on its own delivery, a retry job only for the one that retries', async () => {
   const targets = await Promise.all([receiver(200), receiver(503, 'later'), receiver(410, 'gone')]);
-  const deliveries = [];
+  const deliveries: Array<{ id: string }> = [];
   for (const target of targets) deliveries.push((await deliveryTo(target.url)).delivery);
-  const pool = sqlPoolOf(context.database);
-  const original = pool.query.bind(pool);
-  const texts: string[] = [];
-  (pool as { query: unknown }).query = (...args: unknown[]) => {
-    const [config] = args;
-    texts.push(typeof config === 'string' ? config : (config as { text: string }).text);
-    return (original as (...all: unknown[]) => unknown)(...args);
-  };
   const enqueue = recordingEnqueue();
-  let results;
-  try {
-    results = await Promise.all(deliveries.map((delivery) => run(delivery.id, () => new Date(), enqueue)));
-  } finally {
-    (pool as { query: unknown }).query = original;
-  }
+  const { result: results, texts } = await statementTexts(sqlPoolOf(context.database), () =>
+    Promise.all(deliveries.map((delivery) => run(delivery.id, () => new Date(), enqueue))),
+  );
   assert.deepEqual(
     results.map((result) => result.attempted && [result.outcome, result.status]),
     [

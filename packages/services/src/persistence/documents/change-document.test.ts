@@ -5,6 +5,7 @@ import { openTestDatabase } from '@ecf/db/testing';
 import { changeDocument, type TDocumentChange } from './change-document.ts';
 import { openEpisode } from '../transmission/episodes.ts';
 import { artifactInput } from '../statements.ts';
+import { statementTexts } from '../../../test/statement-texts.ts';
 
 let context: Awaited<ReturnType<typeof openTestDatabase>>;
 before(async () => {
@@ -13,25 +14,6 @@ before(async () => {
 after(async () => {
   await context.close();
 });
-
-/** The texts of the statements `work` sent on `pool`. */
-async function statementTexts<T>(
-  pool: ReturnType<typeof sqlPoolOf>,
-  work: () => Promise<T>,
-): Promise<{ result: T; texts: string[] }> {
-  const original = pool.query.bind(pool);
-  const texts: string[] = [];
-  (pool as { query: unknown }).query = (...args: unknown[]) => {
-    const [config] = args;
-    texts.push(typeof config === 'string' ? config : (config as { text: string }).text);
-    return (original as (...all: unknown[]) => unknown)(...args);
-  };
-  try {
-    return { result: await work(), texts };
-  } finally {
-    (pool as { query: unknown }).query = original;
-  }
-}
 
 test('changeDocument: changes of every shape arriving together are one statement, the same text as a change alone', async () => {
   const { database } = context;
