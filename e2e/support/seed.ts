@@ -44,8 +44,7 @@ export async function seedPortalUser(input: {
 }): Promise<TPortalUser> {
   const password = `clave-${randomBytes(9).toString('base64url')}`;
   const email =
-    input.email ??
-    `${input.name.split(' ')[0]?.toLowerCase() ?? 'persona'}-${randomInt(0, 1_000_000_000)}@example.com`;
+    input.email ?? `${input.name.split(' ')[0]?.toLowerCase() ?? 'persona'}-${randomUUID()}@example.com`;
   const user = await seedUser(stackDatabase(), {
     email,
     name: input.name,

@@ -6,7 +6,7 @@
  * request; procedures are called through the server-side caller with a constructed context.
  */
 import assert from 'node:assert/strict';
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { seedMembership, seedTenant, seedUser, type MemberRole, type TDatabase } from '@ecf/db';
 import { createProducerQueue } from '@ecf/db/job-queue';
@@ -116,7 +116,7 @@ async function seedPerson(
 ): Promise<TSeededUser> {
   passwordHash ??= hashPassword(PASSWORD);
   const user = await seedUser(database, {
-    email: `persona-${randomInt(0, 1_000_000_000)}@example.com`,
+    email: `persona-${randomUUID()}@example.com`,
     passwordHash: await passwordHash,
     isSupport: input.isSupport ?? false,
   });
@@ -155,7 +155,7 @@ export async function seedInvitation(
   const invitation = await database.invitation.create({
     data: {
       tenantId: input.tenantId,
-      email: input.email ?? `invitada-${randomInt(0, 1_000_000_000)}@example.com`,
+      email: input.email ?? `invitada-${randomUUID()}@example.com`,
       role: input.role ?? 'developer',
       tokenHash,
       invitedById: input.invitedById,

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { TDatabase } from './client.ts';
 import type { Prisma } from './generated/prisma/client.ts';
 import type { DocumentStatus, Environment, MemberRole, ProductionState } from './generated/prisma/enums.ts';
@@ -116,7 +116,7 @@ export async function seedUser(
   database: TDatabase,
   input: { passwordHash: string; email?: string; name?: string; isSupport?: boolean },
 ) {
-  const email = (input.email ?? `user-${randomInt(0, 1_000_000_000)}@example.com`).trim().toLowerCase();
+  const email = (input.email ?? `user-${randomUUID()}@example.com`).trim().toLowerCase();
   return database.user.create({
     data: {
       email,

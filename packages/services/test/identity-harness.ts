@@ -3,7 +3,7 @@
  * users seeded with real argon2id hashes, a clock the test moves, and the token of an e-mailed link.
  */
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { seedMembership, seedTenant, seedUser, type MemberRole, type TDatabase } from '@ecf/db';
 import { openTestDatabase } from '@ecf/db/testing';
 import { startMailCatcher, type TCaughtMessage, type TMailCatcher } from '@ecf/mail-catcher';
@@ -65,7 +65,7 @@ export async function seedPortalUser(
     password?: string;
   } = {},
 ) {
-  const email = input.email ?? `persona-${randomInt(0, 1_000_000_000)}@example.com`;
+  const email = input.email ?? `persona-${randomUUID()}@example.com`;
   const user = await seedUser(database, {
     email,
     passwordHash: await hashOnce(input.password ?? PASSWORD),
