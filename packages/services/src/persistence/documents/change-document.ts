@@ -1,8 +1,8 @@
 /**
  * Writes to a document: its state changes (the guarded update with its artifacts, events and
  * follow-ups, as ONE fixed statement for any number of documents) and events appended without a
- * change. Every write of the services
- * to `documents`, `document_events` and `artifacts` goes through here.
+ * change. Every write of the services to `documents`, `document_events` and `artifacts` goes
+ * through here.
  */
 import {
   batchOrEach,
