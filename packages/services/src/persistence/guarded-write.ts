@@ -22,6 +22,7 @@ import {
   type TSql,
   type TSqlPool,
 } from '@ecf/db';
+import { retryOnConflict } from './retry-on-conflict.ts';
 import { parameters, type TParameter } from './statements.ts';
 
 /** Jobs enqueued with a write, only when its guard matched, in the write's transaction. */
@@ -41,20 +42,78 @@ export type TGuardedWrite = {
 /** `moved`: the guard matched and everything was written. */
 export type TWriteResult = { moved: boolean };
 
-/** Coalesced on the pool; alone (with its follow-up) on a connection, in the caller's transaction. */
-export async function applyWrite(sql: TSql, write: TGuardedWrite): Promise<TWriteResult> {
-  if (isSqlPool(sql)) return coalescedWrites(sql)(write);
-  const results = await writeMany(sql, [write]);
-  await enqueueFollowUps(sql, [write], results);
-  return results[0] ?? { moved: false };
+/**
+ * How a kind of guarded write is group-committed: `writeMany` writes distinct rows in ONE statement
+ * and answers each, in order; `keyOf` names the row (two writes of one key never share a
+ * statement); `followUpOf` gives the jobs that commit with a write that moved.
+ */
+export type TGroupCommit<TItem, TResult extends TWriteResult> = {
+  writeMany: (sql: TSql, items: readonly TItem[]) => Promise<TResult[]>;
+  keyOf: (item: TItem) => string;
+  followUpOf: (item: TItem) => TFollowUpJobs | undefined;
+  /** Runs a pool batch again when PostgreSQL aborted it for a deadlock or a serialization failure. */
+  retryConflicts?: boolean;
+};
+
+/**
+ * A write of `spec`'s kind, coalesced on the pool (the writes arriving together as one statement,
+ * in a transaction with their follow-up jobs when any has some); alone, with its follow-up, on a
+ * connection, in the caller's transaction.
+ */
+export function groupCommitted<TItem, TResult extends TWriteResult>(
+  spec: TGroupCommit<TItem, TResult>,
+): (sql: TSql, item: TItem) => Promise<TResult> {
+  const jobsOf = (item: TItem): number => spec.followUpOf(item)?.jobs.length ?? 0;
+  const enqueueFollowUps = (sql: TSql, items: readonly TItem[], results: readonly TResult[]) =>
+    enqueueJobs(
+      sql,
+      items.flatMap((item, index) => {
+        const followUp = spec.followUpOf(item);
+        return results[index]?.moved === true && followUp !== undefined ? [followUp] : [];
+      }),
+    );
+  const writeBatch = async (pool: TSqlPool, items: TItem[]): Promise<TResult[]> => {
+    if (!items.some((item) => jobsOf(item) > 0)) return spec.writeMany(pool, items);
+    return inPoolTransaction(pool, async (transaction) => {
+      const results = await spec.writeMany(transaction, items);
+      await enqueueFollowUps(transaction, items, results);
+      return results;
+    });
+  };
+  const coalesced = coalescerPerKey((pool: TSqlPool) =>
+    createCoalescer(
+      batchOrEach(
+        (items: TItem[]) =>
+          spec.retryConflicts === true
+            ? retryOnConflict(() => writeBatch(pool, items))
+            : writeBatch(pool, items),
+        spec.keyOf,
+      ),
+    ),
+  );
+  return async (sql, item) => {
+    if (isSqlPool(sql)) return coalesced(sql)(item);
+    const [result] = await spec.writeMany(sql, [item]);
+    if (result === undefined) throw new Error('groupCommitted: the write answered no result');
+    await enqueueFollowUps(sql, [item], [result]);
+    return result;
+  };
 }
+
+/** The generic guarded write of the rarer rows (receiver deliveries, e-mails, notifications). */
+export const applyWrite: (sql: TSql, write: TGuardedWrite) => Promise<TWriteResult> = groupCommitted({
+  writeMany,
+  // A row written twice in one statement would see both guards pass: a write's key keeps them apart.
+  keyOf: (write) => write.key,
+  followUpOf: (write) => write.followUp,
+});
 
 /**
  * Writes of distinct rows as one statement: prepared when alone (a few dozen shapes), not when
  * several (the shape varies with the batch). The document changes, the hot path, are one fixed
  * statement instead (`changeDocument`).
  */
-async function writeMany(sql: TSql, writes: TGuardedWrite[]): Promise<TWriteResult[]> {
+async function writeMany(sql: TSql, writes: readonly TGuardedWrite[]): Promise<TWriteResult[]> {
   const { values, parameter } = parameters();
   const single = writes.length === 1;
   const suffixOf = (index: number) => (single ? '' : `_${index}`);
@@ -67,38 +126,8 @@ async function writeMany(sql: TSql, writes: TGuardedWrite[]): Promise<TWriteResu
   return writes.map((_, index) => ({ moved: row?.moved[index] === true }));
 }
 
-// A row written twice in one statement would see both guards pass: a write's key keeps them apart.
-const coalescedWrites = coalescerPerKey((pool: TSqlPool) =>
-  createCoalescer(
-    batchOrEach(
-      (writes: TGuardedWrite[]) => writeBatch(pool, writes),
-      (write) => write.key,
-    ),
-  ),
-);
-
-/** Writes of distinct rows on the pool: one statement, in a transaction with their jobs when any has some. */
-async function writeBatch(pool: TSqlPool, writes: TGuardedWrite[]): Promise<TWriteResult[]> {
-  if (!writes.some((write) => write.followUp !== undefined)) return writeMany(pool, writes);
-  return inPoolTransaction(pool, async (transaction) => {
-    const results = await writeMany(transaction, writes);
-    await enqueueFollowUps(transaction, writes, results);
-    return results;
-  });
-}
-
-/** The jobs of the writes that moved. */
-async function enqueueFollowUps(sql: TSql, writes: TGuardedWrite[], results: TWriteResult[]): Promise<void> {
-  await enqueueJobs(
-    sql,
-    writes.flatMap((write, index) =>
-      results[index]?.moved === true && write.followUp !== undefined ? [write.followUp] : [],
-    ),
-  );
-}
-
 /** Jobs to enqueue in `sql`'s transaction: one `enqueue` call per enqueuer (one insert per queue). */
-export async function enqueueJobs(sql: TSql, followUps: readonly TFollowUpJobs[]): Promise<void> {
+async function enqueueJobs(sql: TSql, followUps: readonly TFollowUpJobs[]): Promise<void> {
   const groups = new Map<TEnqueue, TAnyJobRequest[]>();
   for (const { enqueue, jobs } of followUps) groups.set(enqueue, [...(groups.get(enqueue) ?? []), ...jobs]);
   const executor = jobExecutorOfSql(sql);

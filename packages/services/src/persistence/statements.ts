@@ -1,7 +1,8 @@
 /**
  * Builders of the SQL text the guarded writes are made of: typed parameters, column assignments
- * and the data-modifying CTEs (artifacts, events, an episode's close) that go with a guarded update.
- * Pure: they return text and collect values; `guarded-write.ts` runs them.
+ * and the data-modifying CTEs (artifacts, events) that go with a guarded update, and which of the
+ * episode closes asked together is applied. Pure: they return text and collect values;
+ * `guarded-write.ts` runs them.
  */
 import { randomUUID } from 'node:crypto';
 import { artifactData, type DocumentStatus, type Environment } from '@ecf/db';
@@ -117,12 +118,27 @@ export type TEpisodeClose = {
 };
 
 /**
- * A CTE closing the environment's open outage episode of the same service at `at` (never before
- * it opened), only when the reception's request left at or after the episode opened.
+ * Of the closes asked together, the one each episode (environment and service) is closed with: the
+ * latest request, the best evidence (if it left before the episode opened, none of the others did
+ * either). Answers the chosen indexes, each with the indexes of its group.
  */
-export function closeEpisodePart(name: string, close: TEpisodeClose, parameter: TParameter): string {
-  const at = parameter(close.at, 'timestamptz');
-  return `${name} AS (UPDATE taxauth_episodes SET restored_at = GREATEST(${at}, degraded_since)
-    WHERE environment = ${parameter(close.environment, '"Environment"')} AND service = ${parameter(close.service, 'text')}
-      AND restored_at IS NULL AND degraded_since <= ${parameter(close.requestedAt, 'timestamptz')} RETURNING id)`;
+export function latestClosePerEpisode(
+  closes: ReadonlyArray<TEpisodeClose | undefined>,
+): Map<number, number[]> {
+  const groups = new Map<string, number[]>();
+  closes.forEach((close, index) => {
+    if (close === undefined) return;
+    const key = `${close.environment}:${close.service}`;
+    groups.set(key, [...(groups.get(key) ?? []), index]);
+  });
+  const chosen = new Map<number, number[]>();
+  for (const indexes of groups.values()) {
+    const latest = indexes.reduce((best, index) =>
+      (closes[index] as TEpisodeClose).requestedAt > (closes[best] as TEpisodeClose).requestedAt
+        ? index
+        : best,
+    );
+    chosen.set(latest, indexes);
+  }
+  return chosen;
 }

@@ -4,21 +4,15 @@
  * change. Every write of the services to `documents`, `document_events` and `artifacts` goes
  * through here.
  */
+import { prepared, type DocumentStatus, type TAnyJobRequest, type TEnqueue, type TSql } from '@ecf/db';
+import { applyWrite, groupCommitted } from '../guarded-write.ts';
 import {
-  batchOrEach,
-  coalescerPerKey,
-  createCoalescer,
-  inPoolTransaction,
-  isSqlPool,
-  prepared,
-  type DocumentStatus,
-  type TAnyJobRequest,
-  type TEnqueue,
-  type TSql,
-  type TSqlPool,
-} from '@ecf/db';
-import { applyWrite, enqueueJobs } from '../guarded-write.ts';
-import { eventsInsert, type TArtifactInput, type TEpisodeClose, type TEventInput } from '../statements.ts';
+  eventsInsert,
+  latestClosePerEpisode,
+  type TArtifactInput,
+  type TEpisodeClose,
+  type TEventInput,
+} from '../statements.ts';
 
 /** Columns a change may set, with the SQL type each parameter is cast to. */
 const COLUMN_TYPES = {
@@ -82,10 +76,7 @@ export type TDocumentChange = {
 export async function changeDocument(sql: TSql, change: TDocumentChange): Promise<TWriteResult> {
   for (const column of Object.keys(change.set))
     if (!(column in COLUMN_TYPES)) throw new TypeError(`changeDocument: column ${column} cannot be set`);
-  if (isSqlPool(sql)) return coalescedChanges(sql)(change);
-  const [result] = await changeMany(sql, [change]);
-  await enqueueFollowUps(sql, [change], [result ?? NOT_MOVED]);
-  return result ?? NOT_MOVED;
+  return groupCommittedChange(sql, change);
 }
 
 /**
@@ -93,8 +84,6 @@ export async function changeDocument(sql: TSql, change: TDocumentChange): Promis
  * environment's outage episode.
  */
 export type TWriteResult = { moved: boolean; restored: boolean };
-
-const NOT_MOVED: TWriteResult = { moved: false, restored: false };
 
 /** The settable columns in a fixed order: bit `i` of a change's mask says it sets column `i`. */
 const COLUMNS = Object.keys(COLUMN_TYPES) as Array<keyof typeof COLUMN_TYPES>;
@@ -181,7 +170,10 @@ function changeParameters(changes: readonly TDocumentChange[]): unknown[] {
     (change.artifacts ?? []).map((artifact) => ({ ord, artifact })),
   );
   const events = changes.flatMap((change, ord) => (change.events ?? []).map((event) => ({ ord, event })));
-  const closers = [...episodeClosers(changes)];
+  // An episode is closed once per statement, with the latest request; `restored` goes to that change.
+  const closers = [...latestClosePerEpisode(changes.map((change) => change.closeEpisode)).keys()].map(
+    (ord) => [ord, changes[ord]?.closeEpisode as TEpisodeClose] as const,
+  );
   return [
     columns((_, ord) => ord),
     columns((change) => change.documentId),
@@ -215,24 +207,6 @@ function changeParameters(changes: readonly TDocumentChange[]): unknown[] {
   ];
 }
 
-/**
- * The episode closes of a batch, by ordinal: an episode (environment and service) is closed once,
- * with the latest request among the changes that asked (if that request left before the episode
- * opened, none of the others did either), and `restored` goes to that change.
- */
-function episodeClosers(changes: readonly TDocumentChange[]): Map<number, TEpisodeClose> {
-  const chosen = new Map<string, { ord: number; close: TEpisodeClose }>();
-  changes.forEach((change, ord) => {
-    const close = change.closeEpisode;
-    if (close === undefined) return;
-    const key = `${close.environment}:${close.service}`;
-    const current = chosen.get(key);
-    if (current === undefined || close.requestedAt > current.close.requestedAt)
-      chosen.set(key, { ord, close });
-  });
-  return new Map([...chosen.values()].map(({ ord, close }) => [ord, close]));
-}
-
 /** Changes of distinct documents as the one statement. */
 async function changeMany(sql: TSql, changes: readonly TDocumentChange[]): Promise<TWriteResult[]> {
   const { rows } = await sql.query<{ moved: number[]; restored: number[] }>(
@@ -243,42 +217,14 @@ async function changeMany(sql: TSql, changes: readonly TDocumentChange[]): Promi
   return changes.map((_, ord) => ({ moved: moved.has(ord), restored: restored.has(ord) }));
 }
 
-const coalescedChanges = coalescerPerKey((pool: TSqlPool) =>
-  createCoalescer(
-    batchOrEach(
-      (changes: TDocumentChange[]) => changeBatch(pool, changes),
-      (change) => change.documentId.toLowerCase(),
-    ),
-  ),
-);
-
-/** Changes on the pool: one statement, in a transaction with their jobs when any has some. */
-async function changeBatch(pool: TSqlPool, changes: TDocumentChange[]): Promise<TWriteResult[]> {
-  if (!changes.some(hasJobs)) return changeMany(pool, changes);
-  return inPoolTransaction(pool, async (transaction) => {
-    const results = await changeMany(transaction, changes);
-    await enqueueFollowUps(transaction, changes, results);
-    return results;
-  });
-}
-
-const hasJobs = (change: TDocumentChange): boolean => (change.followUp?.jobs?.length ?? 0) > 0;
-
-/** The jobs of the changes that moved, one `enqueue` call per enqueuer (one insert per queue). */
-async function enqueueFollowUps(
-  sql: TSql,
-  changes: readonly TDocumentChange[],
-  results: readonly TWriteResult[],
-): Promise<void> {
-  await enqueueJobs(
-    sql,
-    changes.flatMap((change, index) =>
-      results[index]?.moved === true && change.followUp !== undefined && hasJobs(change)
-        ? [{ jobs: change.followUp.jobs ?? [], enqueue: change.followUp.enqueue }]
-        : [],
-    ),
-  );
-}
+const groupCommittedChange = groupCommitted({
+  writeMany: changeMany,
+  keyOf: (change: TDocumentChange) => change.documentId.toLowerCase(),
+  followUpOf: (change) =>
+    change.followUp === undefined
+      ? undefined
+      : { jobs: change.followUp.jobs ?? [], enqueue: change.followUp.enqueue },
+});
 
 /**
  * Appends events to a document's log without changing the document (outcomes that move nothing:

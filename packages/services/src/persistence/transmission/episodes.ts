@@ -24,7 +24,7 @@ import {
   type TSql,
   type TSqlPool,
 } from '@ecf/db';
-import type { TEpisodeClose, TReceptionService } from '../statements.ts';
+import { latestClosePerEpisode, type TEpisodeClose, type TReceptionService } from '../statements.ts';
 
 export type { TEpisodeClose, TReceptionService } from '../statements.ts';
 
@@ -73,18 +73,7 @@ const coalescedCloses = coalescerPerKey((pool: TSqlPool) =>
       status: 'fulfilled',
       value: false,
     }));
-    const groups = new Map<string, number[]>();
-    closes.forEach((close, index) => {
-      const key = `${close.environment}:${close.service}`;
-      groups.set(key, [...(groups.get(key) ?? []), index]);
-    });
-    for (const indexes of groups.values()) {
-      // The latest request is the best evidence: if it left before the episode opened, none did.
-      const latest = indexes.reduce((best, index) =>
-        (closes[index] as TEpisodeClose).requestedAt > (closes[best] as TEpisodeClose).requestedAt
-          ? index
-          : best,
-      );
+    for (const [latest, indexes] of latestClosePerEpisode(closes)) {
       try {
         results[latest] = {
           status: 'fulfilled',

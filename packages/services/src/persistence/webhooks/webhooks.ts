@@ -10,10 +10,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  batchOrEach,
-  coalescerPerKey,
-  createCoalescer,
-  inPoolTransaction,
   inSqlTransaction,
   jobExecutorOfSql,
   sqlPoolOf,
@@ -23,14 +19,12 @@ import {
   type TDatabase,
   type TEnqueue,
   type TSql,
-  type TSqlPool,
   type WebhookAttemptOutcome,
   type WebhookEndpointStatus,
   type WebhookSystem,
 } from '@ecf/db';
 import { ordinalBatchStatement } from '../batched-lookup.ts';
-import { enqueueJobs } from '../guarded-write.ts';
-import { retryOnConflict } from '../retry-on-conflict.ts';
+import { groupCommitted } from '../guarded-write.ts';
 
 /** An outbox row as the fan-out reads it. */
 export type TWebhookEventRow = {
@@ -414,9 +408,8 @@ export async function recordWebhookAttempt(
   database: TDatabase,
   input: TWebhookAttemptRecord & { enqueue: TEnqueue },
 ): Promise<{ status: 'succeeded' | 'queued' | 'failed' | 'superseded' }> {
-  const next = nextDeliveryStatus(input);
-  const moved = await coalescedRecords(sqlPoolOf(database))(input);
-  return { status: moved ? next : 'superseded' };
+  const { moved } = await groupCommittedRecord(sqlPoolOf(database), input);
+  return { status: moved ? nextDeliveryStatus(input) : 'superseded' };
 }
 
 function nextDeliveryStatus(input: TWebhookAttemptRecord): 'succeeded' | 'queued' | 'failed' {
@@ -454,7 +447,10 @@ const RECORD_WEBHOOK_ATTEMPTS = `
 type TAttemptToRecord = TWebhookAttemptRecord & { enqueue: TEnqueue };
 
 /** Whether each attempt's delivery moved (false: superseded, the late result only logged). */
-async function recordAttempts(sql: TSql, attempts: readonly TAttemptToRecord[]): Promise<boolean[]> {
+async function recordAttempts(
+  sql: TSql,
+  attempts: readonly TAttemptToRecord[],
+): Promise<Array<{ moved: boolean }>> {
   const column = <T>(pick: (attempt: TAttemptToRecord) => T) => attempts.map(pick);
   const { rows } = await sql.query<{ moved: string[] }>(
     prepared(RECORD_WEBHOOK_ATTEMPTS, [
@@ -475,7 +471,7 @@ async function recordAttempts(sql: TSql, attempts: readonly TAttemptToRecord[]):
     ]),
   );
   const moved = new Set((rows[0]?.moved ?? []).map(Number));
-  return attempts.map((_, index) => moved.has(index + 1));
+  return attempts.map((_, index) => ({ moved: moved.has(index + 1) }));
 }
 
 /**
@@ -483,40 +479,18 @@ async function recordAttempts(sql: TSql, attempts: readonly TAttemptToRecord[]):
  * go back to the queue, in a transaction with their retry jobs (enqueued only for the deliveries
  * that moved). Retried whole on a deadlock; a failed batch is retried one attempt at a time.
  */
-const coalescedRecords = coalescerPerKey((pool: TSqlPool) =>
-  createCoalescer(
-    batchOrEach(
-      (attempts: TAttemptToRecord[]) =>
-        retryOnConflict(async () => {
-          if (!attempts.some((attempt) => nextDeliveryStatus(attempt) === 'queued'))
-            return recordAttempts(pool, attempts);
-          return inPoolTransaction(pool, async (transaction) => {
-            const moved = await recordAttempts(transaction, attempts);
-            await enqueueJobs(
-              transaction,
-              attempts.flatMap((attempt, index) =>
-                moved[index] === true && nextDeliveryStatus(attempt) === 'queued'
-                  ? [
-                      {
-                        enqueue: attempt.enqueue,
-                        jobs: [
-                          webhookDeliveryJob(
-                            attempt.deliveryId,
-                            secondsUntil(attempt.nextAttemptAt!, attempt.now),
-                          ),
-                        ],
-                      },
-                    ]
-                  : [],
-              ),
-            );
-            return moved;
-          });
-        }),
-      (attempt) => attempt.deliveryId,
-    ),
-  ),
-);
+const groupCommittedRecord = groupCommitted({
+  writeMany: recordAttempts,
+  keyOf: (attempt: TAttemptToRecord) => attempt.deliveryId,
+  followUpOf: (attempt) =>
+    nextDeliveryStatus(attempt) === 'queued'
+      ? {
+          enqueue: attempt.enqueue,
+          jobs: [webhookDeliveryJob(attempt.deliveryId, secondsUntil(attempt.nextAttemptAt!, attempt.now))],
+        }
+      : undefined,
+  retryConflicts: true,
+});
 
 /**
  * The safety net (every minute, and every few seconds from the worker's recovery loop):
